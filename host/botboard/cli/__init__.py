@@ -1,0 +1,49 @@
+"""The ``botboard`` command: a thin entry point over one module per subcommand.
+
+Each module in ``_COMMANDS`` has ``register(subparsers)`` that adds its parser
+and sets ``func(args) -> int`` as the default. Modules are imported only to
+register their parsers; heavy imports belong inside ``func``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from .. import __version__
+
+_COMMANDS = ("bench", "scenario")
+
+
+class CliError(Exception):
+    """A user-facing error: printed on stderr as is, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="botboard", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"botboard {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="more log output (-vv for debug)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _COMMANDS:
+        importlib.import_module(f"{__name__}.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except CliError as err:
+        print(f"botboard {args.command}: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,25 @@
+"""``botboard bench KIND``: benchmarks that print one JSON object of figures."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+
+# kind -> module in botboard.bench with add_arguments(parser) and run(args) -> dict
+_KINDS: tuple[str, ...] = ()
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("bench", help="run a benchmark and print its figures as JSON")
+    kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
+    for kind in _KINDS:
+        module = importlib.import_module(f"botboard.bench.{kind}")
+        kind_parser = kinds.add_parser(kind, help=module.__doc__.splitlines()[0])
+        module.add_arguments(kind_parser)
+        kind_parser.set_defaults(func=lambda args, m=module: _run(m, args))
+
+
+def _run(module: object, args: argparse.Namespace) -> int:
+    print(json.dumps(module.run(args), indent=2))  # type: ignore[attr-defined]
+    return 0

@@ -1,0 +1,168 @@
+"""The game-plugin interface every rules engine implements.
+
+Modelled on OpenSpiel: a game declares its type and limits, then a handful of
+hooks act on immutable states. Engines are pure: no I/O, deterministic under
+the seed carried inside the state. Chance is resolved inside ``apply`` from the
+state's own RNG state, or, where a player must choose, surfaced as a pending
+``Decision`` whose choices are ordinary actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Generic, Mapping, Sequence, TypeVar
+
+JSON = Any  # a value that json.dumps accepts
+
+
+class GameError(ValueError):
+    """Base of every error an engine raises about input it was given."""
+
+
+class InvalidNotation(GameError):
+    """Text that does not parse as an action or a position."""
+
+
+class IllegalAction(GameError):
+    """A well-formed action that the rules do not allow in this state."""
+
+
+class ScenarioError(GameError):
+    """A malformed scenario file; the message names the field and the problem."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game declares about itself (OpenSpiel's GameType + limits)."""
+
+    name: str  # registry key, e.g. "twin-tin-bots"
+    title: str  # human name, e.g. "Twin Tin Bots"
+    min_players: int
+    max_players: int
+    has_chance: bool
+    hidden_information: bool
+    max_turns: int  # an upper bound used by random-play tests and benchmarks
+    options: Mapping[str, JSON] = field(default_factory=dict)  # option -> default
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened while an action was applied.
+
+    ``kind`` is a short machine name ("move", "zap", "deliver"...), ``data`` its
+    JSON-able details and ``text`` the same in words for logs and the console.
+    """
+
+    kind: str
+    data: Mapping[str, JSON]
+    text: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, **dict(self.data), "text": self.text}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A pending choice: ``player`` must pick one of ``choices`` (actions)."""
+
+    player: int
+    kind: str  # e.g. "crystal-entry", "zap-order"
+    prompt: str
+    choices: tuple[str, ...]  # action notations, each legal in this state
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"player": self.player, "kind": self.kind, "prompt": self.prompt,
+                "choices": list(self.choices)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Game end as a record: who won (several on a shared win) and why."""
+
+    winners: tuple[int, ...]
+    reason: str
+    scores: tuple[int, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"winners": list(self.winners), "reason": self.reason,
+                "scores": list(self.scores)}
+
+
+S = TypeVar("S")  # the game's immutable state type
+A = TypeVar("A")  # the game's action type
+
+
+class Game(ABC, Generic[S, A]):
+    """A rules engine. Subclasses fill in the hooks; states are never mutated."""
+
+    info: GameInfo
+
+    # -- the hooks ---------------------------------------------------------
+    @abstractmethod
+    def new_game(self, players: int, options: Mapping[str, JSON] | None = None,
+                 seed: int = 0) -> S: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> Sequence[A]: ...
+
+    @abstractmethod
+    def apply(self, state: S, action: A) -> tuple[S, list[Event]]:
+        """Return the next state and what happened; raise IllegalAction."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> int | None:
+        """Who acts next (the decider when a decision is pending); None at the end."""
+
+    @abstractmethod
+    def pending(self, state: S) -> Decision | None: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game goes on."""
+
+    @abstractmethod
+    def action_to_str(self, state: S, action: A) -> str: ...
+
+    @abstractmethod
+    def action_from_str(self, state: S, text: str) -> A:
+        """Parse; raise InvalidNotation (syntax) or IllegalAction (not legal here)."""
+
+    @abstractmethod
+    def state_to_json(self, state: S) -> dict[str, JSON]: ...
+
+    @abstractmethod
+    def state_from_json(self, doc: Mapping[str, JSON]) -> S:
+        """Inverse of state_to_json; raise ScenarioError naming a bad field."""
+
+    @abstractmethod
+    def observe(self, state: S, player: int | None = None) -> dict[str, JSON]:
+        """A JSON view for the console and scenario expectations.
+
+        ``player`` None is the referee's view; a player's view hides what that
+        player may not see (other players' hands).
+        """
+
+    # -- derived, shared by every game --------------------------------------
+    def is_terminal(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def state_hash(self, state: S) -> str:
+        """Stable across processes and versions of Python: sha256 of canonical JSON."""
+        text = json.dumps(self.state_to_json(state), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def apply_str(self, state: S, text: str) -> tuple[S, list[Event]]:
+        return self.apply(state, self.action_from_str(state, text))
+
+    # -- scenarios: games may override to accept a compact position ---------
+    def scenario_start(self, players: int, options: Mapping[str, JSON], seed: int,
+                       position: JSON | None) -> S:
+        """The state a scenario starts from: a new game, or ``position`` given in full."""
+        if position is None:
+            return self.new_game(players, options, seed)
+        if not isinstance(position, Mapping):
+            raise ScenarioError("position: expected an object (a state as JSON)")
+        return self.state_from_json(position)

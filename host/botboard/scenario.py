@@ -1,0 +1,166 @@
+"""Scenario files: a start position, actions to apply, and expectations.
+
+The format is shared by every game (see docs/scenarios.md); what a position
+and an action look like is the game's own business. Expectations compare a
+partial JSON tree with the game's ``observe`` view (plus ``events``,
+``outcome``, ``pending`` and ``error``) and report every path that differs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import games
+from .games.base import Event, Game, GameError, ScenarioError
+
+_KNOWN_KEYS = {"game", "title", "description", "players", "options", "seed",
+               "position", "actions", "expect"}
+
+
+@dataclass
+class ScenarioResult:
+    game: Game[Any, Any]
+    state: Any
+    events: list[Event] = field(default_factory=list)
+    error: str | None = None  # the error that stopped the actions, if any
+    failed_action: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        game, state = self.game, self.state
+        outcome = game.outcome(state)
+        pending = game.pending(state)
+        return {
+            "game": game.info.name,
+            "state": game.observe(state),
+            "state_hash": game.state_hash(state),
+            "events": [e.to_json() for e in self.events],
+            "pending": pending.to_json() if pending else None,
+            "outcome": outcome.to_json() if outcome else None,
+            "error": self.error,
+        }
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read and validate the common fields of a scenario file."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except OSError as err:
+        raise ScenarioError(f"{path}: cannot read: {err.strerror}") from err
+    except json.JSONDecodeError as err:
+        raise ScenarioError(f"{path}: not JSON: {err.msg} at line {err.lineno} column {err.colno}") from err
+    if not isinstance(doc, dict):
+        raise ScenarioError(f"{path}: expected a JSON object at the top")
+    unknown = set(doc) - _KNOWN_KEYS
+    if unknown:
+        raise ScenarioError(f"{path}: unknown field(s) {', '.join(sorted(unknown))}; "
+                            f"known fields: {', '.join(sorted(_KNOWN_KEYS))}")
+    _require(doc, "game", str, path)
+    _require(doc, "actions", list, path, default=[])
+    _require(doc, "players", int, path, default=2)
+    _require(doc, "seed", int, path, default=0)
+    _require(doc, "options", dict, path, default={})
+    for i, action in enumerate(doc["actions"]):
+        if not isinstance(action, str):
+            raise ScenarioError(f"{path}: actions[{i}]: expected a string in action notation, "
+                                f"got {json.dumps(action)}")
+    return doc
+
+
+def _require(doc: dict[str, Any], key: str, kind: type, path: str | Path,
+             default: Any = None) -> None:
+    if key not in doc:
+        if default is None:
+            raise ScenarioError(f"{path}: missing field {key!r}")
+        doc[key] = default
+    elif not isinstance(doc[key], kind) or (kind is int and isinstance(doc[key], bool)):
+        raise ScenarioError(f"{path}: field {key!r} should be {kind.__name__}, "
+                            f"got {json.dumps(doc[key])}")
+
+
+def run(doc: Mapping[str, Any]) -> ScenarioResult:
+    """Apply the scenario's actions; an illegal action stops the run and is recorded."""
+    game = games.get(doc["game"])
+    state = game.scenario_start(doc["players"], doc["options"], doc["seed"], doc.get("position"))
+    result = ScenarioResult(game, state)
+    for i, text in enumerate(doc["actions"]):
+        try:
+            result.state, events = game.apply_str(result.state, text)
+        except ScenarioError:
+            raise
+        except GameError as err:
+            result.error, result.failed_action = f"actions[{i}] {text!r}: {err}", i
+            break
+        result.events.extend(events)
+    return result
+
+
+def check(doc: Mapping[str, Any], result: ScenarioResult) -> list[str]:
+    """Every way the result differs from the scenario's ``expect`` block."""
+    expect = doc.get("expect")
+    if expect is None:
+        return []
+    if not isinstance(expect, dict):
+        return ["expect: should be an object"]
+    actual = result.to_json()
+    failures: list[str] = []
+    for key, wanted in expect.items():
+        if key == "events":
+            failures += _check_events(wanted, actual["events"])
+        elif key in ("pending", "outcome", "error", "state_hash"):
+            if key == "error" and isinstance(wanted, str) and actual["error"]:
+                if wanted.lower() not in actual["error"].lower():
+                    failures.append(f"error: expected it to mention {wanted!r}, got {actual['error']!r}")
+            else:
+                failures += diff(wanted, actual[key], key)
+        else:
+            failures += diff(wanted, actual["state"].get(key, _MISSING), key)
+    if "error" not in expect and actual["error"]:
+        failures.append(f"unexpected error: {actual['error']}")
+    return failures
+
+
+_MISSING = object()
+
+
+def diff(wanted: Any, got: Any, path: str) -> list[str]:
+    """Paths where ``got`` does not match the partial tree ``wanted``.
+
+    Objects match when every wanted key matches (extra keys in ``got`` are
+    fine); lists match element by element and must have the same length.
+    """
+    if got is _MISSING:
+        return [f"{path}: expected {json.dumps(wanted)}, but there is no such field"]
+    if isinstance(wanted, dict) and isinstance(got, dict):
+        out: list[str] = []
+        for key, value in wanted.items():
+            out += diff(value, got.get(key, _MISSING), f"{path}.{key}")
+        return out
+    if isinstance(wanted, list) and isinstance(got, list):
+        if len(wanted) != len(got):
+            return [f"{path}: expected {len(wanted)} items, got {len(got)}: {json.dumps(got)}"]
+        out = []
+        for i, (w, g) in enumerate(zip(wanted, got)):
+            out += diff(w, g, f"{path}[{i}]")
+        return out
+    if wanted != got:
+        return [f"{path}: expected {json.dumps(wanted)}, got {json.dumps(got)}"]
+    return []
+
+
+def _check_events(wanted: Any, got: list[dict[str, Any]]) -> list[str]:
+    """``events`` lists event kinds (or partial events) that must occur in this order."""
+    if not isinstance(wanted, list):
+        return ["events: should be a list of event kinds or partial events"]
+    position = 0
+    for i, item in enumerate(wanted):
+        pattern = {"kind": item} if isinstance(item, str) else item
+        while position < len(got) and diff(pattern, got[position], "e"):
+            position += 1
+        if position == len(got):
+            kinds = [e["kind"] for e in got]
+            return [f"events[{i}]: no event matching {json.dumps(pattern)} in order; events were {kinds}"]
+        position += 1
+    return []
