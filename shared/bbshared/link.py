@@ -1,0 +1,191 @@
+# Reliable, ordered delivery over a lossy byte stream (Go-Back-N).
+#
+# Each side numbers its reliable frames 0..255 and keeps up to WINDOW of
+# them in flight. The receiver delivers only the next expected number, so
+# order is kept and duplicates are dropped; it acknowledges cumulatively
+# (ACK n: everything up to n arrived) once per chunk of input, and asks for
+# a resend at once (NAK n) when it sees a gap. The sender resends everything
+# unacknowledged after TIMEOUT_MS without an ACK.
+#
+# Each session has an epoch (0..15, chosen by the host in HELLO_REQ) carried
+# in the high nibble of every frame's flags: after reset(epoch) both sides
+# count from 0 again, and reliable frames or ACKs left over from an earlier
+# session are never taken for new ones. The same code runs on the board and
+# on the host; the clock is injected (time.ticks_ms on the board).
+from . import messages as m
+from .frame import FLAG_RELIABLE, Deframer, build
+
+WINDOW = 8
+TIMEOUT_MS = 150
+MAX_QUEUE = 32
+
+COUNTERS = ("frames_in", "frames_out", "bytes_in", "bytes_out", "crc_errors",
+            "cobs_errors", "short_frames", "oversize", "version_errors",
+            "unknown_types", "duplicates", "retransmits", "naks_sent",
+            "naks_received", "queue_full", "stale_frames")
+
+
+def _ticks_diff(a, b):
+    # a - b for millisecond clocks that may wrap (MicroPython ticks_ms wraps)
+    d = (a - b) & 0x3FFFFFFF
+    return d - 0x40000000 if d & 0x20000000 else d
+
+
+class Link:
+    def __init__(self, write, now_ms, on_message, window=WINDOW,
+                 timeout_ms=TIMEOUT_MS, max_queue=MAX_QUEUE):
+        # write(bytes) puts bytes on the wire; on_message(mtype, payload, version)
+        # gets each delivered message (payload: bytes, in order, once).
+        self._write = write
+        self._now = now_ms
+        self._on_message = on_message
+        self.window = window
+        self.timeout_ms = timeout_ms
+        self.max_queue = max_queue
+        self.stats = {}
+        for name in COUNTERS:
+            self.stats[name] = 0
+        bad = {1: "cobs_errors", 2: "crc_errors", 3: "short_frames", 4: "oversize"}
+        self._deframer = Deframer(self._frame, lambda why: self._count(bad[why]))
+        self._queue = []  # [seq, mtype, payload] not yet acknowledged, oldest first
+        self.epoch = 0
+        self._reset_state()
+
+    def _reset_state(self):
+        self._tx_seq = 0  # number of the next new reliable frame
+        self._sent = 0  # how many of _queue are on the wire
+        self._sent_at = 0  # when the oldest unacknowledged frame was (re)sent
+        self._rx_expected = 0
+        self._nak_for = -1
+        self._ack_due = False
+
+    def reset(self, epoch, keep_pending=True):
+        # Start session `epoch`; unacknowledged messages are renumbered and sent
+        # again, or dropped (the host drops them: it resyncs the full state).
+        old = self._queue if keep_pending else []
+        self._queue = []
+        self.epoch = epoch & 0x0F
+        self._reset_state()
+        for item in old:
+            self._enqueue(item[1], item[2])
+        self._pump()
+
+    @property
+    def pending(self):
+        return len(self._queue)
+
+    def _count(self, name, n=1):
+        self.stats[name] += n
+
+    # -- sending ----------------------------------------------------------
+    def send(self, mtype, payload=b"", reliable=None):
+        # Queue or send one message; False if the queue is full (try later).
+        if reliable is None:
+            reliable = m.CATALOGUE[mtype][2]
+        if not reliable:
+            self._put(build(m.PROTOCOL_VERSION, mtype, 0, 0, payload))
+            return True
+        if len(self._queue) >= self.max_queue:
+            self._count("queue_full")
+            return False
+        self._enqueue(mtype, payload)
+        self._pump()
+        return True
+
+    def _enqueue(self, mtype, payload):
+        self._queue.append([self._tx_seq, mtype, payload])
+        self._tx_seq = (self._tx_seq + 1) & 0xFF
+
+    def _put(self, wire):
+        self._count("frames_out")
+        self._count("bytes_out", len(wire))
+        self._write(wire)
+
+    def _pump(self):
+        queue = self._queue
+        while self._sent < len(queue) and self._sent < self.window:
+            seq, mtype, payload = queue[self._sent]
+            flags = FLAG_RELIABLE | (self.epoch << 4)
+            if self._sent == 0:
+                self._sent_at = self._now()
+            self._sent += 1
+            self._put(build(m.PROTOCOL_VERSION, mtype, seq, flags, payload))
+
+    def _resend_all(self):
+        self._count("retransmits", self._sent)
+        self._sent = 0
+        self._pump()
+
+    def poll(self):
+        # Call often: resends after a timeout.
+        if self._sent and _ticks_diff(self._now(), self._sent_at) >= self.timeout_ms:
+            self._resend_all()
+
+    def _acked(self, seq):
+        # everything up to seq (mod 256) has arrived at the other side
+        queue = self._queue
+        if not self._sent or ((seq - queue[0][0]) & 0xFF) >= self._sent:
+            return False  # a stale or duplicate ACK: nothing new in flight
+        done = ((seq - queue[0][0]) & 0xFF) + 1
+        del queue[:done]
+        self._sent -= done
+        self._sent_at = self._now()
+        return True
+
+    # -- receiving --------------------------------------------------------
+    def feed(self, data):
+        # Take bytes from the wire; delivers messages; sends one ACK per chunk.
+        self._count("bytes_in", len(data))
+        self._deframer.feed(data)
+        if self._ack_due:
+            self._ack_due = False
+            self._control(m.ACK, self._rx_expected - 1)
+        self._pump()
+
+    def _frame(self, version, mtype, seq, flags, payload):
+        self._count("frames_in")
+        if version != m.PROTOCOL_VERSION and mtype not in (m.HELLO, m.HELLO_REQ):
+            self._count("version_errors")
+            return
+        if (mtype == m.ACK or mtype == m.NAK or flags & FLAG_RELIABLE) \
+                and flags >> 4 != self.epoch:
+            self._count("stale_frames")
+            return
+        if mtype == m.ACK or mtype == m.NAK:
+            if len(payload) == 1:
+                self._link_control(mtype, payload[0])
+            return
+        if flags & FLAG_RELIABLE and not self._accept(seq):
+            return
+        if mtype not in m.CATALOGUE:
+            self._count("unknown_types")
+            return
+        self._on_message(mtype, bytes(payload), version)
+
+    def _link_control(self, mtype, seq):
+        if mtype == m.ACK:
+            self._acked(seq)
+        else:
+            self._count("naks_received")
+            self._acked((seq - 1) & 0xFF)
+            if self._sent:
+                self._resend_all()
+
+    def _control(self, mtype, seq):
+        self._put(build(m.PROTOCOL_VERSION, mtype, 0, self.epoch << 4, bytes((seq & 0xFF,))))
+
+    def _accept(self, seq):
+        # True if this reliable frame is the next one to deliver.
+        if seq == self._rx_expected:
+            self._rx_expected = (seq + 1) & 0xFF
+            self._ack_due = True
+            self._nak_for = -1
+            return True
+        if ((self._rx_expected - seq) & 0xFF) <= 128:
+            self._count("duplicates")
+            self._ack_due = True  # our ACK may have been lost
+        elif self._nak_for != self._rx_expected:
+            self._nak_for = self._rx_expected
+            self._count("naks_sent")
+            self._control(m.NAK, self._rx_expected)
+        return False

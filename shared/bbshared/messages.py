@@ -1,0 +1,174 @@
+# The message catalogue: every message type in one table.
+#
+# A payload is a sequence of fields; field kinds:
+#   B u8, H u16, I u32 (big-endian), b bytes with a u8 length,
+#   t UTF-8 text with a u8 length, r the rest of the payload (raw bytes).
+# The HELLO and HELLO_REQ payloads start with the protocol version so that
+# any future version can still read it and refuse politely.
+import struct
+
+PROTOCOL_VERSION = 1
+
+HELLO_REQ = 0x01  # host -> board: start of a session
+HELLO = 0x02  # board -> host: capabilities
+PING = 0x03  # host -> board: heartbeat with a token
+PONG = 0x04  # board -> host: the token back, plus board health
+ACK = 0x05  # link level: every reliable frame up to seq received
+NAK = 0x06  # link level: frame seq missing, send again from there
+SLOT = 0x10  # board -> host: a tag arrived in / left a slot
+BUTTON = 0x11  # board -> host: a button was pressed, released or long-pressed
+TOUCH = 0x12  # board -> host: an arena cell was touched
+SET_CELLS = 0x20  # host -> board: sparse cell states, 4 bytes each
+SET_RANGE = 0x21  # host -> board: consecutive cell states, 2 bytes each
+SET_PALETTE = 0x22  # host -> board: palette entries, 3 bytes (RGB) each
+GET_STATE = 0x23  # host -> board: ask for STATE
+STATE = 0x24  # board -> host: what the cells show now (chunks of a range)
+SET_CONFIG = 0x25  # host -> board: one setting (see CONFIG_* below)
+SET_PRIORITY = 0x26  # host -> board: slot indices to scan first
+LOG = 0x30  # either way: a log line
+ERROR = 0x31  # either way: something was wrong; code, what it concerns, words
+REPL = 0x32  # host -> board: stop the firmware and hand the port to the REPL
+
+# name, field kinds, reliable (acknowledged and retransmitted)
+CATALOGUE = {
+    HELLO_REQ: ("hello_req", "BBt", False),
+    HELLO: ("hello", "BttHHBBIH", False),
+    PING: ("ping", "I", False),
+    PONG: ("pong", "III", False),
+    ACK: ("ack", "B", False),
+    NAK: ("nak", "B", False),
+    SLOT: ("slot", "BBbb", True),
+    BUTTON: ("button", "BB", True),
+    TOUCH: ("touch", "H", True),
+    SET_CELLS: ("set_cells", "r", True),
+    SET_RANGE: ("set_range", "Hr", True),
+    SET_PALETTE: ("set_palette", "Br", True),
+    GET_STATE: ("get_state", "", True),
+    STATE: ("state", "HHr", True),
+    SET_CONFIG: ("set_config", "BH", True),
+    SET_PRIORITY: ("set_priority", "r", True),
+    LOG: ("log", "Bt", True),
+    ERROR: ("error", "BHt", True),
+    REPL: ("repl", "", True),
+}
+
+FIELD_NAMES = {
+    HELLO_REQ: ("protocol", "epoch", "host"),
+    HELLO: ("protocol", "firmware", "layout", "cells", "leds", "slots", "buttons",
+            "heap_free", "max_payload"),
+    PING: ("token",),
+    PONG: ("token", "heap_free", "uptime_ms"),
+    ACK: ("seq",),
+    NAK: ("seq",),
+    SLOT: ("slot", "present", "uid", "payload"),
+    BUTTON: ("button", "action"),
+    TOUCH: ("cell",),
+    SET_CELLS: ("cells",),
+    SET_RANGE: ("start", "cells"),
+    SET_PALETTE: ("start", "rgb"),
+    GET_STATE: (),
+    STATE: ("start", "total", "cells"),
+    SET_CONFIG: ("key", "value"),
+    SET_PRIORITY: ("slots",),
+    LOG: ("level", "text"),
+    ERROR: ("code", "ref", "text"),
+    REPL: (),
+}
+
+# BUTTON actions
+PRESS = 1
+RELEASE = 2
+LONG_PRESS = 3
+
+# cell effects; a cell state is (palette index, look) with look = facing << 4 | effect
+OFF = 0
+SOLID = 1
+BLINK = 2
+PULSE = 3
+SPIN = 4
+NO_FACING = 15
+
+# SET_CONFIG keys
+CONFIG_BRIGHTNESS = 1  # 0..255
+CONFIG_POWER_MA = 2  # LED current budget in mA
+CONFIG_PRESENT_AFTER = 3  # consecutive reads before a tag counts as present
+CONFIG_ABSENT_AFTER = 4  # consecutive misses before a tag counts as gone
+CONFIG_FRAME_MS = 5  # renderer frame period
+
+# ERROR codes: what went wrong, and the ref field says which slot/button/cell
+E_UNKNOWN_TYPE = 1
+E_BAD_PAYLOAD = 2
+E_BAD_CELL = 3
+E_BAD_TAG = 4  # ref: slot; no or corrupt tile payload
+E_READER = 5  # ref: slot; reader missing or not answering
+E_BUTTON_STUCK = 6  # ref: button
+E_CONFIG = 7
+E_VERSION = 8
+E_OVERSIZE = 9
+E_LED_CHAIN = 10  # ref: chain index
+
+LOG_DEBUG = 10
+LOG_INFO = 20
+LOG_WARNING = 30
+LOG_ERROR = 40
+
+_INTS = {"B": ">B", "H": ">H", "I": ">I"}
+_SIZES = {"B": 1, "H": 2, "I": 4}
+
+
+def look(facing, effect):
+    return ((facing & 0x0F) << 4) | (effect & 0x0F)
+
+
+def encode(mtype, *values):
+    # The payload of a message of type mtype with the given field values.
+    kinds = CATALOGUE[mtype][1]
+    if len(values) != len(kinds):
+        raise ValueError("wrong number of fields")
+    parts = []
+    for kind, value in zip(kinds, values):
+        if kind in _INTS:
+            parts.append(struct.pack(_INTS[kind], value))
+        elif kind == "r":
+            parts.append(bytes(value))
+        else:
+            raw = value.encode() if kind == "t" else bytes(value)
+            if len(raw) > 255:
+                raise ValueError("field too long")
+            parts.append(bytes((len(raw),)))
+            parts.append(raw)
+    return b"".join(parts)
+
+
+def decode(mtype, payload):
+    # The field values of a payload, as a tuple; ValueError if malformed.
+    entry = CATALOGUE.get(mtype)
+    if entry is None:
+        raise ValueError("unknown message type")
+    values = []
+    pos = 0
+    end = len(payload)
+    for kind in entry[1]:
+        if kind in _SIZES:
+            size = _SIZES[kind]
+            if pos + size > end:
+                raise ValueError("payload too short")
+            values.append(struct.unpack_from(_INTS[kind], payload, pos)[0])
+            pos += size
+        elif kind == "r":
+            values.append(bytes(payload[pos:end]))
+            pos = end
+        else:
+            if pos >= end or pos + 1 + payload[pos] > end:
+                raise ValueError("payload too short")
+            raw = bytes(payload[pos + 1:pos + 1 + payload[pos]])
+            pos += 1 + payload[pos]
+            values.append(str(raw, "utf-8") if kind == "t" else raw)
+    if pos != end:
+        raise ValueError("payload too long")
+    return tuple(values)
+
+
+def name(mtype):
+    entry = CATALOGUE.get(mtype)
+    return entry[0] if entry else "unknown_0x%02x" % mtype
