@@ -9,6 +9,7 @@ from .base import Game, GameError
 
 # name -> "module:attribute" of a Game instance; add a line per game.
 _ENGINES: dict[str, str] = {
+    "botwars": "botboard.games.botwars.game:GAME",
 }
 
 _ALIASES = {"ttb": "twin-tin-bots"}

@@ -1,0 +1,78 @@
+"""The working context of one apply: the state being changed, the board, the rules, events.
+
+Rules modules take a ``Ctx`` so they share one place that knows the current
+stage and step (for event data and the report) and who stands where.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import Event
+from .board import Board, Square, parse_square
+from .cards import ruleset
+from .state import Player, State
+
+
+class Ctx:
+    def __init__(self, state: State, events: list[Event]) -> None:
+        self.state = state
+        self.board: Board = state.board
+        self.rules: Mapping[str, Any] = ruleset(state.ruleset)
+        self.elements = frozenset(self.rules["elements"])
+        self.events = events
+        self.stage = 0  # 1..5 during a stage, 0 between stages
+        self.step = "program"  # program | move | board | laser | check | end
+
+    def emit(self, kind: str, robot: Player | None, words: str, **data: Any) -> None:
+        """Record an event; ``words`` is what the report prints in the robot's column."""
+        text = f"{robot.name}: {words}" if robot else words
+        full = {"turn": self.state.turn, "stage": self.stage, "step": self.step,
+                "robot": robot.name if robot else None, **data}
+        self.events.append(Event(kind, full, text))
+
+    # -- who stands where ----------------------------------------------------
+    def robots(self) -> list[Player]:
+        return [p for p in self.state.players if p.square is not None and p.mode in ("real", "virtual")]
+
+    def blocker(self, square: Square, mover: Player) -> Player | None:
+        """A robot on ``square`` that ``mover`` interacts with (both real), if any."""
+        if mover.mode != "real":
+            return None
+        for other in self.state.players:
+            if other is not mover and other.square == square and other.mode == "real":
+                return other
+        return None
+
+    def alone(self, robot: Player) -> bool:
+        return not any(o is not robot and o.square == robot.square for o in self.robots())
+
+    # -- board elements this ruleset knows -----------------------------------
+    def element(self, square: Square) -> Mapping[str, Any] | None:
+        cell = self.board.cells.get(square)
+        if cell is None or cell["type"] not in self.elements:
+            return None
+        return cell
+
+    def switch_on(self, cell: Mapping[str, Any]) -> bool:
+        switch = cell.get("switch")
+        return switch is not None and _square(switch) in self.state.switches
+
+    def bridge_raised(self, square: Square) -> int | None:
+        """The bridge side of a raised drawbridge on ``square``, else None."""
+        cell = self.element(square)
+        if cell is None or cell["type"] != "drawbridge" or self.switch_on(cell):
+            return None
+        return "NESW".index(cell["bridge"])
+
+    def teleporter_active(self, cell: Mapping[str, Any]) -> bool:
+        return bool(cell.get("active", True)) != self.switch_on(cell)
+
+
+_SQUARES: dict[str, Square] = {}
+
+
+def _square(text: str) -> Square:
+    if text not in _SQUARES:
+        _SQUARES[text] = parse_square(text)
+    return _SQUARES[text]

@@ -1,0 +1,71 @@
+"""Laser fire: board turrets, then the robots' own forward lasers.
+
+A beam runs square by square until a wall, a raised drawbridge or the edge.
+Blue turrets and robot lasers stop at the first real robot; a robot laser
+ignores virtual robots (they do not interact with robots), while board lasers
+hit virtual robots too. All beams of one kind fire at once: hits are found
+first, then damage is dealt.
+"""
+
+from __future__ import annotations
+
+from .board import Square, neighbour, span_name
+from .context import Ctx
+from .damage import damage
+from .state import Player
+
+
+def trace(ctx: Ctx, start: Square, facing: int, shooter: Player | None,
+          passes_robots: bool = False) -> tuple[list[Square], list[Player]]:
+    """Squares the beam crosses (from ``start`` for a turret, the next square for a robot) and hits."""
+    board = ctx.board
+    squares: list[Square] = []
+    hits: list[Player] = []
+    here = start
+    if shooter is not None:
+        if board.wall_between(here, facing):
+            return squares, hits
+        here = neighbour(here, facing)
+    stopped = False  # a real robot absorbed the beam; only virtual robots (board lasers) go on
+    while board.on_board(here) and ctx.bridge_raised(here) is None:
+        if not stopped:
+            squares.append(here)
+        for robot in ctx.robots():
+            if robot is shooter or robot.square != here:
+                continue
+            if robot.mode == "real" and not stopped:
+                hits.append(robot)
+                stopped = not passes_robots
+            elif robot.mode == "virtual" and shooter is None:
+                hits.append(robot)
+        if board.wall_between(here, facing) or (stopped and shooter is not None):
+            break
+        here = neighbour(here, facing)
+    return squares, hits
+
+
+def board_lasers(ctx: Ctx) -> None:
+    hits: list[Player] = []
+    for laser in ctx.board.lasers:
+        hits += trace(ctx, laser.square, laser.facing, None, laser.colour != "blue")[1]
+    for robot in hits:
+        if robot.square is not None:
+            ctx.emit("board-laser", robot, "board laser", damage=1)
+            damage(ctx, robot, 1, "board laser")
+
+
+def robot_lasers(ctx: Ctx) -> None:
+    shots: list[tuple[Player, list[Player]]] = []
+    for robot in ctx.robots():
+        if robot.mode != "real" or robot.rebooting:
+            continue
+        squares, hits = trace(ctx, robot.square, robot.facing, robot)  # type: ignore[arg-type]
+        names = [h.name for h in hits]
+        span = span_name(squares)
+        ctx.emit("laser", robot, f"fires {span}" + (f", hits {', '.join(names)}" if names else ""),
+                 squares=span, hits=names)
+        shots.append((robot, hits))
+    for shooter, hits in shots:
+        for robot in hits:
+            if robot.square is not None:
+                damage(ctx, robot, 1, f"laser of {shooter.name}")

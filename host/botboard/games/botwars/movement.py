@@ -1,0 +1,127 @@
+"""Robot movement square by square: walls, the fence, pushing, and what a square does on entry.
+
+Entry effects (switches, pits, raised drawbridges, teleporters) act at any
+time, also in the middle of a card's movement and during conveyor or pusher
+moves. Turning in place never triggers them.
+"""
+
+from __future__ import annotations
+
+from .board import FACINGS, Square, neighbour, square_name
+from .cards import deck
+from .context import Ctx
+from .damage import damage, destroy
+from .state import Player
+
+FENCE_DAMAGE = 2
+
+
+def play_card(ctx: Ctx, robot: Player, card: int) -> None:
+    """Carry out one program card (``card`` is its priority, the time index)."""
+    kind = deck().kind(card)
+    if kind.turn:
+        robot.facing = (robot.facing + kind.turn) % 4
+        ctx.emit("turn", robot, f"face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing], time=card)
+    elif kind.move:
+        way = robot.facing if kind.move > 0 else (robot.facing + 2) % 4
+        move(ctx, robot, way, abs(kind.move), card)
+    elif kind.side:
+        move(ctx, robot, (robot.facing + kind.side) % 4, 1, card)
+    else:
+        ctx.emit("idle", robot, "stand still", time=card)
+
+
+def move(ctx: Ctx, robot: Player, way: int, squares: int, time: int) -> None:
+    for _ in range(squares):
+        if robot.square is None:
+            return  # destroyed on the way
+        if not step(ctx, robot, way, time):
+            if robot.square is not None:
+                ctx.emit("obstruction", robot, "obstruction encountered", time=time)
+            return
+
+
+def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move") -> bool:
+    """Move ``robot`` one square towards ``way``, pushing a real robot in the way.
+
+    ``how`` names the cause in the event ("move", "push", "pusher"). Returns
+    whether the robot left its square. A chain of pushes fails as a whole when
+    its front robot cannot move.
+    """
+    board, here = ctx.board, robot.square
+    assert here is not None
+    if board.wall_between(here, way):
+        return False
+    target = neighbour(here, way)
+    if not board.on_board(target):
+        fence(ctx, robot)
+        return False
+    if ctx.bridge_raised(target) == (way + 2) % 4:
+        return False  # the bridge itself acts as a wall from its own side
+    other = ctx.blocker(target, robot)
+    if other is not None and not step(ctx, other, way, time, "push"):
+        if other.square is not None or not ctx.rules["pusher_enters_emptied_square"]:
+            return False
+    robot.square = target
+    name = square_name(target)
+    by = {"time": time} if time is not None else {}
+    if how == "push":
+        at = f" at {time}" if time is not None else ""
+        ctx.emit("push", robot, f"pushed{at} to {name}", square=name, **by)
+    elif how == "pusher":
+        ctx.emit("pusher", robot, f"pusher to {name}", square=name)
+    else:
+        ctx.emit("move", robot, f"move to {name}", square=name, **by)
+    enter(ctx, robot, target)
+    return True
+
+
+def fence(ctx: Ctx, robot: Player) -> None:
+    ctx.emit("fence", robot, "electric fence", damage=FENCE_DAMAGE)
+    damage(ctx, robot, FENCE_DAMAGE, "electric fence")
+
+
+def enter(ctx: Ctx, robot: Player, square: Square) -> None:
+    """What the square does to a robot that has just moved into it."""
+    cell = ctx.element(square)
+    if cell is None:
+        return
+    kind = cell["type"]
+    if kind == "switch":
+        flip(ctx, robot, square, cell["kind"])
+    elif kind == "pit":
+        destroy(ctx, robot, f"fell into the pit at {square_name(square)}")
+    elif kind == "drawbridge" and ctx.bridge_raised(square) is not None:
+        destroy(ctx, robot, f"fell off the raised drawbridge at {square_name(square)}")
+    elif kind == "teleporter" and ctx.teleporter_active(cell):
+        teleport(ctx, robot, square, cell["colour"])
+
+
+def flip(ctx: Ctx, robot: Player, square: Square, kind: str) -> None:
+    switches = ctx.state.switches
+    if kind == "pressure":
+        if square in switches:
+            return  # a pressure switch stays on
+        switches.add(square)
+    elif square in switches:
+        switches.remove(square)
+    else:
+        switches.add(square)
+    state = "on" if square in switches else "off"
+    ctx.emit("switch", robot, f"switch {square_name(square)} {state}", square=square_name(square),
+             on=square in switches)
+
+
+def teleport(ctx: Ctx, robot: Player, square: Square, colour: str) -> None:
+    """On to the next active, unoccupied teleporter in alphabetical colour order, if any."""
+    ring = sorted((cell["colour"], sq) for sq, cell in ctx.board.cells.items()
+                  if cell["type"] == "teleporter")
+    start = ring.index((colour, square))
+    for offset in range(1, len(ring)):
+        other_colour, other = ring[(start + offset) % len(ring)]
+        cell = ctx.board.cells[other]
+        if ctx.teleporter_active(cell) and ctx.blocker(other, robot) is None:
+            robot.square = other
+            ctx.emit("teleport", robot, f"teleport to {square_name(other)}",
+                     square=square_name(other), colour=other_colour)
+            return
