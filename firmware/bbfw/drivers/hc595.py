@@ -1,0 +1,155 @@
+# 74HC595 shift-register chain: outputs for the readers' chip selects.
+#
+#   chain = HC595(spi, latch, oe=None, count=40)
+#       spi    object with .write(buf) clocking SER/SRCLK (machine.SPI or SoftSPI)
+#       latch  Pin-like on RCLK (storage register clock, rising edge copies)
+#       oe     Pin-like on /OE (active low output enable), or None
+#       count  number of outputs used (chips = ceil(count / 8))
+#   chain.set(i, v); chain.latch()     general outputs, then copy to the pins
+#   chain.pin(i)                       Pin-like general output i (.value(v))
+#   chain.cs(i)                        Pin-like chip select i, active low
+#
+# Output i is chip i // 8 (chip 0 nearest the MCU), pin Q(A + i % 8): bit
+# i % 8 of byte i // 8 in chain.state.  Bytes go out MSB first, the byte for
+# the farthest chip first, so after one write every chip holds its own byte.
+#
+# Chip selects, two wirings:
+# - With /OE wired (recommended): every reader's NSS has a 10k pull-up.  The
+#   chain is loaded once with a one-hot pattern (output i low, the rest high)
+#   while /OE is high (all outputs Hi-Z, pull-ups deselect every reader); then
+#   each select/deselect of reader i is one GPIO write on /OE.  The pattern is
+#   shifted again only when another reader is selected.  Because nothing
+#   latches while /OE is high, the 595 may share SCK/MOSI with the readers'
+#   SPI bus: reader traffic clocks garbage into the shift stage, never into
+#   the outputs.  Cost: a select of a new reader = ceil(count/8) SPI bytes.
+# - Without /OE (tied low): every select and deselect shifts and latches the
+#   whole chain, and the 595 needs its own SPI (or SoftSPI) pins, else the
+#   pattern bytes would reach the reader still selected.
+#
+# MISO release: the MFRC522 tri-states MISO while NSS is high, but several
+# popular RC522 modules do not (level shifters or the chip's interface straps
+# keep it driven), so two readers on one bus fight over MISO.  Fixes on the
+# reference hardware: a 74HC125 buffer per reader whose /OE is the reader's
+# NSS (MISO only reaches the bus while selected), or per-module 1 k series
+# resistors with modules checked to release MISO.  See hardware/wiring.md.
+from micropython import const
+
+_ALL_HIGH = const(0xFF)
+
+
+class HC595:
+    def __init__(self, spi, latch, oe=None, count=8):
+        self._spi = spi
+        self._latch = latch
+        self._oe = oe
+        self.count = count
+        n = (count + 7) // 8
+        self.state = bytearray(n)  # byte k: chip k, bit j: output Q(A+j)
+        self._out = bytearray(n)  # state reversed: the farthest chip first
+        for k in range(n):
+            self.state[k] = _ALL_HIGH
+        self.selected = -1  # reader whose one-hot pattern is latched
+        self.writes = 0  # chain loads, for the figures
+        latch.value(0)
+        if oe is not None:
+            oe.value(1)
+        self.latch()
+        self._cs = [ChipSelect(self, i) for i in range(count)]
+
+    def set(self, i, v):
+        m = 1 << (i & 7)
+        if v:
+            self.state[i >> 3] |= m
+        else:
+            self.state[i >> 3] &= ~m & 0xFF
+
+    def get(self, i):
+        return (self.state[i >> 3] >> (i & 7)) & 1
+
+    def latch(self):
+        s = self.state
+        o = self._out
+        n = len(s)
+        for k in range(n):
+            o[k] = s[n - 1 - k]
+        self._spi.write(o)
+        self._latch.value(1)
+        self._latch.value(0)
+        self.writes += 1
+
+    def pin(self, i):
+        return OutputPin(self, i)
+
+    def cs(self, i):
+        return self._cs[i]
+
+    def _select(self, i):
+        # one-hot pattern for reader i; with /OE the outputs stay Hi-Z here
+        if self.selected != i:
+            s = self.state
+            for k in range(len(s)):
+                s[k] = _ALL_HIGH
+            self.set(i, 0)
+            self.latch()
+            self.selected = i
+        if self._oe is not None:
+            self._oe.value(0)
+
+    def _deselect(self, i):
+        if self._oe is not None:
+            self._oe.value(1)
+        else:
+            self.set(i, 1)
+            self.latch()
+            self.selected = -1
+
+
+class ChipSelect:
+    # Pin-like active-low chip select; value(0) selects reader i
+    def __init__(self, chain, i):
+        self._chain = chain
+        self._i = i
+        self._v = 1
+
+    def value(self, v=None):
+        if v is None:
+            return self._v
+        if v:
+            self._chain._deselect(self._i)
+            self._v = 1
+        else:
+            self._chain._select(self._i)
+            self._v = 0
+        return self._v
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+
+class OutputPin:
+    # Pin-like general output i of the chain (latched on every change)
+    def __init__(self, chain, i):
+        self._chain = chain
+        self._i = i
+
+    def value(self, v=None):
+        if v is None:
+            return self._chain.get(self._i)
+        self._chain.set(self._i, v)
+        self._chain.latch()
+        return 1 if v else 0
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)

@@ -1,0 +1,472 @@
+# MFRC522 (NXP ISO/IEC 14443-A reader IC) driver over SPI, for NTAG21x tags.
+#
+# API (hardware injected, nothing created at import time):
+#   r = MFRC522(spi, cs)     spi: machine.SPI-like (write, write_readinto);
+#                            cs: Pin-like chip select, active low (.value(v))
+#   r.init() -> bool         soft reset, timer, antenna on; False if no chip answers
+#   r.version() -> int       VersionReg (0x91/0x92 genuine, 0x88 FM17522 clone;
+#                            0x00 or 0xFF means nobody on the bus)
+#   r.antenna(on)            RF field on/off (off also resets every tag)
+#   r.request(cmd) -> st     REQA (0x26) or WUPA (0x52) as a 7-bit short frame
+#   r.select() -> st         anticollision + select, cascade levels 1..3;
+#                            UID in r.uid (a reused memoryview, 4/7/10 bytes),
+#                            r.collided True if several tags had to be told apart
+#   r.detect(wake=True) -> st   request (WUPA or REQA) then select
+#   r.read(page) -> st       NTAG READ: 4 pages (16 bytes) into r.data (reused view)
+#   r.write(page, data) -> st   NTAG WRITE of one 4-byte page (ACK/NAK)
+#   r.halt() -> st           HLTA: the selected tag sleeps until the next WUPA
+#   r.crc(buf, n) -> int     CRC_A of buf[:n] computed by the chip's coprocessor
+#   r.spi_bytes              running count of SPI bytes clocked (for the figures)
+#
+# Results are small ints: OK, TIMEOUT (no tag answered before the chip's timer
+# expired), COLLISION, CRC_ERROR, PROTOCOL_ERROR, NAK, CHIP_TIMEOUT (the chip
+# itself never finished: reader missing, dead or MISO stuck).  STATUS_NAMES[st]
+# gives the text.
+#
+# Polling path (detect on an empty slot) allocates nothing: every SPI buffer and
+# view is made in __init__.  An empty slot costs 14 SPI bytes (11 us at 10
+# Mbit/s) plus the chip's 1 ms no-answer timer; see docs/benchmarks.md.
+#
+# CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
+# anticollision) and the CRC'd ones share one path; CRC_A is computed and
+# checked by the CalcCRC coprocessor.
+from micropython import const
+import time
+
+OK = const(0)
+TIMEOUT = const(1)
+COLLISION = const(2)
+CRC_ERROR = const(3)
+PROTOCOL_ERROR = const(4)
+NAK = const(5)
+CHIP_TIMEOUT = const(6)
+STATUS_NAMES = ("ok", "timeout", "collision", "crc error", "protocol error",
+                "nak", "reader not answering")
+
+REQA = const(0x26)
+WUPA = const(0x52)
+
+# Registers (MFRC522 datasheet, section 9)
+_CommandReg = const(0x01)  # starts and stops command execution
+_ComIrqReg = const(0x04)  # interrupt request bits
+_DivIrqReg = const(0x05)  # interrupt request bits (CRCIRq)
+_ErrorReg = const(0x06)  # error bits of the last command
+_FIFODataReg = const(0x09)  # input and output of the 64-byte FIFO
+_FIFOLevelReg = const(0x0A)  # bytes stored in the FIFO; bit 7 flushes
+_ControlReg = const(0x0C)  # RxLastBits in bits 2..0
+_BitFramingReg = const(0x0D)  # StartSend, RxAlign, TxLastBits
+_CollReg = const(0x0E)  # first bit collision detected
+_ModeReg = const(0x11)  # general modes (CRC preset)
+_TxModeReg = const(0x12)  # transmit framing and speed
+_RxModeReg = const(0x13)  # receive framing and speed
+_TxControlReg = const(0x14)  # antenna driver pins TX1/TX2
+_TxASKReg = const(0x15)  # transmit modulation
+_CRCResultRegH = const(0x21)  # CRC result, MSB
+_CRCResultRegL = const(0x22)  # CRC result, LSB
+_TModeReg = const(0x2A)  # timer settings
+_TPrescalerReg = const(0x2B)  # timer prescaler, low 8 bits
+_TReloadRegH = const(0x2C)  # timer reload value, high byte
+_TReloadRegL = const(0x2D)  # timer reload value, low byte
+_VersionReg = const(0x37)  # chip version
+
+# Commands (datasheet 10.3)
+_CMD_IDLE = const(0x00)
+_CMD_CALCCRC = const(0x03)
+_CMD_TRANSMIT = const(0x04)
+_CMD_TRANSCEIVE = const(0x0C)
+_CMD_SOFTRESET = const(0x0F)
+
+# ComIrqReg bits
+_IRQ_TX = const(0x40)
+_IRQ_RX = const(0x20)
+_IRQ_IDLE = const(0x10)
+_IRQ_ERR = const(0x02)
+_IRQ_TIMER = const(0x01)
+_IRQ_ALL = const(0x7F)  # write with Set1=0: clears every flag
+_DIVIRQ_CRC = const(0x04)
+# ErrorReg bits
+_ERR_COLL = const(0x08)
+_ERR_FAULTS = const(0x13)  # BufferOvfl | ParityErr | ProtocolErr
+# CollReg bits
+_COLL_POS_NOT_VALID = const(0x20)
+
+# Timer: TPrescaler 169 gives 13.56 MHz / 339 = 40 kHz, 25 us per tick; TAuto
+# starts it at the end of each transmission and reception stops it.
+_PRESCALER = const(169)
+_TICKS_SHORT = const(40)  # 1 ms: REQA, anticollision, SELECT, READ (FDT < 0.1 ms)
+_TICKS_LONG = const(400)  # 10 ms: NTAG WRITE answers after EEPROM programming (~4 ms)
+_GUARD_US = const(3000)  # beyond the chip's timer: the chip is not answering
+
+# ISO/IEC 14443-3 and NTAG21x command bytes
+_SEL = (0x93, 0x95, 0x97)  # select / anticollision, cascade levels 1..3
+_CT = const(0x88)  # cascade tag: a UID byte follows at the next level
+_NTAG_READ = const(0x30)
+_NTAG_WRITE = const(0xA2)
+_HLTA = const(0x50)
+_ACK = const(0x0A)
+
+_MAXTX = const(20)  # longest frame: WRITE + CRC (8) / CalcCRC of 18 bytes
+_MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
+
+
+class MFRC522:
+    def __init__(self, spi, cs):
+        self._spi = spi
+        self._cs = cs
+        cs.value(1)
+        self.spi_bytes = 0
+        self._b2 = bytearray(2)  # one register access: address, value
+        self._b4 = bytearray(4)  # three register reads in one transaction
+        self._b4v = memoryview(self._b4)
+        # FIFO write: address byte then the data; one view per length
+        self._tx = bytearray(1 + _MAXTX)
+        self._tx[0] = (_FIFODataReg << 1) & 0x7E
+        txm = memoryview(self._tx)
+        self._txv = [txm[: 1 + n] for n in range(_MAXTX + 1)]
+        self.frame = txm[1:]  # where callers build the frame to send
+        # FIFO read: the read address repeated, then 0; answer shifted by one
+        self._rx = bytearray(1 + _MAXRX)
+        self._rxa = bytearray(1 + _MAXRX)
+        for i in range(_MAXRX):
+            self._rxa[i] = 0x80 | (_FIFODataReg << 1)
+        rxm = memoryview(self._rx)
+        rxa = memoryview(self._rxa)
+        self._rxv = [rxm[: 1 + n] for n in range(_MAXRX + 1)]
+        self._rxav = [rxa[: 1 + n] for n in range(_MAXRX + 1)]
+        self.answer = rxm[1:]  # the bytes received by the last transceive
+        self.rx_len = 0  # bytes received
+        self.rx_bits = 0  # valid bits in the last received byte (8 = all)
+        self._cl = bytearray(7)  # SEL, NVB, 4 UID bytes / CT, BCC
+        self._uidbuf = bytearray(10)
+        um = memoryview(self._uidbuf)
+        self._uidv = (um[:4], um[:7], um[:10])
+        self.uid = self._uidv[0]
+        self.collided = False
+        self.atqa = 0
+        self.sak = 0
+        self.data = rxm[1:17]  # READ answer (16 bytes), reused
+        self._ticks = 0  # timer reload value now in the chip
+
+    # --- register access -------------------------------------------------
+    def _wreg(self, reg, val):
+        b = self._b2
+        b[0] = (reg << 1) & 0x7E
+        b[1] = val
+        self._cs.value(0)
+        self._spi.write(b)
+        self._cs.value(1)
+        self.spi_bytes += 2
+
+    def _rreg(self, reg):
+        b = self._b2
+        b[0] = 0x80 | (reg << 1)
+        b[1] = 0
+        self._cs.value(0)
+        self._spi.write_readinto(b, b)
+        self._cs.value(1)
+        self.spi_bytes += 2
+        return b[1]
+
+    def _rreg3(self, r1, r2, r3):
+        # one transaction: address bytes back to back, answers shifted by one
+        b = self._b4
+        b[0] = 0x80 | (r1 << 1)
+        b[1] = 0x80 | (r2 << 1)
+        b[2] = 0x80 | (r3 << 1)
+        b[3] = 0
+        self._cs.value(0)
+        self._spi.write_readinto(b, b)
+        self._cs.value(1)
+        self.spi_bytes += 4
+
+    def _fifo_write(self, n):
+        self._cs.value(0)
+        self._spi.write(self._txv[n])
+        self._cs.value(1)
+        self.spi_bytes += 1 + n
+
+    def _fifo_read(self, n):
+        a = self._rxa
+        a[n] = 0
+        self._cs.value(0)
+        self._spi.write_readinto(self._rxav[n], self._rxv[n])
+        self._cs.value(1)
+        a[n] = 0x80 | (_FIFODataReg << 1)
+        self.spi_bytes += 1 + n
+
+    def _timer(self, ticks):
+        if ticks != self._ticks:
+            self._wreg(_TReloadRegH, ticks >> 8)
+            self._wreg(_TReloadRegL, ticks & 0xFF)
+            self._ticks = ticks
+
+    # --- chip control ----------------------------------------------------
+    def version(self):
+        return self._rreg(_VersionReg)
+
+    def init(self):
+        v = self.version()
+        if v == 0x00 or v == 0xFF:
+            return False
+        self._wreg(_CommandReg, _CMD_SOFTRESET)
+        t0 = time.ticks_ms()
+        while self._rreg(_CommandReg) & 0x10:  # PowerDown until the oscillator runs
+            if time.ticks_diff(time.ticks_ms(), t0) > 50:
+                return False
+        self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto
+        self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
+        self._ticks = -1
+        self._timer(_TICKS_SHORT)
+        self._wreg(_TxModeReg, 0x00)  # 106 kBd, no hardware CRC
+        self._wreg(_RxModeReg, 0x00)
+        self._wreg(_TxASKReg, 0x40)  # Force100ASK: ISO 14443-A modulation
+        self._wreg(_ModeReg, 0x3D)  # CRC preset 0x6363 (CRC_A)
+        self._wreg(_CollReg, 0x00)  # ValuesAfterColl=0: bits after a collision read 0
+        self.antenna(True)
+        return True
+
+    def antenna(self, on):
+        v = self._rreg(_TxControlReg)
+        self._wreg(_TxControlReg, (v | 0x03) if on else (v & 0xFC))
+
+    def crc(self, buf, n):
+        # CRC_A of buf[:n] by the coprocessor; -1 if the chip never finishes
+        self._wreg(_CommandReg, _CMD_IDLE)
+        self._wreg(_DivIrqReg, _DIVIRQ_CRC)  # clear CRCIRq
+        self._wreg(_FIFOLevelReg, 0x80)  # flush
+        tx = self._tx
+        for i in range(n):
+            tx[1 + i] = buf[i]
+        self._fifo_write(n)
+        self._wreg(_CommandReg, _CMD_CALCCRC)
+        t0 = time.ticks_us()
+        while not self._rreg(_DivIrqReg) & _DIVIRQ_CRC:
+            if time.ticks_diff(time.ticks_us(), t0) > _GUARD_US:
+                return -1
+        self._wreg(_CommandReg, _CMD_IDLE)
+        self._rreg3(_CRCResultRegL, _CRCResultRegH, _CRCResultRegL)
+        b = self._b4
+        return b[1] | (b[2] << 8)
+
+    def _add_crc(self, n):
+        # append CRC_A to frame[:n]; returns the new length or -1
+        f = self.frame
+        c = self.crc(f, n)
+        if c < 0:
+            return -1
+        f[n] = c & 0xFF
+        f[n + 1] = c >> 8
+        return n + 2
+
+    def _check_crc(self, n):
+        # the last two of n received bytes are the CRC_A of the others
+        a = self.answer
+        c = self.crc(a, n - 2)
+        if c < 0:
+            return CHIP_TIMEOUT
+        if a[n - 2] != c & 0xFF or a[n - 1] != c >> 8:
+            return CRC_ERROR
+        return OK
+
+    # --- one frame out, one answer back -------------------------------------
+    def _transceive(self, n, last_bits=0, rx_align=0, ticks=_TICKS_SHORT):
+        # Sends frame[:n] (last byte holds last_bits bits if non-zero) and
+        # receives into answer[:rx_len]; returns a status.
+        self._timer(ticks)
+        self._wreg(_CommandReg, _CMD_IDLE)
+        self._wreg(_ComIrqReg, _IRQ_ALL)
+        self._wreg(_FIFOLevelReg, 0x80)
+        self._fifo_write(n)
+        self._wreg(_CommandReg, _CMD_TRANSCEIVE)
+        self._wreg(_BitFramingReg, 0x80 | (rx_align << 4) | last_bits)
+        self.rx_len = 0
+        t0 = time.ticks_us()
+        while True:
+            irq = self._rreg(_ComIrqReg)
+            if irq == 0xFF:  # MISO floating high: no chip drives it
+                return CHIP_TIMEOUT
+            if irq & _IRQ_RX:
+                break
+            if irq & _IRQ_TIMER:
+                return TIMEOUT
+            if time.ticks_diff(time.ticks_us(), t0) > _GUARD_US:
+                return CHIP_TIMEOUT
+        self._rreg3(_ErrorReg, _FIFOLevelReg, _ControlReg)
+        b = self._b4
+        err = b[1]
+        level = b[2] & 0x7F
+        bits = b[3] & 0x07
+        if err & _ERR_FAULTS:
+            return PROTOCOL_ERROR
+        if level > _MAXRX:
+            return PROTOCOL_ERROR
+        if level:
+            self._fifo_read(level)
+        self.rx_len = level
+        self.rx_bits = bits if bits else 8
+        if err & _ERR_COLL:
+            return COLLISION
+        return OK
+
+    # --- ISO/IEC 14443-3 type A ---------------------------------------------
+    def request(self, cmd=WUPA):
+        self.frame[0] = cmd
+        st = self._transceive(1, 7)
+        if st == COLLISION:  # ATQA bits differ between tags: still tags there
+            return OK
+        if st == OK and (self.rx_len != 2 or self.rx_bits != 8):
+            return PROTOCOL_ERROR
+        if st == OK:
+            a = self.answer
+            self.atqa = a[0] | (a[1] << 8)
+        return st
+
+    def detect(self, wake=True):
+        st = self.request(WUPA if wake else REQA)
+        if st != OK:
+            return st
+        return self.select()
+
+    def select(self):
+        self.collided = False
+        u = self._uidbuf
+        for level in range(3):
+            st = self._anticollision(level)
+            if st != OK:
+                return st
+            cl = self._cl
+            st = self._select_level(level)
+            if st != OK:
+                return st
+            if cl[2] == _CT:
+                for i in range(3):
+                    u[3 * level + i] = cl[3 + i]
+                if not self.sak & 0x04:  # a cascade tag without the cascade bit
+                    return PROTOCOL_ERROR
+                continue
+            for i in range(4):
+                u[3 * level + i] = cl[2 + i]
+            self.uid = self._uidv[level]
+            return OK
+        return PROTOCOL_ERROR
+
+    def _anticollision(self, level):
+        # Finds the 32 UID bits + BCC of one cascade level into cl[2:7],
+        # resolving collisions by choosing the tag with a 1 at the first
+        # differing bit (ISO/IEC 14443-3, 6.5.3).
+        cl = self._cl
+        for i in range(2, 7):
+            cl[i] = 0
+        known = 0
+        for _ in range(33):
+            whole = known >> 3
+            rem = known & 7
+            f = self.frame
+            f[0] = _SEL[level]
+            f[1] = ((2 + whole) << 4) | rem  # NVB: bytes and bits sent
+            n = 2 + whole + (1 if rem else 0)
+            for i in range(2, n):
+                f[i] = cl[i]
+            st = self._transceive(n, rem, rem)
+            if st != OK and st != COLLISION:
+                return st
+            a = self.answer
+            got = self.rx_len
+            if whole + got > 5:
+                return PROTOCOL_ERROR
+            for i in range(got):  # merge: the first byte completes a partial one
+                if i == 0 and rem:
+                    keep = (1 << rem) - 1
+                    cl[2 + whole] = (cl[2 + whole] & keep) | (a[0] & ~keep & 0xFF)
+                else:
+                    cl[2 + whole + i] = a[i]
+            if st == OK:
+                if cl[2] ^ cl[3] ^ cl[4] ^ cl[5] != cl[6]:
+                    return PROTOCOL_ERROR  # BCC wrong: a garbled answer
+                return OK
+            self.collided = True
+            coll = self._rreg(_CollReg)
+            if coll & _COLL_POS_NOT_VALID:
+                return COLLISION
+            pos = coll & 0x1F
+            if pos == 0:
+                pos = 32
+            bit = (whole << 3) + pos - 1  # index of the colliding bit in the 40
+            if bit < known or bit >= 32:
+                return PROTOCOL_ERROR
+            cl[2 + (bit >> 3)] |= 1 << (bit & 7)
+            known = bit + 1
+        return PROTOCOL_ERROR
+
+    def _select_level(self, level):
+        f = self.frame
+        cl = self._cl
+        f[0] = _SEL[level]
+        f[1] = 0x70  # NVB: all 40 bits
+        for i in range(2, 7):
+            f[i] = cl[i]
+        n = self._add_crc(7)
+        if n < 0:
+            return CHIP_TIMEOUT
+        st = self._transceive(n)
+        if st != OK:
+            return st
+        if self.rx_len != 3:
+            return PROTOCOL_ERROR
+        st = self._check_crc(3)
+        if st == OK:
+            self.sak = self.answer[0]
+        return st
+
+    def halt(self):
+        # HLTA: the tag must not answer, so Transmit (no receive) is enough
+        f = self.frame
+        f[0] = _HLTA
+        f[1] = 0
+        n = self._add_crc(2)
+        if n < 0:
+            return CHIP_TIMEOUT
+        self._wreg(_CommandReg, _CMD_IDLE)
+        self._wreg(_ComIrqReg, _IRQ_ALL)
+        self._wreg(_FIFOLevelReg, 0x80)
+        self._fifo_write(n)
+        self._wreg(_CommandReg, _CMD_TRANSMIT)
+        t0 = time.ticks_us()
+        while not self._rreg(_ComIrqReg) & (_IRQ_IDLE | _IRQ_TX):
+            if time.ticks_diff(time.ticks_us(), t0) > _GUARD_US:
+                return CHIP_TIMEOUT
+        return OK
+
+    # --- NTAG21x -------------------------------------------------------------
+    def read(self, page):
+        # 16 bytes (pages page..page+3) into self.data; a reused view
+        f = self.frame
+        f[0] = _NTAG_READ
+        f[1] = page
+        n = self._add_crc(2)
+        if n < 0:
+            return CHIP_TIMEOUT
+        st = self._transceive(n)
+        if st != OK:
+            return st
+        if self.rx_len == 1 and self.rx_bits == 4:
+            return NAK
+        if self.rx_len != 18:
+            return PROTOCOL_ERROR
+        return self._check_crc(18)
+
+    def write(self, page, data):
+        f = self.frame
+        f[0] = _NTAG_WRITE
+        f[1] = page
+        for i in range(4):
+            f[2 + i] = data[i]
+        n = self._add_crc(6)
+        if n < 0:
+            return CHIP_TIMEOUT
+        st = self._transceive(n, ticks=_TICKS_LONG)
+        if st != OK:
+            return st
+        if self.rx_len != 1 or self.rx_bits != 4:
+            return PROTOCOL_ERROR
+        return OK if self.answer[0] & 0x0F == _ACK else NAK

@@ -1,0 +1,252 @@
+# Register-level model of the MFRC522 for the simulated board.
+#
+#   m = MFRC522Model()
+#   m.begin(); m.xfer(byte) -> byte ...; m.end()   one SPI transaction (the bus
+#                                        model calls these as chip select moves)
+#   m.tags                               list of Ntag213 objects in the field
+#   m.dead, m.dead_miso                  a reader that never answers
+#   m.remove_after                       -1, or frames until the tags leave
+#   m.frames                             frames transmitted into the field
+#
+# Modelled (datasheet addresses): register file, 64-byte FIFO with level and
+# flush, commands Idle / CalcCRC / Transmit / Transceive / SoftReset, the timer
+# (TAuto: a frame nobody answers raises TimerIRq at once, time is not
+# simulated), ComIrqReg / DivIrqReg with Set1/Set2 semantics, ErrorReg
+# (CollErr, BufferOvfl), BitFramingReg (StartSend, RxAlign, TxLastBits),
+# ControlReg RxLastBits, CollReg (first collision, ValuesAfterColl=0), the
+# antenna switch, CRC_A with the ModeReg preset.  Not modelled: hardware
+# TxCRCEn/RxCRCEn, MIFARE crypto, other baud rates, analog settings.
+# Sim-only code (unix port).
+from micropython import const
+from bbfw.sim.ntag import crc_a
+
+_CommandReg = const(0x01)
+_ComIrqReg = const(0x04)
+_DivIrqReg = const(0x05)
+_ErrorReg = const(0x06)
+_FIFODataReg = const(0x09)
+_FIFOLevelReg = const(0x0A)
+_ControlReg = const(0x0C)
+_BitFramingReg = const(0x0D)
+_CollReg = const(0x0E)
+_ModeReg = const(0x11)
+_TxControlReg = const(0x14)
+_CRCResultRegH = const(0x21)
+_CRCResultRegL = const(0x22)
+_TModeReg = const(0x2A)
+_TReloadRegH = const(0x2C)
+_TReloadRegL = const(0x2D)
+_VersionReg = const(0x37)
+
+_IDLE = const(0x00)
+_CALCCRC = const(0x03)
+_TRANSMIT = const(0x04)
+_TRANSCEIVE = const(0x0C)
+_SOFTRESET = const(0x0F)
+
+# reset values that matter (datasheet section 9.3)
+_RESET = ((_CommandReg, 0x20), (_ComIrqReg, 0x14), (0x07, 0x21), (0x0B, 0x08),
+          (_ControlReg, 0x10), (_CollReg, 0xA0), (_ModeReg, 0x3F),
+          (_TxControlReg, 0x80), (0x16, 0x10), (0x17, 0x84), (0x18, 0x84),
+          (0x19, 0x4D), (0x24, 0x26), (0x26, 0x48), (0x27, 0x88), (0x28, 0x20),
+          (0x29, 0x20), (_VersionReg, 0x92))
+_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
+
+
+class MFRC522Model:
+    def __init__(self):
+        self.regs = bytearray(64)
+        self.fifo = bytearray(64)
+        self._txf = bytearray(64)  # the frame being sent, copied out of the FIFO
+        self.level = 0
+        self.tags = []
+        self.dead = False
+        self.dead_miso = 0x00
+        self.remove_after = -1
+        self.frames = 0
+        self._addr = -1
+        self.reset()
+
+    def reset(self):
+        r = self.regs
+        for i in range(64):
+            r[i] = 0
+        for reg, val in _RESET:
+            r[reg] = val
+        self.level = 0
+        for t in self.tags:
+            t.power_off()
+
+    # --- SPI ----------------------------------------------------------------
+    def begin(self):
+        self._addr = -1
+
+    def end(self):
+        self._addr = -1
+
+    def xfer(self, b):
+        if self.dead:
+            return self.dead_miso
+        a = self._addr
+        if a < 0:  # address byte
+            self._addr = b
+            return 0
+        if a & 0x80:  # read: answer for the previous address, b is the next
+            self._addr = b
+            return self._read((a >> 1) & 0x3F)
+        self._write((a >> 1) & 0x3F, b)
+        return 0
+
+    def _read(self, reg):
+        if reg == _FIFODataReg:
+            if self.level == 0:
+                return 0
+            v = self.fifo[0]
+            self.level -= 1
+            f = self.fifo
+            for i in range(self.level):
+                f[i] = f[i + 1]
+            return v
+        if reg == _FIFOLevelReg:
+            return self.level
+        return self.regs[reg]
+
+    def _write(self, reg, v):
+        r = self.regs
+        if reg == _CommandReg:
+            r[reg] = (r[reg] & 0xF0) | (v & 0x30)
+            self._command(v & 0x0F)
+        elif reg == _ComIrqReg or reg == _DivIrqReg:
+            if v & 0x80:
+                r[reg] |= v & 0x7F
+            else:
+                r[reg] &= ~v & 0x7F
+        elif reg == _FIFOLevelReg:
+            if v & 0x80:
+                self.level = 0
+                r[_ErrorReg] &= ~0x10
+        elif reg == _FIFODataReg:
+            if self.level < 64:
+                self.fifo[self.level] = v
+                self.level += 1
+            else:
+                r[_ErrorReg] |= 0x10  # BufferOvfl
+        elif reg == _BitFramingReg:
+            r[reg] = v & 0x7F
+            if v & 0x80 and r[_CommandReg] & 0x0F == _TRANSCEIVE:
+                self._send(True)
+        elif reg == _TxControlReg:
+            r[reg] = v
+            if v & 0x03 != 0x03:
+                for t in self.tags:
+                    t.power_off()  # field off: every tag loses its state
+        elif reg in (_ErrorReg, 0x07, 0x08, _VersionReg, _CRCResultRegH, _CRCResultRegL):
+            pass  # read-only
+        else:
+            r[reg] = v
+
+    def _command(self, cmd):
+        r = self.regs
+        if cmd == _SOFTRESET:
+            self.reset()
+            r[_CommandReg] = 0x20  # reset done at once: PowerDown already clear
+            return
+        r[_CommandReg] = (r[_CommandReg] & 0xF0) | cmd
+        if cmd == _CALCCRC:
+            c = crc_a(self.fifo, self.level) if r[_ModeReg] & 3 == 1 else \
+                self._crc(_PRESETS[r[_ModeReg] & 3])
+            r[_CRCResultRegL] = c & 0xFF
+            r[_CRCResultRegH] = c >> 8
+            self.level = 0
+            r[_DivIrqReg] |= 0x04  # CRCIRq
+        elif cmd == _TRANSMIT:
+            self._send(False)
+            r[_CommandReg] &= 0xF0
+            r[_ComIrqReg] |= 0x10  # IdleIRq: Transmit ends by itself
+
+    def _crc(self, crc):
+        for i in range(self.level):
+            crc ^= self.fifo[i]
+            for _ in range(8):
+                crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+        return crc
+
+    # --- the RF side ----------------------------------------------------------
+    def _send(self, receive):
+        r = self.regs
+        n = self.level
+        last = r[_BitFramingReg] & 0x07
+        nbits = (n - 1) * 8 + last if last and n else n * 8
+        txf = self._txf
+        for i in range(n):
+            txf[i] = self.fifo[i]
+        self.level = 0
+        r[_ErrorReg] = 0
+        r[_ComIrqReg] |= 0x40  # TxIRq
+        self.frames += 1
+        if self.remove_after == 0:
+            self.tags = []
+            self.remove_after = -1
+        elif self.remove_after > 0:
+            self.remove_after -= 1
+        answered = 0
+        if r[_TxControlReg] & 0x03 == 0x03:
+            for t in self.tags:
+                if t.receive(txf, nbits) > 0:
+                    answered += 1
+        else:
+            for t in self.tags:
+                t.end = 0
+        if not receive:
+            return
+        if answered == 0:
+            if r[_TModeReg] & 0x80 and (r[_TReloadRegH] or r[_TReloadRegL]):
+                r[_ComIrqReg] |= 0x01  # TimerIRq: nobody answered in time
+            return
+        self._receive(txf, nbits)
+
+    def _receive(self, txf, nbits):
+        # Merges the answers bit by bit into the FIFO at RxAlign; the first
+        # bit where answers differ is a collision (CollErr, CollReg).
+        r = self.regs
+        align = (r[_BitFramingReg] >> 4) & 0x07
+        start = 0
+        end = 0
+        for t in self.tags:
+            if t.end > 0:
+                start = t.start  # every answer to one frame starts at the same bit
+                if t.end > end:
+                    end = t.end
+        count = end - start
+        fifo = self.fifo
+        nbytes = (align + count + 7) >> 3
+        for i in range(nbytes):
+            fifo[i] = 0
+        coll = -1
+        for i in range(count):
+            src = start + i
+            v = -1
+            for t in self.tags:
+                if t.end <= 0:
+                    continue
+                tv = (t.out[src >> 3] >> (src & 7)) & 1 if src < t.end else 2
+                if v < 0:
+                    v = tv
+                elif tv != v:
+                    v = 2
+            if v == 2:
+                coll = i
+                break
+            if v:
+                d = align + i
+                fifo[d >> 3] |= 1 << (d & 7)
+        self.level = nbytes
+        r[_ControlReg] = (r[_ControlReg] & 0xF8) | ((align + count) & 7)
+        if coll >= 0:
+            pos = align + coll + 1
+            r[_ErrorReg] |= 0x08  # CollErr
+            r[_CollReg] = (pos & 0x1F) if pos <= 32 else 0x20
+            r[_ComIrqReg] |= 0x02  # ErrIRq
+        else:
+            r[_CollReg] = 0x20  # CollPosNotValid: no collision
+        r[_ComIrqReg] |= 0x20  # RxIRq

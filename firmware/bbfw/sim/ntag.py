@@ -1,0 +1,176 @@
+# Virtual NTAG213 tag (ISO/IEC 14443-A, 7-byte UID) for the simulated board.
+#
+#   tag = Ntag213(uid7, payload=None)   payload bytes land at user page 4
+#   tag.mem                             180 bytes, 45 pages of 4
+#   tag.receive(frame, nbits) -> int    answer end bit (0: silent); the answer
+#                                       is bits tag.start .. tag.end of tag.out
+#   tag.power_off()                     left the field or field switched off
+#   crc_a(buf, n) -> int                ISO/IEC 14443-3 CRC_A (preset 0x6363)
+#
+# States follow ISO/IEC 14443-3: IDLE, READY (per cascade level), ACTIVE, HALT;
+# a tag woken from HALT goes back to HALT (not IDLE) on any unexpected frame.
+# NTAG213 memory map: pages 0-2 UID/BCC/lock, 3 capability container,
+# 4-39 user memory, 40-44 configuration.  Sim-only code (unix port).
+from micropython import const
+
+IDLE = const(0)
+READY1 = const(1)
+READY2 = const(2)
+ACTIVE = const(3)
+HALT = const(4)
+
+_PAGES = const(45)
+_SAK_CASCADE = const(0x04)
+_SAK_NTAG = const(0x00)
+
+
+def crc_a(buf, n, start=0):
+    crc = 0x6363
+    for i in range(start, start + n):
+        crc ^= buf[i]
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return crc
+
+
+class Ntag213:
+    def __init__(self, uid, payload=None):
+        if len(uid) != 7:
+            raise ValueError("NTAG213 UIDs have 7 bytes, got %d" % len(uid))
+        self.uid = bytes(uid)
+        m = bytearray(_PAGES * 4)
+        m[0:3] = uid[0:3]
+        m[3] = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]
+        m[4:8] = uid[3:7]
+        m[8] = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]
+        m[9] = 0x48
+        m[12:16] = b"\xe1\x10\x12\x00"  # CC: NDEF 1.0, 144 bytes, read/write
+        m[160:164] = b"\x00\x00\x00\xbd"
+        m[164:168] = b"\x04\x00\x00\xff"
+        m[168:172] = b"\x00\x05\x00\x00"
+        m[172:176] = b"\xff\xff\xff\xff"
+        if payload:
+            m[16:16 + len(payload)] = payload
+        self.mem = m
+        # cascade level bytes: CL1 = CT u0 u1 u2 BCC0, CL2 = u3..u6 BCC1
+        self._cl = bytearray(10)
+        self._cl[0] = 0x88
+        self._cl[1:5] = m[0:4]
+        self._cl[5:9] = uid[3:7]
+        self._cl[9] = m[8]
+        self.out = bytearray(18)
+        self.start = 0
+        self.end = 0
+        self.state = IDLE
+        self._halted = False
+        self.frames = 0  # frames received while powered, for tests
+
+    def power_off(self):
+        self.state = IDLE
+        self._halted = False
+
+    def _fail(self):
+        self.state = HALT if self._halted else IDLE
+
+    def _answer(self, n):
+        # n bytes of out followed by their CRC_A; returns the bit count
+        c = crc_a(self.out, n)
+        self.out[n] = c & 0xFF
+        self.out[n + 1] = c >> 8
+        return (n + 2) * 8
+
+    def _nak(self, code):
+        self.out[0] = code
+        self._fail()
+        return 4
+
+    def receive(self, f, nbits):
+        self.frames += 1
+        self.start = 0
+        self.end = self._dispatch(f, nbits)
+        return self.end
+
+    def _dispatch(self, f, nbits):
+        st = self.state
+        if nbits == 7:
+            cmd = f[0] & 0x7F
+            if cmd == 0x26 and st == IDLE or cmd == 0x52 and (st == IDLE or st == HALT):
+                self._halted = st == HALT
+                self.state = READY1
+                self.out[0] = 0x44
+                self.out[1] = 0x00
+                return 16
+            if st != HALT:
+                self._fail()
+            return 0
+        if st == READY1 or st == READY2:
+            return self._cascade(f, nbits, st - READY1)
+        if st == ACTIVE:
+            return self._command(f, nbits)
+        return 0
+
+    def _cascade(self, f, nbits, level):
+        if nbits < 16 or f[0] != (0x93, 0x95)[level]:
+            self._fail()
+            return 0
+        cl = self._cl
+        base = 5 * level
+        nvb = f[1]
+        if nvb == 0x70:
+            if nbits != 72 or crc_a(f, 7) != f[7] | (f[8] << 8):
+                self._fail()
+                return 0
+            for i in range(5):
+                if f[2 + i] != cl[base + i]:
+                    self._fail()
+                    return 0
+            self.state = READY2 if level == 0 else ACTIVE
+            self.out[0] = _SAK_CASCADE if level == 0 else _SAK_NTAG
+            return self._answer(1)
+        known = ((nvb >> 4) - 2) * 8 + (nvb & 0x0F)
+        if known < 0 or known > 32 or nbits != 16 + known:
+            self._fail()
+            return 0
+        for b in range(known):
+            if (f[2 + (b >> 3)] ^ cl[base + (b >> 3)]) >> (b & 7) & 1:
+                return 0  # not our UID: stay silent, stay ready
+        for i in range(5):
+            self.out[i] = cl[base + i]
+        self.start = known
+        return 40
+
+    def _command(self, f, nbits):
+        nbytes = nbits >> 3
+        if nbits & 7 or nbytes < 3:
+            self._fail()
+            return 0
+        if crc_a(f, nbytes - 2) != f[nbytes - 2] | (f[nbytes - 1] << 8):
+            return self._nak(0x1)
+        cmd = f[0]
+        if cmd == 0x30 and nbytes == 4:  # READ: 4 pages, rolling over at the end
+            page = f[1]
+            if page >= _PAGES:
+                return self._nak(0x0)
+            for i in range(16):
+                self.out[i] = self.mem[(page * 4 + i) % (_PAGES * 4)]
+            return self._answer(16)
+        if cmd == 0xA2 and nbytes == 8:  # WRITE one page
+            page = f[1]
+            if page < 2 or page >= _PAGES:
+                return self._nak(0x0)
+            m = self.mem
+            for i in range(4):
+                if page == 2 and i < 2:
+                    continue  # serial number bytes are read-only
+                if page == 2 or page == 3:
+                    m[page * 4 + i] |= f[2 + i]  # lock bits and CC are one-time
+                else:
+                    m[page * 4 + i] = f[2 + i]
+            self.out[0] = 0x0A
+            return 4
+        if cmd == 0x50 and nbytes == 4 and f[1] == 0:  # HLTA
+            self.state = HALT
+            self._halted = True
+            return 0
+        self._fail()
+        return 0
