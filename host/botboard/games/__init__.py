@@ -9,6 +9,7 @@ from .base import Game, GameError
 
 # name -> "module:attribute" of a Game instance; add a line per game.
 _ENGINES: dict[str, str] = {
+    "twin-tin-bots": "botboard.games.twintinbots.game:GAME",
     "botwars": "botboard.games.botwars.game:GAME",
 }
 

@@ -1,0 +1,1 @@
+"""Twin Tin Bots rules engine: ``GAME`` in game.py is the plugin instance."""
