@@ -1,0 +1,241 @@
+# The firmware: three asyncio tasks around one Board object.
+#   link   reads the serial port, runs the reliable link, answers the host
+#   input  polls the slot readers and the buttons, sends events
+#   render draws the cell states at a steady frame rate
+# The HAL (hal_rp2 on the Pico, hal_sim on the unix port) supplies the
+# serial port, readers, buttons, LED strip and clock; everything here runs
+# unchanged on both.
+import gc
+import struct
+import time
+
+import asyncio
+from bbshared import messages as m
+from bbshared.link import Link
+
+from . import FIRMWARE_VERSION
+from .render import Renderer
+from .scanner import SlotScanner
+
+HOST_SILENT_MS = 3000  # no frame from the host for this long: show the waiting pattern
+INPUT_PERIOD_MS = 2
+_WAITING_PALETTE = 15
+
+
+class Board:
+    def __init__(self, hal):
+        cfg = hal.config
+        self.hal = hal
+        self.cfg = cfg
+        self.cell_count = cfg["cells"]
+        self.cells = bytearray(2 * self.cell_count)  # (palette, look) per cell, as the host set them
+        self.present = {}  # slot -> (uid, payload) of the tag in it
+        self.started = time.ticks_ms()
+        self.last_host = self.started
+        self.waiting = False
+        self.running = True
+        self.link = Link(hal.write, time.ticks_ms, self._on_message)
+        self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
+        self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
+                                   on_error=self._on_reader_error)
+        self.buttons = hal.make_buttons(self._on_button)
+        self._events = []  # messages the link could not take yet (queue full)
+
+    # -- to the host ----------------------------------------------------
+    def send(self, mtype, *values):
+        payload = m.encode(mtype, *values)
+        if self._events or not self.link.send(mtype, payload):
+            self._events.append((mtype, payload))  # kept, in order, until the link has room
+
+    def _flush_events(self):
+        while self._events and self.link.send(*self._events[0]):
+            self._events.pop(0)
+
+    def error(self, code, ref, text):
+        self.send(m.ERROR, code, ref, text[:200])
+
+    def hello(self):
+        cfg = self.cfg
+        return m.encode(m.HELLO, m.PROTOCOL_VERSION, FIRMWARE_VERSION, cfg["layout"],
+                        self.cell_count, self.cell_count * cfg["leds_per_cell"], cfg["slots"],
+                        cfg["buttons"], gc.mem_free(), 500)
+
+    def _on_slot(self, slot, present, uid, payload):
+        if present:
+            self.present[slot] = (bytes(uid), bytes(payload or b""))
+        else:
+            self.present.pop(slot, None)
+        self.send(m.SLOT, slot, 1 if present else 0, bytes(uid or b""), bytes(payload or b""))
+
+    def _on_reader_error(self, slot, code, text):
+        self.error(code, slot, text)
+
+    def _on_button(self, button, action):
+        self.send(m.BUTTON, button, action)
+
+    def touch(self, cell):
+        self.send(m.TOUCH, cell)
+
+    # -- from the host ----------------------------------------------------
+    def _on_message(self, mtype, payload, version):
+        self.last_host = time.ticks_ms()
+        if self.waiting:
+            self.waiting = False
+            self._show_all()
+        handler = _HANDLERS.get(mtype)
+        if handler is None:
+            self.error(m.E_UNKNOWN_TYPE, mtype, "message type not handled by the board")
+            return
+        try:
+            handler(self, payload)
+        except (ValueError, IndexError) as err:
+            self.error(m.E_BAD_PAYLOAD, mtype, "bad %s: %s" % (m.name(mtype), err))
+
+    def _hello_req(self, payload):
+        protocol, epoch = payload[0], payload[1] if len(payload) > 1 else 0
+        self.link.reset(epoch, True)
+        self.link.send(m.HELLO, self.hello())
+        if protocol != m.PROTOCOL_VERSION:
+            return  # the host reads our version in HELLO and says what to do
+        for slot in sorted(self.present):  # census: the host learns what the slots hold
+            uid, tag = self.present[slot]
+            self.send(m.SLOT, slot, 1, uid, tag)
+
+    def _ping(self, payload):
+        token = struct.unpack(">I", payload)[0]
+        gc.collect()  # so heap_free means free, not "not yet collected"
+        self.link.send(m.PONG, m.encode(m.PONG, token, gc.mem_free(),
+                                        time.ticks_diff(time.ticks_ms(), self.started) & 0xFFFFFFFF))
+
+    def _set_cells(self, payload):
+        if len(payload) % 4:
+            raise ValueError("set_cells needs 4 bytes per cell")
+        for i in range(0, len(payload), 4):
+            cell = (payload[i] << 8) | payload[i + 1]
+            self._set(cell, payload[i + 2], payload[i + 3])
+
+    def _set_range(self, payload):
+        start = (payload[0] << 8) | payload[1]
+        if len(payload) % 2:
+            raise ValueError("set_range needs 2 bytes per cell")
+        for i in range(2, len(payload), 2):
+            self._set(start + (i - 2) // 2, payload[i], payload[i + 1])
+
+    def _set(self, cell, palette, look):
+        if cell >= self.cell_count:
+            self.error(m.E_BAD_CELL, cell, "no such cell on this board")
+            return
+        self.cells[2 * cell] = palette
+        self.cells[2 * cell + 1] = look
+        if not self.waiting:
+            self.renderer.set_cell(cell, palette, look >> 4, look & 0x0F)
+
+    def _show_all(self):
+        cells = self.cells
+        for i in range(self.cell_count):
+            look = cells[2 * i + 1]
+            self.renderer.set_cell(i, cells[2 * i], look >> 4, look & 0x0F)
+
+    def _set_palette(self, payload):
+        start = payload[0]
+        for i in range(1, len(payload) - 2, 3):
+            self.renderer.set_palette(start + (i - 1) // 3, payload[i], payload[i + 1], payload[i + 2])
+
+    def _get_state(self, payload):
+        chunk = 200  # cells per STATE message, well under the frame limit
+        for start in range(0, self.cell_count, chunk):
+            end = min(start + chunk, self.cell_count)
+            self.send(m.STATE, start, self.cell_count, bytes(self.cells[2 * start:2 * end]))
+
+    def _set_config(self, payload):
+        key, value = m.decode(m.SET_CONFIG, payload)
+        if key == m.CONFIG_BRIGHTNESS:
+            self.renderer.brightness = min(value, 255)
+        elif key == m.CONFIG_POWER_MA:
+            self.renderer.budget_ma = value
+        elif key == m.CONFIG_PRESENT_AFTER:
+            self.scanner.present_after = max(1, value)
+        elif key == m.CONFIG_ABSENT_AFTER:
+            self.scanner.absent_after = max(1, value)
+        else:
+            self.error(m.E_CONFIG, key, "unknown setting")
+
+    def _set_priority(self, payload):
+        self.scanner.set_priority([s for s in payload if s < self.cfg["slots"]])
+
+    def _repl(self, payload):
+        self.running = False  # main() returns: the REPL gets the port
+
+    # -- tasks ------------------------------------------------------------
+    async def link_task(self):
+        buf = bytearray(256)
+        view = memoryview(buf)
+        hal = self.hal
+        while self.running:
+            n = hal.read_into(buf)
+            if n:
+                self.link.feed(view[:n])
+            elif n is None:
+                self.running = False  # the serial port is gone (simulated board: stdin closed)
+            else:
+                await hal.wait_readable(20)
+            self.link.poll()
+            self._flush_events()
+            if not self.waiting and time.ticks_diff(time.ticks_ms(), self.last_host) > HOST_SILENT_MS:
+                self._show_waiting()
+
+    def _show_waiting(self):
+        # A slow blue pulse on every cell says "waiting for the host"; the
+        # host's full-state resync on return restores the game.
+        self.waiting = True
+        self.renderer.set_palette(_WAITING_PALETTE, 0, 0, 40)
+        for i in range(self.cell_count):
+            self.renderer.set_cell(i, _WAITING_PALETTE, m.NO_FACING, m.PULSE)
+
+    async def input_task(self):
+        while self.running:
+            self.scanner.step(4)
+            self.buttons.scan(time.ticks_ms())
+            self.hal.watchdog_checkin(0)
+            await asyncio.sleep_ms(INPUT_PERIOD_MS)
+
+    async def render_task(self, period_ms=20):
+        strip = self.hal.strip
+        while self.running:
+            if self.renderer.frame(time.ticks_ms()):
+                strip.show()
+            self.hal.watchdog_checkin(1)
+            await asyncio.sleep_ms(period_ms)
+
+    async def run(self):
+        self.link.send(m.HELLO, self.hello())  # a board that boots says so at once
+        tasks = [asyncio.create_task(self.input_task()), asyncio.create_task(self.render_task())]
+        for extra in self.hal.extra_tasks(self):
+            tasks.append(asyncio.create_task(extra))
+        await self.link_task()
+        for task in tasks:
+            task.cancel()
+
+
+_HANDLERS = {
+    m.HELLO_REQ: Board._hello_req,
+    m.PING: Board._ping,
+    m.SET_CELLS: Board._set_cells,
+    m.SET_RANGE: Board._set_range,
+    m.SET_PALETTE: Board._set_palette,
+    m.GET_STATE: Board._get_state,
+    m.SET_CONFIG: Board._set_config,
+    m.SET_PRIORITY: Board._set_priority,
+    m.REPL: Board._repl,
+}
+
+
+def main():
+    try:
+        import rp2  # noqa: F401  only on the Pico
+
+        from . import hal_rp2 as hal_module
+    except ImportError:
+        from . import hal_sim as hal_module
+    hal = hal_module.Hal()
+    asyncio.run(Board(hal).run())

@@ -1,0 +1,33 @@
+"""``botboard sim``: start the simulated board and print its serial port."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("sim", help="run the real firmware in MicroPython on a pseudo-terminal",
+                       description="Start the simulated board. The first line printed is its "
+                       "serial port (e.g. /dev/pts/5), the second its control socket. Runs until "
+                       "Ctrl-C or SIGTERM; SIGUSR1 unplugs it, SIGUSR2 plugs it back in.")
+    p.add_argument("--layout", default="ttb-small", help="layout in hardware/layouts (default ttb-small)")
+    p.add_argument("--baud", type=int, default=None,
+                   help="pace the link like a UART at this rate (default: unpaced)")
+    p.add_argument("--link", metavar="PATH",
+                   help="also make PATH a symlink to the port, stable across restarts")
+    p.add_argument("--control-port", type=int, default=None, help="TCP port of the control socket")
+    p.add_argument("--damage", type=float, default=0.0, metavar="RATE",
+                   help="for tests: damage this share of bytes on the link (e.g. 0.01)")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..layouts import LayoutError
+    from ..sim import SimBoard, serve
+    from . import CliError
+
+    try:
+        board = SimBoard(args.layout, args.baud, args.link, args.damage, args.control_port)
+    except LayoutError as err:
+        raise CliError(str(err)) from err
+    return serve(board)

@@ -1,0 +1,135 @@
+"""Board layouts: the single source of truth for cells, LEDs, slots and buttons.
+
+A layout file (hardware/layouts/NAME.json, format in docs/layouts.md) lists
+the cells in LED-chain order, the chains, the player stations with their
+slots (one reader each) and buttons. The console draws from it, the host maps
+events with it, and the firmware gets a compact form of it (``board_config``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYOUT_DIR = ROOT / "hardware" / "layouts"
+BUTTON_ROLES = ("confirm", "cancel", "previous", "next")
+
+
+class LayoutError(ValueError):
+    """A layout file that is missing or inconsistent."""
+
+
+@dataclass(frozen=True)
+class Station:
+    name: str
+    slots: tuple[int, ...]  # global slot indices, left to right
+    buttons: dict[str, int]  # role -> global button index
+
+
+@dataclass(frozen=True)
+class Layout:
+    id: str
+    title: str
+    grid: str  # "hex" (axial q, r) or "square" (x, y)
+    cells: tuple[tuple[int, int], ...]  # coordinates, in LED-chain order
+    leds_per_cell: int
+    chains: tuple[dict[str, int], ...]  # {"pin", "first_cell", "cells"}
+    stations: tuple[Station, ...]
+    touch: bool  # arena cells carry touch buttons
+
+    @property
+    def slot_count(self) -> int:
+        return sum(len(s.slots) for s in self.stations)
+
+    @property
+    def button_count(self) -> int:
+        return sum(len(s.buttons) for s in self.stations)
+
+    @property
+    def led_count(self) -> int:
+        return len(self.cells) * self.leds_per_cell
+
+    def cell_index(self, coord: tuple[int, int]) -> int:
+        return self._index()[coord]
+
+    def _index(self) -> dict[tuple[int, int], int]:
+        return {c: i for i, c in enumerate(self.cells)}
+
+    def slot_owner(self, slot: int) -> tuple[int, int]:
+        """(station index, position in the station) of a global slot index."""
+        for s, station in enumerate(self.stations):
+            if slot in station.slots:
+                return s, station.slots.index(slot)
+        raise LayoutError(f"slot {slot} is not in layout {self.id}")
+
+    def button_owner(self, button: int) -> tuple[int, str]:
+        for s, station in enumerate(self.stations):
+            for role, index in station.buttons.items():
+                if index == button:
+                    return s, role
+        raise LayoutError(f"button {button} is not in layout {self.id}")
+
+    def board_config(self) -> dict[str, Any]:
+        """The compact form the firmware reads (board.json on the board)."""
+        return {"layout": self.id, "cells": len(self.cells), "leds_per_cell": self.leds_per_cell,
+                "slots": self.slot_count, "buttons": self.button_count, "touch": self.touch,
+                "chains": [[c["pin"], c["first_cell"], c["cells"]] for c in self.chains]}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "grid": self.grid,
+                "cells": [list(c) for c in self.cells], "leds_per_cell": self.leds_per_cell,
+                "chains": list(self.chains), "touch": self.touch,
+                "stations": [{"name": s.name, "slots": list(s.slots), "buttons": s.buttons}
+                             for s in self.stations]}
+
+
+def names() -> list[str]:
+    return sorted(p.stem for p in LAYOUT_DIR.glob("*.json"))
+
+
+def load(name_or_path: str) -> Layout:
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = LAYOUT_DIR / f"{name_or_path}.json"
+    try:
+        doc = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise LayoutError(f"no layout {name_or_path!r}; known layouts: {', '.join(names())}") from None
+    except json.JSONDecodeError as err:
+        raise LayoutError(f"{path}: not JSON: {err}") from err
+    return from_json(doc, str(path))
+
+
+def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
+    try:
+        layout = Layout(
+            id=doc["id"], title=doc.get("title", doc["id"]), grid=doc["grid"],
+            cells=tuple((int(a), int(b)) for a, b in doc["cells"]),
+            leds_per_cell=int(doc["leds_per_cell"]),
+            chains=tuple(doc["chains"]), touch=bool(doc.get("touch", False)),
+            stations=tuple(Station(s["name"], tuple(s["slots"]), dict(s["buttons"]))
+                           for s in doc["stations"]),
+        )
+    except (KeyError, TypeError, ValueError) as err:
+        raise LayoutError(f"{where}: bad or missing field: {err}") from err
+    _validate(layout, where)
+    return layout
+
+
+def _validate(layout: Layout, where: str) -> None:
+    if layout.grid not in ("hex", "square"):
+        raise LayoutError(f"{where}: grid must be 'hex' or 'square', not {layout.grid!r}")
+    if len(set(layout.cells)) != len(layout.cells):
+        raise LayoutError(f"{where}: a cell is listed twice")
+    covered = sorted(i for c in layout.chains for i in range(c["first_cell"], c["first_cell"] + c["cells"]))
+    if covered != list(range(len(layout.cells))):
+        raise LayoutError(f"{where}: the chains must cover every cell exactly once")
+    slots = sorted(i for s in layout.stations for i in s.slots)
+    if slots != list(range(len(slots))):
+        raise LayoutError(f"{where}: slots must be numbered 0..{len(slots) - 1}, each once")
+    buttons = sorted(i for s in layout.stations for i in s.buttons.values())
+    if buttons != list(range(len(buttons))):
+        raise LayoutError(f"{where}: buttons must be numbered 0..{len(buttons) - 1}, each once")

