@@ -157,6 +157,10 @@ class Game(ABC, Generic[S, A]):
     def apply_str(self, state: S, text: str) -> tuple[S, list[Event]]:
         return self.apply(state, self.action_from_str(state, text))
 
+    def is_turn(self, state: S, action: A) -> bool:
+        """Whether ``action`` counts as a turn (benchmarks); decisions inside a turn may not."""
+        return True
+
     # -- scenarios: games may override to accept a compact position ---------
     def scenario_start(self, players: int, options: Mapping[str, JSON], seed: int,
                        position: JSON | None) -> S:

@@ -1,0 +1,74 @@
+"""Rules engine speed: random legal games through legal_actions/apply, any registered game.
+
+Plays complete games (until the game ends, or a game is cut at --max-turns
+turns and counted as truncated) choosing uniformly among the legal actions,
+and reports actions, turns and games per second of wall-clock time on one
+core. What counts as a turn is the game's ``is_turn`` hook (by default every
+action; Twin Tin Bots does not count the decisions inside a turn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from .. import games
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="twin-tin-bots", help="registered game name")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=5.0, help="time budget (default 5)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--options", default="{}", help="game options as JSON")
+    parser.add_argument("--max-turns", type=int, default=0,
+                        help="cut a game after this many turns (default: the game's max_turns)")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    game = games.get(args.game)
+    options = json.loads(args.options)
+    limit = args.max_turns or game.info.max_turns
+    return play(game, args.players, options, args.seconds, args.seed, limit)
+
+
+def play(game: Any, players: int, options: dict[str, Any], seconds: float, seed: int,
+         limit: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    actions = turns = finished = truncated = 0
+    game_turns: list[int] = []
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_game(players, options, seed + len(game_turns))
+        turns_here = 0
+        while game.outcome(state) is None and turns_here < limit:
+            legal = game.legal_actions(state)
+            action = legal[rng.randrange(len(legal))]
+            if game.is_turn(state, action):
+                turns_here += 1
+            state, _ = game.apply(state, action)
+            actions += 1
+        if game.outcome(state) is None:
+            truncated += 1
+        else:
+            finished += 1
+        turns += turns_here
+        game_turns.append(turns_here)
+    elapsed = time.perf_counter() - start
+    return {
+        "game": game.info.name, "players": players, "options": options,
+        "measured": "uniformly random legal actions, whole games, wall-clock time on one core "
+                    "(new_game + legal_actions + apply + outcome)",
+        "seconds": round(elapsed, 3),
+        "games": len(game_turns), "games_finished": finished, "games_truncated": truncated,
+        "max_turns": limit,
+        "turns": turns, "actions": actions,
+        "mean_turns_per_game": round(turns / max(1, len(game_turns)), 1),
+        "turns_per_s": round(turns / elapsed),
+        "actions_per_s": round(actions / elapsed),
+        "games_per_s": round(len(game_turns) / elapsed, 2),
+    }
