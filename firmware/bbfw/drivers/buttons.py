@@ -1,0 +1,104 @@
+# Scanned button matrix: rows driven low one at a time, columns read.
+#
+#   bm = ButtonMatrix(rows, cols, on_event, debounce=3, long_ms=800,
+#                     stuck_ms=30000, on_error=None)
+#       rows  Pin-like outputs (idle high); cols Pin-like inputs with pull-ups
+#       on_event(key, action)   key = row * len(cols) + col;
+#                               action PRESS, RELEASE or LONG_PRESS
+#       on_error(key, code, text)   E_BUTTON_STUCK once when a key stays down
+#                               stuck_ms (or is down at power-on)
+#   bm.scan(now_ms)         call every few ms (5 ms with debounce=3 gives a
+#                           15 ms debounce); allocates nothing
+#   bm.down(key) -> bool    the debounced state
+# A key changes state after `debounce` consecutive scans that agree (an
+# integrator per key, so a single bounce resets nothing it should not).
+# LONG_PRESS comes once, long_ms after PRESS, while still held; RELEASE
+# follows as usual.  Diodes in series with each switch (anode on the column
+# side) stop ghost keys when three are down together.
+# Touch buttons on arena cells (TTP223-style pads with a digital output)
+# take free matrix positions through a diode like any switch; the board
+# config maps their key numbers to cells, and the firmware sends TOUCH for
+# them instead of BUTTON.
+from micropython import const
+from array import array
+import time
+
+PRESS = const(1)  # = bbshared.messages
+RELEASE = const(2)
+LONG_PRESS = const(3)
+E_BUTTON_STUCK = const(6)
+
+_F_DOWN = const(1)
+_F_LONG = const(2)  # long press reported for this press
+_F_STUCK = const(4)  # stuck reported for this press
+_F_BOOT = const(8)  # no scan yet: a key down at the first scans is stuck
+
+
+class ButtonMatrix:
+    def __init__(self, rows, cols, on_event, debounce=3, long_ms=800,
+                 stuck_ms=30000, on_error=None):
+        self._rows = rows
+        self._cols = cols
+        self._on_event = on_event
+        self._on_error = on_error
+        self.debounce = debounce
+        self.long_ms = long_ms
+        self.stuck_ms = stuck_ms
+        n = len(rows) * len(cols)
+        self.keys = n
+        self._count = bytearray(n)  # consecutive scans disagreeing with the state
+        self._flags = bytearray(n)
+        self._since = array("i", bytes(4 * n))  # ticks when the state changed
+        self._scans = 0  # scans done, up to debounce: keys down by then are stuck
+        for r in rows:
+            r.value(1)
+
+    def down(self, key):
+        return bool(self._flags[key] & _F_DOWN)
+
+    def scan(self, now_ms):
+        boot = self._scans < self.debounce
+        key = 0
+        for row in self._rows:
+            row.value(0)
+            for col in self._cols:
+                self._sample(key, col.value() == 0, now_ms, boot)
+                key += 1
+            row.value(1)
+        if boot:
+            self._scans += 1
+
+    def _sample(self, key, raw, now, boot):
+        f = self._flags[key]
+        down = f & _F_DOWN
+        if bool(raw) != bool(down):
+            self._count[key] += 1
+            if self._count[key] >= self.debounce:
+                self._count[key] = 0
+                self._since[key] = now
+                if raw:
+                    self._flags[key] = _F_DOWN | (_F_BOOT if boot else 0)
+                    if self._flags[key] & _F_BOOT:
+                        self._stuck(key)
+                    else:
+                        self._on_event(key, PRESS)
+                else:
+                    booted = f & _F_BOOT
+                    self._flags[key] = 0
+                    if not booted:
+                        self._on_event(key, RELEASE)
+            return
+        self._count[key] = 0
+        if down:
+            held = time.ticks_diff(now, self._since[key])
+            if not f & (_F_LONG | _F_BOOT) and held >= self.long_ms:
+                self._flags[key] = f | _F_LONG
+                self._on_event(key, LONG_PRESS)
+            if not f & _F_STUCK and held >= self.stuck_ms:
+                self._stuck(key)
+
+    def _stuck(self, key):
+        self._flags[key] |= _F_STUCK
+        if self._on_error is not None:
+            self._on_error(key, E_BUTTON_STUCK, "button %d stuck down" % key)
+

@@ -1,0 +1,121 @@
+# The slot readers: one MFRC522 driver per slot, seen as tags and payloads.
+#
+#   bank = ReaderBank(drivers)       drivers[i] reads slot i (MFRC522 objects)
+#   bank.init() -> int               readers that answered (the others are
+#                                    probed again on every poll, 2 SPI bytes)
+#   bank.poll(slot) -> memoryview | None
+#       the UID of the tag in the slot (a view reused by the next poll of the
+#       same reader; copy it to keep it), None when no tag answered
+#   bank.read_payload(slot) -> bytes | None
+#       the 16-byte tile payload (docs/tiles.md), checked with the reader's
+#       CRC coprocessor; None when it cannot be read or is not a tile payload
+#   bank.write_payload(slot, payload) -> int   status (OK when written and
+#                                    read back identical)
+#   bank.status[slot]                status of the last operation on the slot:
+#                                    mfrc522 OK..CHIP_TIMEOUT, NO_PAYLOAD,
+#                                    BAD_PAYLOAD
+#   bank.collided[slot]              1 when the last poll saw several tags
+#
+# A polled tag is left selected so that an arrival reads its payload at once;
+# the next poll halts it first (a selected tag ignores WUPA) and wakes it again.
+# Empty-slot polls allocate nothing.
+from micropython import const
+
+from bbshared import tilepayload
+from .drivers.mfrc522 import OK, CHIP_TIMEOUT, PROTOCOL_ERROR
+
+NO_PAYLOAD = const(7)  # the tag answered but holds no tile payload
+BAD_PAYLOAD = const(8)  # a tile payload with a wrong CRC or unknown version
+STATUS_NAMES = ("ok", "timeout", "collision", "crc error", "protocol error",
+                "nak", "reader not answering", "no tile payload",
+                "corrupt tile payload")
+
+
+class ReaderBank:
+    def __init__(self, drivers):
+        self._d = drivers
+        n = len(drivers)
+        self.count = n
+        self.status = bytearray(n)
+        self.collided = bytearray(n)
+        self.alive = bytearray(n)
+        self._selected = bytearray(n)
+
+    def init(self):
+        for i in range(self.count):
+            self.alive[i] = 1 if self._d[i].init() else 0
+            self.status[i] = OK if self.alive[i] else CHIP_TIMEOUT
+        return sum(self.alive)
+
+    def _wake(self, slot):
+        # halt a tag left selected, then WUPA + select; returns a status
+        d = self._d[slot]
+        if not self.alive[slot]:
+            if not d.init():
+                return CHIP_TIMEOUT
+            self.alive[slot] = 1
+        if self._selected[slot]:
+            self._selected[slot] = 0
+            d.halt()
+        st = d.detect(True)
+        if st == OK:
+            self._selected[slot] = 1
+        elif st == CHIP_TIMEOUT:
+            self.alive[slot] = 0
+        self.collided[slot] = 1 if d.collided else 0
+        return st
+
+    def poll(self, slot):
+        st = self._wake(slot)
+        self.status[slot] = st
+        if st == OK:
+            return self._d[slot].uid
+        return None
+
+    def read_payload(self, slot):
+        d = self._d[slot]
+        if not self._selected[slot]:
+            st = self._wake(slot)
+            if st != OK:
+                self.status[slot] = st
+                return None
+        st = d.read(tilepayload.FIRST_PAGE)
+        if st != OK:
+            self._selected[slot] = 0  # after an error the tag is idle or gone
+            self.status[slot] = st
+            return None
+        data = d.data
+        c = d.crc(data, 14)
+        if c < 0:
+            self.status[slot] = CHIP_TIMEOUT
+            return None
+        r = tilepayload.check(data, c)
+        if r != tilepayload.OK:
+            self.status[slot] = NO_PAYLOAD if r == tilepayload.BLANK else BAD_PAYLOAD
+            return None
+        self.status[slot] = OK
+        return bytes(data)
+
+    def write_payload(self, slot, payload):
+        n = len(payload)
+        if n == 0 or n % 4 or n > 144:
+            raise ValueError("payload must be 4..144 bytes, a multiple of 4; got %d" % n)
+        d = self._d[slot]
+        st = self._wake(slot)
+        page = tilepayload.FIRST_PAGE
+        mv = memoryview(payload)
+        for p in range(n // 4):
+            if st != OK:
+                break
+            st = d.write(page + p, mv[4 * p:4 * p + 4])
+        for p in range(0, n // 4, 4):  # read back, 4 pages at a time
+            if st != OK:
+                break
+            st = d.read(page + p)
+            for i in range(min(16, n - 4 * p)):
+                if d.data[i] != payload[4 * p + i]:
+                    st = PROTOCOL_ERROR
+        if st != OK:
+            self._selected[slot] = 0
+        self.status[slot] = st
+        return st

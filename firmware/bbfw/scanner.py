@@ -1,0 +1,199 @@
+# Slot scanner: polls the readers a few at a time, debounces, reports changes.
+#
+#   sc = SlotScanner(bank, slots, on_event, present_after=2, absent_after=3,
+#                    on_error=None, read_retries=3)
+#   sc.set_priority(slots_first)   host-set order, the active station first
+#   sc.step(budget) -> int         poll up to `budget` slots, returns how many
+#   sc.present_after, sc.absent_after   may be changed at any time
+#   on_event(slot, present, uid_bytes, payload_bytes_or_None)
+#       once per arrival (after present_after consecutive reads of the same
+#       UID, payload read at that moment) and once per departure (after
+#       absent_after consecutive misses; the UID is the one that left)
+#   on_error(slot, code, text)     code E_BAD_TAG: no or corrupt payload, or
+#       several tags in the slot; E_READER: the reader stopped answering.
+#       Each is reported once per episode, and scanning goes on.
+#
+# Scheduling: priority slots are polled first in every step, rotating when the
+# budget is short, but one poll per step is kept for the other slots (round
+# robin) so that nothing starves.  With budget B, P priority slots and R
+# others, a priority slot is polled every ceil(P / (B - 1)) steps.
+# The bank needs poll(slot) and read_payload(slot); when it also has
+# status / collided byte arrays (ReaderBank), errors are classified.
+# A step without arrivals or departures allocates nothing.
+from micropython import const
+
+from .drivers.mfrc522 import CHIP_TIMEOUT, TIMEOUT
+from .readers import NO_PAYLOAD, BAD_PAYLOAD, STATUS_NAMES
+
+E_BAD_TAG = const(4)  # = bbshared.messages.E_BAD_TAG (ref: slot)
+E_READER = const(5)  # = bbshared.messages.E_READER (ref: slot)
+
+_UID_MAX = const(10)
+_F_DEAD = const(1)
+_F_SEVERAL = const(2)
+
+
+class SlotScanner:
+    def __init__(self, bank, slots, on_event, present_after=2, absent_after=3,
+                 on_error=None, read_retries=3):
+        self._bank = bank
+        self._status = getattr(bank, "status", None)
+        self._collided = getattr(bank, "collided", None)
+        self.slots = slots
+        self._on_event = on_event
+        self._on_error = on_error
+        self.present_after = present_after
+        self.absent_after = absent_after
+        self.read_retries = read_retries
+        self._hits = bytearray(slots)
+        self._miss = bytearray(slots)
+        self._fails = bytearray(slots)
+        self._flags = bytearray(slots)
+        self.present = bytearray(slots)
+        self._uid = bytearray(_UID_MAX * slots)  # confirmed, or candidate UID
+        self._uidlen = bytearray(slots)
+        self._prio = bytearray(slots)
+        self._rest = bytearray(slots)
+        self._nprio = 0
+        self._nrest = 0
+        self._pcur = 0
+        self._rcur = 0
+        self.polls = 0
+        self.set_priority(())
+
+    def set_priority(self, slots_first):
+        n = self.slots
+        seen = bytearray(n)
+        k = 0
+        for s in slots_first:
+            if 0 <= s < n and not seen[s]:
+                seen[s] = 1
+                self._prio[k] = s
+                k += 1
+        self._nprio = k
+        r = 0
+        for s in range(n):
+            if not seen[s]:
+                self._rest[r] = s
+                r += 1
+        self._nrest = r
+        self._pcur = 0
+        self._rcur = 0
+
+    def step(self, budget=4):
+        np = self._nprio
+        nr = self._nrest
+        quota = budget - 1 if nr and budget > 1 else budget
+        polled = 0
+        for _ in range(min(quota, np)):
+            s = self._prio[self._pcur]
+            self._pcur = (self._pcur + 1) % np
+            self._poll(s)
+            polled += 1
+        for _ in range(min(budget - polled, nr)):
+            s = self._rest[self._rcur]
+            self._rcur = (self._rcur + 1) % nr
+            self._poll(s)
+            polled += 1
+        return polled
+
+    # --- one slot --------------------------------------------------------
+    def _same(self, s, uid):
+        n = len(uid)
+        if n != self._uidlen[s]:
+            return False
+        b = self._uid
+        base = s * _UID_MAX
+        for i in range(n):
+            if b[base + i] != uid[i]:
+                return False
+        return True
+
+    def _keep(self, s, uid):
+        b = self._uid
+        base = s * _UID_MAX
+        n = len(uid)
+        for i in range(n):
+            b[base + i] = uid[i]
+        self._uidlen[s] = n
+
+    def _stored(self, s):
+        base = s * _UID_MAX
+        return bytes(self._uid[base:base + self._uidlen[s]])
+
+    def _error(self, s, code, text):
+        if self._on_error is not None:
+            self._on_error(s, code, "slot %d: %s" % (s, text))
+
+    def _poll(self, s):
+        self.polls += 1
+        uid = self._bank.poll(s)
+        st = self._status[s] if self._status is not None else 0
+        self._check_health(s, st)
+        if uid is None:
+            self._hits[s] = 0
+            self._fails[s] = 0
+            if self.present[s]:
+                self._missed(s)
+            return
+        if self.present[s]:
+            if self._same(s, uid):
+                self._miss[s] = 0
+            else:
+                self._missed(s)  # another tag: the old one left; it arrives later
+            return
+        if self._hits[s] and self._same(s, uid):
+            self._hits[s] += 1
+        else:
+            self._keep(s, uid)
+            self._hits[s] = 1
+        if self._hits[s] >= self.present_after:
+            self._arrive(s)
+
+    def _check_health(self, s, st):
+        f = self._flags[s]
+        if st == CHIP_TIMEOUT:
+            if not f & _F_DEAD:
+                self._flags[s] = f | _F_DEAD
+                self._error(s, E_READER, "reader not answering")
+        elif f & _F_DEAD:
+            self._flags[s] = f & ~_F_DEAD
+        c = self._collided
+        if c is not None and c[s]:
+            if not self._flags[s] & _F_SEVERAL:
+                self._flags[s] |= _F_SEVERAL
+                self._error(s, E_BAD_TAG, "several tags in the slot")
+        elif st != CHIP_TIMEOUT:
+            self._flags[s] &= ~_F_SEVERAL
+
+    def _missed(self, s):
+        self._miss[s] += 1
+        if self._miss[s] >= self.absent_after:
+            self.present[s] = 0
+            self._miss[s] = 0
+            self._hits[s] = 0
+            self._on_event(s, False, self._stored(s), None)
+
+    def _arrive(self, s):
+        payload = self._bank.read_payload(s)
+        if payload is None:
+            st = self._status[s] if self._status is not None else NO_PAYLOAD
+            if st == NO_PAYLOAD:
+                self._error(s, E_BAD_TAG, "tag has no tile payload")
+            elif st == BAD_PAYLOAD:
+                self._error(s, E_BAD_TAG, "tile payload corrupt")
+            elif self._fails[s] + 1 < self.read_retries:
+                # transient (tag leaving, noise): confirm again on the next poll
+                self._fails[s] += 1
+                self._hits[s] = self.present_after - 1
+                return
+            elif st != TIMEOUT and st != CHIP_TIMEOUT:
+                self._error(s, E_BAD_TAG, "payload unreadable: " + STATUS_NAMES[st])
+            else:
+                self._hits[s] = 0  # never read: the tag is gone, no arrival
+                self._fails[s] = 0
+                return
+        self.present[s] = 1
+        self._miss[s] = 0
+        self._fails[s] = 0
+        self._on_event(s, True, self._stored(s), payload)
