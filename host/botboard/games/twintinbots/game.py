@@ -231,9 +231,12 @@ class TwinTinBots(Game[State, Action]):
         assert state.pending is not None and state.pc is not None
         kind, decider, detail = state.pending
         run = Run(state)
-        run.say("decide", f"{seat_name(decider).capitalize()} chooses "
-                f"{self.action_to_str(state, action)}", seat=decider,
-                choice=self.action_to_str(state, action))
+        choice = self.action_to_str(state, action)
+        words = choice
+        if kind == ZAP_CHOICE:
+            words = f"{C.TILE_NAMES[action[1]]} for {robot_name(detail)}"
+        run.say("decide", f"{seat_name(decider).capitalize()} chooses {words}", seat=decider,
+                choice=choice)
         if kind == ZAP_CHOICE:
             run.forced(detail, action[1])
         elif kind == BLOB_CHOICE:

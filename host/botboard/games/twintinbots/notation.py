@@ -265,6 +265,12 @@ def from_doc(doc: Mapping[str, Any], base: State | None = None, where: str = "")
     countdown = -1 if countdown is None else countdown
     pending, pc, stuck = _read_exec(rd, grid, players)
     result = _read_result(rd, players)
+    placed = {t for prog in programs for t in prog if t in C.SPECIALS}
+    if "hands" not in rd.doc:  # specials put in programs by a partial position leave the hands
+        hands = [tuple(t for t in hand if t not in placed) for hand in hands]
+    if "deck" not in rd.doc:
+        held = placed.union(*hands)
+        deck = tuple(t for t in deck if t not in held)
     _check_tiles(rd, programs, hands, players)
     return State(layout, tuple(occ), tuple(cells), tuple(faces), tuple(loads), tuple(programs),
                  tuple(hands), dm_used, tuple(delivered), track, deck, player, turns, countdown,

@@ -233,6 +233,8 @@ class Run:
                      f"{self.where(front)}", robot=rid, to=self.grid.names[front])
         elif thing >= BASE0:
             self.load[rid] = 0
+            self.say("unload", f"{name} unloads the {crystal_name(carried)} into the "
+                     f"{C.COLOURS[thing - BASE0]} base", robot=rid, base=C.COLOURS[thing - BASE0])
             self.deliver(thing - BASE0, carried)
         elif 0 < thing <= 12 and not self.load[thing - 1]:
             self.load[rid], self.load[thing - 1] = 0, carried
