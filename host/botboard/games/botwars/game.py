@@ -122,6 +122,11 @@ class BotWars(Game[State, Action]):
                                     f"({' '.join(cards.name(c) for c in robot.hand)})")
         if len(set(action.cards)) != len(action.cards):
             raise IllegalAction("a card can fill only one register")
+        sets = card_sets(bool(ruleset(state.ruleset)["upgrades"]), robot)
+        for card in action.cards:
+            if not cards.usable(card, sets) or (card in cards.upgrade and not sets):
+                raise IllegalAction(f"{robot.name} cannot use {cards.name(card)}: its card set is not "
+                                    f"unlocked (ruleset {state.ruleset}, {len(robot.stations)} station(s))")
 
     def pending(self, state: State) -> Decision | None:
         if state.phase != "decide":
