@@ -83,12 +83,17 @@ def _detail_to_json(state: State, pending: tuple[int, ...]) -> Any:
 
 
 # -- document -> state --------------------------------------------------------------
+# fields a full document (or the text form) may leave out
+_OPTIONAL: dict[str, Any] = {"rocks": [], "blobs": [], "mud": [], "teleporters": {},
+                             "teams": False, "score_victory": True, "countdown": None}
+
+
 class _Reader:
     """Parses the fields of a position document, naming the field on every error."""
 
     def __init__(self, doc: Mapping[str, Any], base: State | None, where: str) -> None:
         self.doc, self.base, self.where = doc, base, where
-        self.base_doc = to_doc(base, full=True) if base is not None else {}
+        self.base_doc = to_doc(base, full=True) if base is not None else dict(_OPTIONAL)
 
     def fail(self, key: str, problem: str) -> ScenarioError:
         return ScenarioError(f"{self.where}{key}: {problem}")

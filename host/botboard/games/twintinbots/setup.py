@@ -63,7 +63,7 @@ def new_game(players: int, options: Mapping[str, Any] | None, seed: int) -> Stat
     rng.shuffle(specials)
 
     taken = set(bases) | {c for c, _ in robots} | set(crystals)
-    variants = place_variants(grid.radius, bases, taken, opts, rng)
+    variants = place_variants_retrying(grid.radius, bases, taken, opts, rng)
     layout = make_layout(grid.radius, players, bases, variants["rocks"], variants["teleporters"],
                          variants["mud"], bool(opts["teams"]), score_target(players, opts))
     occ = list(layout.static_occ)
@@ -81,6 +81,18 @@ def new_game(players: int, options: Mapping[str, Any] | None, seed: int) -> Stat
         dm_used=(False,) * players, delivered=((0, 0, 0),) * players,
         track=tuple(supply), deck=tuple(specials[players:]), player=0, turns=0,
         countdown=-1 if supply else C.COUNTDOWN)
+
+
+def place_variants_retrying(radius: int, bases: tuple[int, ...], taken: set[int],
+                            opts: Mapping[str, Any], rng: random.Random,
+                            attempts: int = 50) -> dict[str, Any]:
+    """Random placement can paint itself into a corner: try again a few times."""
+    for _ in range(attempts - 1):
+        try:
+            return place_variants(radius, bases, taken, opts, rng)
+        except GameError:
+            continue
+    return place_variants(radius, bases, taken, opts, rng)
 
 
 def place_variants(radius: int, bases: tuple[int, ...], taken: set[int], opts: Mapping[str, Any],
