@@ -1,0 +1,113 @@
+"""Button matrix: debounce, press/release/long press, stuck keys, with a fake clock."""
+
+from __future__ import annotations
+
+import json
+
+from tests.mpy import run_mpy
+
+SETUP = """
+import json, gc
+from bbfw.drivers.buttons import ButtonMatrix
+class Row:
+    def __init__(s): s.v = 1
+    def value(s, v=None):
+        if v is None: return s.v
+        s.v = v
+class Col:   # reads low when a pressed key's row is driven low
+    def __init__(s, c): s.c = c
+    def value(s, v=None):
+        for r in range(2):
+            if rows[r].v == 0 and held[r * 3 + s.c]:
+                return 0
+        return 1
+rows = [Row(), Row()]
+cols = [Col(c) for c in range(3)]
+held = [0] * 6
+ev = []
+errs = []
+bm = ButtonMatrix(rows, cols, lambda k, a: ev.append([k, a]), debounce=3, long_ms=800,
+                  stuck_ms=5000, on_error=lambda k, c, t: errs.append([k, c, t]))
+t = 0
+def scans(n, pattern=None):
+    global t
+    for i in range(n):
+        if pattern:
+            held[4] = pattern[i % len(pattern)]
+        bm.scan(t)
+        t += 5
+"""
+
+
+def run(code: str) -> dict:
+    return json.loads(run_mpy(SETUP + code).strip().splitlines()[-1])
+
+
+def test_press_and_release_after_debounce_and_bounces_ignored() -> None:
+    r = run("""
+scans(5)
+held[4] = 1
+scans(2)
+a = len(ev)
+scans(1)
+b = list(ev)
+scans(10, [1, 0, 1, 1, 0, 1])   # contact bounce while held: no new events
+c = len(ev)
+held[4] = 0
+scans(3)
+print(json.dumps({"a": a, "b": b, "c": c, "ev": ev, "down": bm.down(4)}))
+""")
+    assert r["a"] == 0 and r["b"] == [[4, 1]]  # PRESS on the third agreeing scan
+    assert r["c"] == 1
+    assert r["ev"] == [[4, 1], [4, 2]] and r["down"] is False
+
+
+def test_long_press_comes_once_then_release() -> None:
+    r = run("""
+scans(4)
+held[1] = 1
+scans(3)
+pressed_at = t
+while t - pressed_at < 1500:
+    scans(1)
+held[1] = 0
+scans(3)
+print(json.dumps({"ev": ev}))
+""")
+    assert r["ev"] == [[1, 1], [1, 3], [1, 2]]
+
+
+def test_stuck_keys_are_reported_at_power_on_and_after_stuck_ms() -> None:
+    r = run("""
+held[0] = 1                  # down from power-on
+scans(10)
+held[5] = 1
+scans(3)
+t += 6000
+scans(1)
+scans(5)
+held[0] = 0
+scans(3)
+print(json.dumps({"ev": ev, "errs": [[e[0], e[1]] for e in errs], "text": errs[0][2]}))
+""")
+    # key 0: no PRESS/RELEASE from a key down at power-on, one stuck report
+    # key 5: a PRESS, a long press, then a stuck report after 5 s
+    assert r["ev"] == [[5, 1], [5, 3]]
+    assert r["errs"] == [[0, 6], [5, 6]]
+    assert r["text"] == "button 0 stuck down"
+
+
+def test_scanning_allocates_nothing() -> None:
+    r = run("""
+scans(5)
+def alloc_of(fn):   # bytes allocated by fn(); locals only, so nothing else counts
+    gc.collect()
+    a = gc.mem_alloc()
+    fn()
+    return gc.mem_alloc() - a
+def loop():
+    for i in range(400):
+        bm.scan(i * 5)
+print(json.dumps({"alloc": alloc_of(loop)}))
+""")
+    assert r["alloc"] == 0

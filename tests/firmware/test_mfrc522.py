@@ -1,0 +1,143 @@
+"""MFRC522 driver against the register-level chip model and virtual NTAG213 tags."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.firmware._mpyjson import run_json
+
+pytestmark = pytest.mark.parametrize("chain", [False, True], ids=["direct-cs", "hc595-cs"])
+
+
+def test_init_finds_every_reader_and_empty_slots_time_out(chain: bool) -> None:
+    r = run_json("""
+sts = [r.detect() for r in rs]
+print(json.dumps({"inits": inits, "sts": sts, "v": rs[0].version()}))
+""", chain)
+    assert r["inits"] == [True] * 4
+    assert r["sts"] == [1] * 4  # TIMEOUT
+    assert r["v"] == 0x92
+
+
+def test_reads_seven_byte_uid_and_payload(chain: bool) -> None:
+    r = run_json("""
+f.place(2, UID, b'tile payload 16b' + b'more')
+st = rs[2].detect()
+uid = bytes(rs[2].uid).hex()
+st2 = rs[2].read(4)
+data = bytes(rs[2].data)
+st3 = rs[2].read(8)
+print(json.dumps({"st": st, "uid": uid, "sak": rs[2].sak, "atqa": rs[2].atqa,
+                  "st2": st2, "data": data.decode(), "st3": st3,
+                  "more": bytes(rs[2].data[:4]).decode(), "others": [rs[i].detect() for i in (0, 1, 3)]}))
+""", chain)
+    assert r["st"] == 0 and r["uid"] == "041a2b3c4d5e6f"
+    assert r["sak"] == 0x00 and r["atqa"] == 0x0044
+    assert r["st2"] == 0 and r["data"] == "tile payload 16b"
+    assert r["st3"] == 0 and r["more"] == "more"
+    assert r["others"] == [1, 1, 1]
+
+
+def test_write_then_read_back_and_nak_on_read_only_page(chain: bool) -> None:
+    r = run_json("""
+tag = f.place(1, UID)
+rs[1].detect()
+w = rs[1].write(6, b'ABCD')
+nak = rs[1].write(0, b'\\xff\\xff\\xff\\xff')
+rs[1].detect()
+rd = rs[1].read(4)
+print(json.dumps({"w": w, "nak": nak, "rd": rd, "page6": bytes(rs[1].data[8:12]).decode(),
+                  "mem": bytes(tag.mem[24:28]).decode(), "uid_kept": bytes(tag.mem[0:3]).hex()}))
+""", chain)
+    assert r["w"] == 0 and r["page6"] == "ABCD" and r["mem"] == "ABCD"
+    assert r["nak"] == 5  # NAK: pages 0-1 hold the UID
+    assert r["uid_kept"] == "041a2b"
+
+
+def test_tag_removed_mid_read_is_a_timeout_then_absent(chain: bool) -> None:
+    r = run_json("""
+f.place(0, UID, b'x' * 16)
+st = rs[0].detect()
+f.remove_after(0, 0)   # gone before the next frame
+rd = rs[0].read(4)
+again = rs[0].detect()
+print(json.dumps({"st": st, "rd": rd, "again": again}))
+""", chain)
+    assert r == {"st": 0, "rd": 1, "again": 1}
+
+
+def test_two_tags_collide_and_one_is_selected_through_both_cascade_levels(chain: bool) -> None:
+    r = run_json("""
+a = f.place(3, UID)
+b = f.add_second_tag(3, b'\\x04\\x1a\\x2b\\x3c\\x4d\\x5e\\x70')   # differs at level 2 only
+c_st = rs[3].detect()
+first = bytes(rs[3].uid).hex()
+coll = rs[3].collided
+f.place(3, b'\\x04\\x10\\x00\\x00\\x00\\x00\\x01')
+f.add_second_tag(3, b'\\x04\\x11\\x00\\x00\\x00\\x00\\x02')       # differs at level 1
+st2 = rs[3].detect()
+print(json.dumps({"st": c_st, "uid": first, "coll": coll, "st2": st2,
+                  "uid2": bytes(rs[3].uid).hex(), "coll2": rs[3].collided}))
+""", chain)
+    assert r["st"] == 0 and r["coll"] is True
+    # bits differing: 0x6f vs 0x70 - the first differing bit (bit 0) is 1 in 0x6f
+    assert r["uid"] == "041a2b3c4d5e6f"
+    assert r["st2"] == 0 and r["coll2"] is True and r["uid2"] == "04110000000002"
+
+
+def test_dead_reader_returns_a_timeout_result_instead_of_hanging(chain: bool) -> None:
+    r = run_json("""
+f.place(1, UID)
+f.kill(1)
+st = rs[1].detect()
+rd = rs[1].read(4)
+f.kill(2, 0xFF)            # MISO pulled high instead
+st2 = rs[2].detect()
+f.revive(1)
+print(json.dumps({"st": st, "rd": rd, "init": rs[1].init(), "st2": st2, "after": rs[1].detect()}))
+""", chain)
+    assert r["st"] == 6 and r["rd"] == 6 and r["st2"] == 6  # CHIP_TIMEOUT
+    assert r["init"] is True and r["after"] == 0
+
+
+def test_halted_tag_ignores_reqa_and_wakes_on_wupa(chain: bool) -> None:
+    r = run_json("""
+f.place(0, UID)
+rs[0].detect()
+h = rs[0].halt()
+print(json.dumps({"h": h, "reqa": rs[0].detect(False), "wupa": rs[0].detect(True)}))
+""", chain)
+    assert r == {"h": 0, "reqa": 1, "wupa": 0}
+
+
+def test_crc_coprocessor_matches_crc_a(chain: bool) -> None:
+    r = run_json("""
+from bbfw.sim.ntag import crc_a
+print(json.dumps({"chip": rs[0].crc(b'\\x93\\x70\\x88\\x04\\x1a\\x2b\\xfd', 7),
+                  "soft": crc_a(b'\\x93\\x70\\x88\\x04\\x1a\\x2b\\xfd', 7),
+                  "reqa_ref": rs[0].crc(b'\\x00\\x00', 2)}))
+""", chain)
+    assert r["chip"] == r["soft"]
+    assert r["reqa_ref"] == 0x1EA0  # ISO/IEC 14443-3 annex B: CRC_A of 00 00 is A0 1E
+
+
+def test_empty_slot_poll_allocates_nothing_and_costs_14_spi_bytes(chain: bool) -> None:
+    r = run_json("""
+r = rs[0]
+r.detect()
+b0 = r.spi_bytes
+r.detect()
+per_poll = r.spi_bytes - b0
+def alloc_of(fn):   # bytes allocated by fn(); locals only, so nothing else counts
+    gc.collect()
+    a = gc.mem_alloc()
+    fn()
+    return gc.mem_alloc() - a
+def loop():
+    for i in range(2000):
+        r.detect()
+d = alloc_of(loop)
+print(json.dumps({"bytes": per_poll, "alloc": d}))
+""", chain)
+    assert r["bytes"] == 14
+    assert r["alloc"] == 0

@@ -1,0 +1,134 @@
+"""Renderer: palette colours, facing LED, effects over time, brightness, power clamp."""
+
+from __future__ import annotations
+
+import json
+
+from tests.mpy import run_mpy
+
+SETUP = """
+import json, gc
+from bbfw.render import Renderer, OFF, SOLID, BLINK, PULSE, SPIN, NO_FACING
+class Strip:
+    def __init__(s, n): s.buf = bytearray(3 * n)
+    def show(s): pass
+st = Strip(91 * 7)
+r = Renderer(91, st)
+def rgb(led):
+    b = st.buf
+    return [b[3 * led + 1], b[3 * led], b[3 * led + 2]]
+def cell(i):
+    return [rgb(7 * i + k) for k in range(7)]
+"""
+
+
+def run(code: str) -> dict:
+    return json.loads(run_mpy(SETUP + code).strip().splitlines()[-1])
+
+
+def test_solid_cell_grb_order_and_facing_side_lit_differently() -> None:
+    r = run("""
+r.set_cell(3, 4, 2, SOLID)      # blue, facing SW
+ch = r.frame(0)
+again = r.frame(20)
+r.set_cell(4, 2, NO_FACING, SOLID)
+r.frame(40)
+print(json.dumps({"c": cell(3), "changed": ch, "again": again, "raw": list(st.buf[63:66]),
+                  "noface": cell(4), "dark": cell(0)}))
+""")
+    c = r["c"]
+    assert r["changed"] is True and r["again"] is False
+    assert c[0] == [0, 0, 255]  # centre: palette 4 = blue
+    assert r["raw"] == [0, 0, 255]  # G, R, B on the wire
+    assert c[1 + 2] == [127, 127, 255]  # side 2 (SW): half-way to white
+    assert [c[1 + f] for f in (0, 1, 3, 4, 5)] == [[0, 0, 63]] * 5  # other sides dim
+    assert r["noface"][1:] == [[63, 0, 0]] * 6
+    assert r["dark"] == [[0, 0, 0]] * 7
+
+
+def test_blink_pulse_spin_change_over_time() -> None:
+    r = run("""
+r.set_cell(0, 2, NO_FACING, BLINK)
+r.set_cell(1, 3, NO_FACING, PULSE)
+r.set_cell(2, 1, 0, SPIN)
+out = []
+for t in (0, 100, 400, 800, 1200):
+    r.frame(t)
+    out.append([cell(0)[0], cell(1)[0], [k for k in range(6) if cell(2)[1 + k][0] == 255]])
+print(json.dumps({"out": out}))
+""")
+    out = r["out"]
+    assert [o[0] for o in out] == [[255, 0, 0], [255, 0, 0], [0, 0, 0], [255, 0, 0], [0, 0, 0]]
+    pulse = [o[1][1] for o in out]
+    assert pulse[0] < pulse[1] < pulse[2] < pulse[3] and pulse[4] < pulse[3]  # rises to 800 ms, falls
+    assert pulse[3] == 255 and pulse[0] == 31
+    assert [o[2] for o in out] == [[0], [1], [4], [2], [0]]  # the bright side runs clockwise
+
+
+def test_brightness_scales_every_led() -> None:
+    r = run("""
+r.set_cell(0, 1, NO_FACING, SOLID)
+r.frame(0)
+full = cell(0)[0]
+r.brightness = 64
+ch = r.frame(20)
+print(json.dumps({"full": full, "dim": cell(0)[0], "side": cell(0)[1], "ch": ch}))
+""")
+    assert r["full"] == [255, 255, 255]
+    assert r["dim"] == [63, 63, 63] and r["side"] == [15, 15, 15] and r["ch"] is True
+
+
+def test_power_budget_clamps_the_estimated_current() -> None:
+    r = run("""
+r.fill(1, 0, SOLID)           # every cell white: far above any budget
+r.frame(0)
+free = r.current_ma
+r.budget_ma = 3000
+r.frame(20)
+clamped = r.current_ma
+scale = r.scale
+total = sum(st.buf)
+est = 637 + total * 20 // 255
+r.budget_ma = 0
+r.fill(0, NO_FACING, OFF)
+r.frame(40)
+print(json.dumps({"free": free, "clamped": clamped, "scale": scale, "est": est, "idle": r.current_ma}))
+""")
+    assert r["free"] > 10000  # 91 cells, white, no limit
+    assert r["clamped"] <= 3000 and r["clamped"] > 2800
+    assert 0 < r["scale"] < 256
+    # the estimate from per-cell sums errs on the safe side of the strip's own
+    # sum (each channel rounds down after scaling: at most 1911 x 20/255 mA)
+    assert 0 <= r["clamped"] - r["est"] < 150
+    assert r["idle"] == 637  # 1 mA per dark LED
+
+
+def test_chain_shorter_than_the_cells_is_refused() -> None:
+    r = run("""
+try:
+    Renderer(91, Strip(600))
+    msg = None
+except ValueError as e:
+    msg = str(e)
+print(json.dumps({"msg": msg}))
+""")
+    assert r["msg"].startswith("LED chain shorter than configured")
+
+
+def test_animated_frames_allocate_nothing() -> None:
+    r = run("""
+r.fill(2, 1, PULSE)
+r.set_cell(5, 3, 0, SPIN)
+r.budget_ma = 2500
+r.frame(0)
+def alloc_of(fn):   # bytes allocated by fn(); locals only, so nothing else counts
+    gc.collect()
+    a = gc.mem_alloc()
+    fn()
+    return gc.mem_alloc() - a
+def frames():
+    for i in range(200):
+        r.frame(i * 20)
+print(json.dumps({"alloc": alloc_of(frames)}))
+""")
+    assert r["alloc"] == 0
