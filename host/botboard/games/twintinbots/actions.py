@@ -25,7 +25,7 @@ session, which maps tiles seen in physical slots to these actions.
 from __future__ import annotations
 
 import re
-from typing import Iterator, Sequence, Union
+from typing import Any, Iterator, Sequence, Union, overload
 
 from ..base import IllegalAction, InvalidNotation
 from . import content as C
@@ -33,7 +33,7 @@ from . import content as C
 PLACE, SWAP, REMOVE, RESET, PASS, DOUBLE, FIRST, ZAP_ORDER, BLOB_MOVE, ENTRY = range(10)
 PROGRAMMING = (PLACE, SWAP, REMOVE, RESET, PASS, DOUBLE, FIRST)
 
-Action = tuple  # type: ignore[type-arg]  # see the table above
+Action = tuple[Any, ...]  # see the table above
 Programs = tuple[tuple[int, int, int], tuple[int, int, int]]  # one seat's robots A and B
 _PASS: Action = (PASS,)
 _PAIRS = ((0, 1), (0, 2), (1, 2))
@@ -70,26 +70,34 @@ def first_turn(on_a: Action, on_b: Action) -> Action:
 
 
 # -- the hand and single changes --------------------------------------------------
+_last_available: list[Any] = [None, None]  # one-entry cache: listing then applying asks twice
+
+
 def available(progs: Programs, hand: tuple[int, ...]) -> list[int]:
     """Tile kinds the seat can place now: standard tiles not all on the board, specials in hand."""
-    out = []
-    for tile in C.STANDARD:
-        on_board = progs[0].count(tile) + progs[1].count(tile)
-        if on_board < C.TILE_COUNT[tile]:
-            out.append(tile)
+    key = (progs, hand)
+    if _last_available[0] == key:
+        return _last_available[1]  # type: ignore[no-any-return]
+    placed = progs[0] + progs[1]
+    count = C.TILE_COUNT
+    out = [t for t in C.STANDARD if placed.count(t) < count[t]]
     out.extend(hand)
+    _last_available[0], _last_available[1] = key, out
     return out
 
 
-def single_changes(progs: Programs, hand: tuple[int, ...], with_pass: bool = True) -> list[Action]:
-    """Every single programming change (place, swap, remove, reset, and pass)."""
-    tiles = available(progs, hand)
+def single_changes(progs: Programs, hand: tuple[int, ...], with_pass: bool = True,
+                   places: bool = True) -> list[Action]:
+    """Every single programming change (place, swap, remove, reset, and pass), in that order."""
+    tiles = available(progs, hand) if places else []
     out: list[Action] = []
     for k in (0, 1):
         prog = progs[k]
         for s in (0, 1, 2):
             current = prog[s]
             out.extend((PLACE, k, s, t) for t in tiles if t != current)
+    for k in (0, 1):
+        prog = progs[k]
         for a, b in _PAIRS:
             if prog[a] != prog[b]:
                 out.append((SWAP, k, a, b))
@@ -180,21 +188,54 @@ def apply_change(progs: Programs, hand: tuple[int, ...],
 class ProgrammingActions(Sequence[Action]):
     """Legal programming actions of a turn, built on demand.
 
-    Double Modification and the first turn pair two changes, which makes
-    thousands of actions; they are counted without being built, and an index
-    builds just the one asked for (random play needs len() and one item).
+    Placements are counted, not built: an index decodes to its action (random
+    play needs len() and one item). Double Modification and the first turn pair
+    two changes, which makes thousands of actions; the pairs are counted the
+    same way and built one at a time.
     """
 
     def __init__(self, progs: Programs, hand: tuple[int, ...], first: bool, can_double: bool) -> None:
         self.progs, self.hand, self.first = progs, hand, first
-        self.singles: list[Action] = [] if first else single_changes(progs, hand)
-        self.firsts: list[Action] = [] if not first else [
-            a for a in single_changes(progs, hand, with_pass=False) if a[0] == PLACE and a[1] == 0]
+        self.tiles = tiles = available(progs, hand)
+        # placements: one block per slot (robot A's three, then B's), each every
+        # available tile but the one already there
+        self._blocks = [(k, s, len(tiles) - (progs[k][s] in tiles))
+                        for k in ((0,) if first else (0, 1)) for s in (0, 1, 2)]
+        self._n_places = sum(n for _, _, n in self._blocks)
+        self._others: list[Action] = [] if first else (
+            _reshuffles(0, progs[0]) + _reshuffles(1, progs[1]) + [_PASS])
         self.pairing = first or can_double
+        self._n_singles = 0 if first else self._n_places + len(self._others)
         self._starts: list[int] | None = None  # prefix counts of the pairs, per first change
+        self._singles: list[Action] | None = None
+
+    @property
+    def singles(self) -> list[Action]:
+        """Every single change (pass last); on the first turn, none."""
+        if self._singles is None:
+            self._singles = [self._single(i) for i in range(self._n_singles)]
+        return self._singles
+
+    def _place(self, index: int) -> Action:
+        for k, s, n in self._blocks:
+            if index < n:
+                current = self.progs[k][s]
+                tiles = self.tiles
+                if current in tiles and index >= tiles.index(current):
+                    index += 1
+                return (PLACE, k, s, tiles[index])
+            index -= n
+        raise IndexError(index)
+
+    def _single(self, index: int) -> Action:
+        if index < self._n_places:
+            return self._place(index)
+        return self._others[index - self._n_places]
 
     def _pair_heads(self) -> list[Action]:
-        return self.firsts if self.first else self.singles[:-1]
+        if self.first:
+            return [self._place(i) for i in range(self._n_places)]
+        return self.singles[:-1]
 
     def _prefix(self) -> list[int]:
         if self._starts is None:
@@ -209,16 +250,22 @@ class ProgrammingActions(Sequence[Action]):
 
     def __len__(self) -> int:
         pairs = self._prefix()[-1] if self.pairing else 0
-        return len(self.singles) + pairs
+        return self._n_singles + pairs
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
             index += len(self)
-        if index < len(self.singles):
-            return self.singles[index]
-        index -= len(self.singles)
+        if 0 <= index < self._n_singles:
+            return self._single(index)
+        index -= self._n_singles
         starts = self._prefix()
         if not self.pairing or index >= starts[-1] or index < 0:
             raise IndexError(index)
@@ -240,6 +287,22 @@ class ProgrammingActions(Sequence[Action]):
     def __contains__(self, action: object) -> bool:
         return isinstance(action, tuple) and check_programming(
             self.progs, self.hand, self.first, self.pairing and not self.first, action) is None
+
+
+_RESHUFFLES: dict[tuple[int, tuple[int, int, int]], list[Action]] = {}
+
+
+def _reshuffles(k: int, prog: tuple[int, int, int]) -> list[Action]:
+    """Swaps, removes and reset of one robot: they depend on its program alone (memoised)."""
+    key = (k, prog)
+    found = _RESHUFFLES.get(key)
+    if found is None:
+        found = [(SWAP, k, a, b) for a, b in _PAIRS if prog[a] != prog[b]]
+        found += [(REMOVE, k, s) for s in (0, 1, 2) if prog[s]]
+        if prog != (0, 0, 0):
+            found.append((RESET, k))
+        _RESHUFFLES[key] = found
+    return found
 
 
 def _count_b_places(progs: Programs, hand: tuple[int, ...]) -> int:

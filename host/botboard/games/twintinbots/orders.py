@@ -18,8 +18,11 @@ from .state import (BASE0, BLOB, BLOB_CHOICE, CRYSTAL0, END_ATTRITION, END_SCORE
 _TURN_WORDS = {C.LEFT: "left", C.RIGHT: "right"}
 
 
+_ROBOT_NAMES = tuple(f"{colour.capitalize()} robot {k}" for colour in C.COLOURS for k in "AB")
+
+
 def robot_name(rid: int) -> str:
-    return f"{C.COLOURS[rid // 2].capitalize()} robot {'AB'[rid % 2]}"
+    return _ROBOT_NAMES[rid]
 
 
 def crystal_name(points_: int) -> str:
