@@ -16,9 +16,12 @@
 #                                    BAD_PAYLOAD
 #   bank.collided[slot]              1 when the last poll saw several tags
 #
-# A polled tag is left selected so that an arrival reads its payload at once;
-# the next poll halts it first (a selected tag ignores WUPA) and wakes it again.
-# Empty-slot polls allocate nothing.
+# A polled tag is left selected (ACTIVE): an arrival reads its payload at once,
+# and the next poll only checks that the same tag still answers (FAST_READ of
+# the UID pages, one exchange).  When it does not (removed, swapped, reset),
+# the poll falls back to WUPA + anticollision + select at once.  A selected tag
+# ignores WUPA, so a second tag arriving beside it is noticed only when the
+# first one leaves.  Polls allocate nothing.
 from micropython import const
 
 from bbshared import tilepayload
@@ -55,8 +58,9 @@ class ReaderBank:
                 return CHIP_TIMEOUT
             self.alive[slot] = 1
         if self._selected[slot]:
-            self._selected[slot] = 0
-            d.halt()
+            if d.still_there() == OK:
+                return OK
+            self._selected[slot] = 0  # after a failed exchange the tag is idle or gone
         st = d.detect(True)
         if st == OK:
             self._selected[slot] = 1

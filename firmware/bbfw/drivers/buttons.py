@@ -15,8 +15,8 @@
 # LONG_PRESS comes once, long_ms after PRESS, while still held; RELEASE
 # follows as usual.  Diodes in series with each switch (anode on the column
 # side) stop ghost keys when three are down together.
-# Touch buttons on arena cells (TTP223-style pads with a digital output)
-# take free matrix positions through a diode like any switch; the board
+# Touch buttons on arena cells (TTP223 pads, each switching a 2N7002 between
+# its row and column) take free matrix positions like any switch; the board
 # config maps their key numbers to cells, and the firmware sends TOUCH for
 # them instead of BUTTON.
 from micropython import const

@@ -13,6 +13,10 @@
 #                            r.collided True if several tags had to be told apart
 #   r.detect(wake=True) -> st   request (WUPA or REQA) then select
 #   r.read(page) -> st       NTAG READ: 4 pages (16 bytes) into r.data (reused view)
+#   r.fast_read(a, b) -> st  NTAG FAST_READ of pages a..b (at most 5) into r.answer
+#   r.still_there() -> st    the selected NTAG answers FAST_READ of pages 0-1 with
+#                            the UID last selected: one short exchange instead of
+#                            WUPA + two cascade levels (OK, or why not)
 #   r.write(page, data) -> st   NTAG WRITE of one 4-byte page (ACK/NAK)
 #   r.halt() -> st           HLTA: the selected tag sleeps until the next WUPA
 #   r.crc(buf, n) -> int     CRC_A of buf[:n] computed by the chip's coprocessor
@@ -25,7 +29,7 @@
 #
 # Polling path (detect on an empty slot) allocates nothing: every SPI buffer and
 # view is made in __init__.  An empty slot costs 14 SPI bytes (11 us at 10
-# Mbit/s) plus the chip's 1 ms no-answer timer; see docs/benchmarks.md.
+# Mbit/s) plus the chip's 0.5 ms no-answer timer; see docs/benchmarks.md.
 #
 # CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
 # anticollision) and the CRC'd ones share one path; CRC_A is computed and
@@ -93,7 +97,7 @@ _COLL_POS_NOT_VALID = const(0x20)
 # Timer: TPrescaler 169 gives 13.56 MHz / 339 = 40 kHz, 25 us per tick; TAuto
 # starts it at the end of each transmission and reception stops it.
 _PRESCALER = const(169)
-_TICKS_SHORT = const(40)  # 1 ms: REQA, anticollision, SELECT, READ (FDT < 0.1 ms)
+_TICKS_SHORT = const(20)  # 0.5 ms: REQA, anticollision, SELECT, READ (FDT ~0.09 ms)
 _TICKS_LONG = const(400)  # 10 ms: NTAG WRITE answers after EEPROM programming (~4 ms)
 _GUARD_US = const(3000)  # beyond the chip's timer: the chip is not answering
 
@@ -101,6 +105,7 @@ _GUARD_US = const(3000)  # beyond the chip's timer: the chip is not answering
 _SEL = (0x93, 0x95, 0x97)  # select / anticollision, cascade levels 1..3
 _CT = const(0x88)  # cascade tag: a UID byte follows at the next level
 _NTAG_READ = const(0x30)
+_NTAG_FAST_READ = const(0x3A)
 _NTAG_WRITE = const(0xA2)
 _HLTA = const(0x50)
 _ACK = const(0x0A)
@@ -454,6 +459,39 @@ class MFRC522:
         if self.rx_len != 18:
             return PROTOCOL_ERROR
         return self._check_crc(18)
+
+    def fast_read(self, first, last):
+        f = self.frame
+        f[0] = _NTAG_FAST_READ
+        f[1] = first
+        f[2] = last
+        n = self._add_crc(3)
+        if n < 0:
+            return CHIP_TIMEOUT
+        st = self._transceive(n)
+        if st != OK:
+            return st
+        want = 4 * (last - first + 1) + 2
+        if self.rx_len == 1 and self.rx_bits == 4:
+            return NAK
+        if self.rx_len != want:
+            return PROTOCOL_ERROR
+        return self._check_crc(want)
+
+    def still_there(self):
+        if len(self.uid) != 7:
+            return PROTOCOL_ERROR  # only NTAG21x (7-byte UIDs) have FAST_READ
+        st = self.fast_read(0, 1)
+        if st != OK:
+            return st
+        a = self.answer
+        u = self._uidbuf
+        for i in range(3):
+            if a[i] != u[i] or a[4 + i] != u[3 + i]:
+                return PROTOCOL_ERROR
+        if a[7] != u[6]:
+            return PROTOCOL_ERROR
+        return OK
 
     def write(self, page, data):
         f = self.frame

@@ -6,7 +6,7 @@
 #   m.tags                               list of Ntag213 objects in the field
 #   m.dead, m.dead_miso                  a reader that never answers
 #   m.remove_after                       -1, or frames until the tags leave
-#   m.frames                             frames transmitted into the field
+#   m.frames, m.tx_bits, m.rx_bits       frames and bits on the air (figures)
 #
 # Modelled (datasheet addresses): register file, 64-byte FIFO with level and
 # flush, commands Idle / CalcCRC / Transmit / Transceive / SoftReset, the timer
@@ -64,6 +64,8 @@ class MFRC522Model:
         self.dead_miso = 0x00
         self.remove_after = -1
         self.frames = 0
+        self.tx_bits = 0  # bits sent into the field, for air-time figures
+        self.rx_bits = 0  # bits answered by tags
         self._addr = -1
         self.reset()
 
@@ -184,6 +186,7 @@ class MFRC522Model:
         r[_ErrorReg] = 0
         r[_ComIrqReg] |= 0x40  # TxIRq
         self.frames += 1
+        self.tx_bits += nbits
         if self.remove_after == 0:
             self.tags = []
             self.remove_after = -1
@@ -241,6 +244,7 @@ class MFRC522Model:
                 d = align + i
                 fifo[d >> 3] |= 1 << (d & 7)
         self.level = nbytes
+        self.rx_bits += count
         r[_ControlReg] = (r[_ControlReg] & 0xF8) | ((align + count) & 7)
         if coll >= 0:
             pos = align + coll + 1

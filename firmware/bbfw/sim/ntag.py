@@ -9,7 +9,7 @@
 #
 # States follow ISO/IEC 14443-3: IDLE, READY (per cascade level), ACTIVE, HALT;
 # a tag woken from HALT goes back to HALT (not IDLE) on any unexpected frame.
-# NTAG213 memory map: pages 0-2 UID/BCC/lock, 3 capability container,
+# Commands in ACTIVE: READ, FAST_READ, WRITE, HLTA.  NTAG213 memory map: pages 0-2 UID/BCC/lock, 3 capability container,
 # 4-39 user memory, 40-44 configuration.  Sim-only code (unix port).
 from micropython import const
 
@@ -58,7 +58,7 @@ class Ntag213:
         self._cl[1:5] = m[0:4]
         self._cl[5:9] = uid[3:7]
         self._cl[9] = m[8]
-        self.out = bytearray(18)
+        self.out = bytearray(66)  # up to 16 pages + CRC
         self.start = 0
         self.end = 0
         self.state = IDLE
@@ -154,6 +154,15 @@ class Ntag213:
             for i in range(16):
                 self.out[i] = self.mem[(page * 4 + i) % (_PAGES * 4)]
             return self._answer(16)
+        if cmd == 0x3A and nbytes == 5:  # FAST_READ pages f[1]..f[2]
+            first = f[1]
+            last = f[2]
+            if first > last or last >= _PAGES or last - first > 15:
+                return self._nak(0x0)
+            n = 4 * (last - first + 1)
+            for i in range(n):
+                self.out[i] = self.mem[first * 4 + i]
+            return self._answer(n)
         if cmd == 0xA2 and nbytes == 8:  # WRITE one page
             page = f[1]
             if page < 2 or page >= _PAGES:
