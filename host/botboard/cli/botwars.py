@@ -8,7 +8,7 @@ import json
 from . import CliError
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
     parser = sub.add_parser("botwars", help="BotWars turn reports and boards (docs/botwars.md)")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     report = verbs.add_parser("report", help="print the GM-style turn report of a game or scenario")

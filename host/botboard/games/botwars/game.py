@@ -27,7 +27,8 @@ _CHOICES = {"repair-or-option": ("repair", "option"), "reinstate": ("face N", "f
 
 class BotWars(Game[State, Action]):
     info = GameInfo(name="botwars", title="BotWars", min_players=1, max_players=8,
-                    has_chance=True, hidden_information=True, max_turns=40, options=DEFAULTS)
+                    has_chance=True, hidden_information=True, options=DEFAULTS,
+                    max_turns=41)  # the default turn limit, plus room for its end-of-turn decisions
 
     # -- setting up ------------------------------------------------------------
     def new_game(self, players: int, options: Mapping[str, JSON] | None = None,
@@ -127,6 +128,13 @@ class BotWars(Game[State, Action]):
             if not cards.usable(card, sets) or (card in cards.upgrade and not sets):
                 raise IllegalAction(f"{robot.name} cannot use {cards.name(card)}: its card set is not "
                                     f"unlocked (ruleset {state.ruleset}, {len(robot.stations)} station(s))")
+
+    def is_turn(self, state: State, action: Action) -> bool:
+        """A turn is the whole round: the last program submitted plays all five stages."""
+        if action.verb != "program":
+            return False
+        waiting = [p for p in state.players if p.on_board and p.program is None]
+        return len(waiting) == 1
 
     def pending(self, state: State) -> Decision | None:
         if state.phase != "decide":

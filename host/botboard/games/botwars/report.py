@@ -66,7 +66,7 @@ def _place(turns: dict[int, dict[str, Any]], names: list[str], before: State, ev
     if event.kind == "stage":
         stages = turn["stages"]
         squares = (stages[-1]["after"] if stages else
-                   {p.name: (square_name(p.square) if p.square else None, "NESW"[p.facing])
+                   {p.name: [square_name(p.square) if p.square else None, "NESW"[p.facing]]
                     for p in before.players})
         rows: dict[str, Any] = {row: _cells(names) for row in STAGE_ROWS}
         rows["mode"] = {n: data["modes"].get(n, "") for n in names}
@@ -77,7 +77,7 @@ def _place(turns: dict[int, dict[str, Any]], names: list[str], before: State, ev
     if event.kind == "stage-end":
         stage = turn["stages"][-1]
         stage["rows"]["hp"] = {n: str(data["hp"][n]) for n in names}
-        stage["after"] = {n: (data["squares"][n], data["facings"][n]) for n in names}
+        stage["after"] = {n: [data["squares"][n], data["facings"][n]] for n in names}
         return
     words = event.text.split(": ", 1)[-1]
     robot = data.get("robot")
@@ -92,7 +92,7 @@ def _place(turns: dict[int, dict[str, Any]], names: list[str], before: State, ev
         turn["stages"][-1]["game_over"] = words
 
 
-def _picture(state: State, squares: dict[str, tuple[str | None, str]]) -> str:
+def _picture(state: State, squares: dict[str, list[Any]]) -> str:
     marks: dict[tuple[int, int], str] = {}
     from .board import parse_square
     for index, (name, (square, facing)) in enumerate(squares.items()):
@@ -121,7 +121,7 @@ def _end_table(state: State, names: list[str]) -> dict[str, Any]:
         if p.fused:
             fused[p.name] = {str(i + 1): cards.name(c) if c is not None else "empty"
                              for i, c in sorted(p.fused.items())}
-    squares = {p.name: (square_name(p.square) if p.square else None, "NESW"[p.facing])
+    squares = {p.name: [square_name(p.square) if p.square else None, "NESW"[p.facing]]
                for p in state.players}
     return {"picture": _picture(state, squares), "rows": rows, "fused": fused}
 
