@@ -77,7 +77,7 @@ def available(progs: Programs, hand: tuple[int, ...]) -> list[int]:
     """Tile kinds the seat can place now: standard tiles not all on the board, specials in hand."""
     key = (progs, hand)
     if _last_available[0] == key:
-        return _last_available[1]  # type: ignore[no-any-return]
+        return _last_available[1]
     placed = progs[0] + progs[1]
     count = C.TILE_COUNT
     out = [t for t in C.STANDARD if placed.count(t) < count[t]]
