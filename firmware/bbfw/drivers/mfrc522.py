@@ -28,7 +28,9 @@
 # gives the text.
 #
 # Polling path (detect on an empty slot) allocates nothing: every SPI buffer and
-# view is made in __init__.  An empty slot costs 14 SPI bytes (11 us at 10
+# view is made once.  The SPI buffers, r.frame, r.answer and r.data are shared
+# by all MFRC522 objects (readers are used one at a time): data read from one
+# reader is valid until the next operation on any reader; r.uid is per reader.  An empty slot costs 14 SPI bytes (11 us at 10
 # Mbit/s) plus the chip's 0.5 ms no-answer timer; see docs/benchmarks.md.
 #
 # CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
@@ -114,31 +116,54 @@ _MAXTX = const(20)  # longest frame: WRITE + CRC (8) / CalcCRC of 18 bytes
 _MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
 
 
+class _Scratch:
+    # SPI buffers and their fixed-length views, shared by every MFRC522 object
+    # (readers are used one at a time): 36 readers cost one set, not 36.
+    def __init__(self):
+        self.b2 = bytearray(2)  # one register access: address, value
+        self.b4 = bytearray(4)  # three register reads in one transaction
+        # FIFO write: address byte then the data; one view per length
+        self.tx = bytearray(1 + _MAXTX)
+        self.tx[0] = (_FIFODataReg << 1) & 0x7E
+        txm = memoryview(self.tx)
+        self.txv = [txm[: 1 + n] for n in range(_MAXTX + 1)]
+        self.frame = txm[1:]
+        # FIFO read: the read address repeated, then 0; answer shifted by one
+        self.rx = bytearray(1 + _MAXRX)
+        self.rxa = bytearray(1 + _MAXRX)
+        for i in range(_MAXRX):
+            self.rxa[i] = 0x80 | (_FIFODataReg << 1)
+        rxm = memoryview(self.rx)
+        rxa = memoryview(self.rxa)
+        self.rxv = [rxm[: 1 + n] for n in range(_MAXRX + 1)]
+        self.rxav = [rxa[: 1 + n] for n in range(_MAXRX + 1)]
+        self.answer = rxm[1:]
+        self.data = rxm[1:17]
+
+
+_scratch = None
+
+
 class MFRC522:
     def __init__(self, spi, cs):
+        global _scratch
+        if _scratch is None:
+            _scratch = _Scratch()  # made with the first reader, not at import
+        sc = _scratch
         self._spi = spi
         self._cs = cs
         cs.value(1)
         self.spi_bytes = 0
-        self._b2 = bytearray(2)  # one register access: address, value
-        self._b4 = bytearray(4)  # three register reads in one transaction
-        self._b4v = memoryview(self._b4)
-        # FIFO write: address byte then the data; one view per length
-        self._tx = bytearray(1 + _MAXTX)
-        self._tx[0] = (_FIFODataReg << 1) & 0x7E
-        txm = memoryview(self._tx)
-        self._txv = [txm[: 1 + n] for n in range(_MAXTX + 1)]
-        self.frame = txm[1:]  # where callers build the frame to send
-        # FIFO read: the read address repeated, then 0; answer shifted by one
-        self._rx = bytearray(1 + _MAXRX)
-        self._rxa = bytearray(1 + _MAXRX)
-        for i in range(_MAXRX):
-            self._rxa[i] = 0x80 | (_FIFODataReg << 1)
-        rxm = memoryview(self._rx)
-        rxa = memoryview(self._rxa)
-        self._rxv = [rxm[: 1 + n] for n in range(_MAXRX + 1)]
-        self._rxav = [rxa[: 1 + n] for n in range(_MAXRX + 1)]
-        self.answer = rxm[1:]  # the bytes received by the last transceive
+        self._b2 = sc.b2
+        self._b4 = sc.b4
+        self._tx = sc.tx
+        self._txv = sc.txv
+        self.frame = sc.frame  # where callers build the frame to send
+        self._rxa = sc.rxa
+        self._rxv = sc.rxv
+        self._rxav = sc.rxav
+        self.answer = sc.answer  # bytes received by the last transceive (shared)
+        self.data = sc.data  # READ answer, 16 bytes (shared by all readers)
         self.rx_len = 0  # bytes received
         self.rx_bits = 0  # valid bits in the last received byte (8 = all)
         self._cl = bytearray(7)  # SEL, NVB, 4 UID bytes / CT, BCC
@@ -149,7 +174,6 @@ class MFRC522:
         self.collided = False
         self.atqa = 0
         self.sak = 0
-        self.data = rxm[1:17]  # READ answer (16 bytes), reused
         self._ticks = 0  # timer reload value now in the chip
 
     # --- register access -------------------------------------------------
