@@ -11,6 +11,7 @@ import time
 
 import asyncio
 from bbshared import messages as m
+from bbshared.crc32 import crc32
 from bbshared.link import Link
 
 from . import FIRMWARE_VERSION
@@ -40,6 +41,8 @@ class Board:
                                    on_error=self._on_reader_error)
         self.buttons = hal.make_buttons(self._on_button)
         self._events = []  # messages the link could not take yet (queue full)
+        self.cell_updates = 0  # SET_CELLS messages applied, and an order-sensitive checksum
+        self.cell_updates_check = 0  # of them: proves none was lost, doubled or swapped
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values):
@@ -56,6 +59,7 @@ class Board:
 
     def hello(self):
         cfg = self.cfg
+        gc.collect()
         return m.encode(m.HELLO, m.PROTOCOL_VERSION, FIRMWARE_VERSION, cfg["layout"],
                         self.cell_count, self.cell_count * cfg["leds_per_cell"], cfg["slots"],
                         cfg["buttons"], gc.mem_free(), 500)
@@ -110,6 +114,8 @@ class Board:
     def _set_cells(self, payload):
         if len(payload) % 4:
             raise ValueError("set_cells needs 4 bytes per cell")
+        self.cell_updates += 1
+        self.cell_updates_check = (self.cell_updates_check * 31 + crc32(payload)) & 0xFFFFFFFF
         for i in range(0, len(payload), 4):
             cell = (payload[i] << 8) | payload[i + 1]
             self._set(cell, payload[i + 2], payload[i + 3])

@@ -133,6 +133,14 @@ class Hal:
         while board.running:
             await asyncio.sleep_ms(200)
 
+    async def _flood(self, board, count):
+        i = 0
+        while i < count:
+            if board.link.send(m.TOUCH, m.encode(m.TOUCH, i & 0xFFFF)):
+                i += 1
+            else:
+                await asyncio.sleep_ms(1)
+
     def _control(self, board, req):
         op = req.get("op")
         if op == "place":
@@ -152,7 +160,10 @@ class Hal:
             import gc
 
             return {"ok": True, "link": board.link.stats, "heap_free": gc.mem_free(),
-                    "present": sorted(board.present)}
+                    "present": sorted(board.present), "cell_updates": board.cell_updates,
+                    "cell_updates_check": board.cell_updates_check}
+        elif op == "flood":  # link tests: send n TOUCH events numbered 0..n-1
+            asyncio.create_task(self._flood(board, req["count"]))
         else:
             return {"ok": False, "error": "unknown op %r" % op}
         return {"ok": True}

@@ -5,7 +5,6 @@
 # order is kept and duplicates are dropped; it acknowledges cumulatively
 # (ACK n: everything up to n arrived) once per chunk of input, and asks for
 # a resend at once (NAK n) when it sees a gap. The sender resends everything
-# unacknowledged after TIMEOUT_MS without an ACK.
 #
 # Each session has an epoch (0..15, chosen by the host in HELLO_REQ) carried
 # in the high nibble of every frame's flags: after reset(epoch) both sides
@@ -16,13 +15,14 @@ from . import messages as m
 from .frame import FLAG_RELIABLE, Deframer, build
 
 WINDOW = 8
-TIMEOUT_MS = 150
+MIN_RTO_MS = 20
+MAX_RTO_MS = 2000
 MAX_QUEUE = 32
 
 COUNTERS = ("frames_in", "frames_out", "bytes_in", "bytes_out", "crc_errors",
             "cobs_errors", "short_frames", "oversize", "version_errors",
             "unknown_types", "duplicates", "retransmits", "naks_sent",
-            "naks_received", "queue_full", "stale_frames")
+            "naks_received", "queue_full", "stale_frames", "rto_ms")
 
 
 def _ticks_diff(a, b):
@@ -32,22 +32,21 @@ def _ticks_diff(a, b):
 
 
 class Link:
-    def __init__(self, write, now_ms, on_message, window=WINDOW,
-                 timeout_ms=TIMEOUT_MS, max_queue=MAX_QUEUE):
+    def __init__(self, write, now_ms, on_message, window=WINDOW, max_queue=MAX_QUEUE):
         # write(bytes) puts bytes on the wire; on_message(mtype, payload, version)
         # gets each delivered message (payload: bytes, in order, once).
         self._write = write
         self._now = now_ms
         self._on_message = on_message
         self.window = window
-        self.timeout_ms = timeout_ms
         self.max_queue = max_queue
+        self._srtt = 50  # smoothed round trip in ms; a first guess until measured
         self.stats = {}
         for name in COUNTERS:
             self.stats[name] = 0
         bad = {1: "cobs_errors", 2: "crc_errors", 3: "short_frames", 4: "oversize"}
         self._deframer = Deframer(self._frame, lambda why: self._count(bad[why]))
-        self._queue = []  # [seq, mtype, payload] not yet acknowledged, oldest first
+        self._queue = []  # [seq, mtype, payload, sent_at, resent] unacknowledged, oldest first
         self.epoch = 0
         self._reset_state()
 
@@ -57,7 +56,13 @@ class Link:
         self._sent_at = 0  # when the oldest unacknowledged frame was (re)sent
         self._rx_expected = 0
         self._nak_for = -1
+        self._out_of_order = 0
         self._ack_due = False
+        self._backoff = 1
+        self.stats["rto_ms"] = self._rto()
+
+    def _rto(self):
+        return min(MAX_RTO_MS, max(MIN_RTO_MS, 2 * self._srtt + 10) * self._backoff)
 
     def reset(self, epoch, keep_pending=True):
         # Start session `epoch`; unacknowledged messages are renumbered and sent
@@ -93,7 +98,7 @@ class Link:
         return True
 
     def _enqueue(self, mtype, payload):
-        self._queue.append([self._tx_seq, mtype, payload])
+        self._queue.append([self._tx_seq, mtype, payload, 0, False])
         self._tx_seq = (self._tx_seq + 1) & 0xFF
 
     def _put(self, wire):
@@ -104,12 +109,16 @@ class Link:
     def _pump(self):
         queue = self._queue
         while self._sent < len(queue) and self._sent < self.window:
-            seq, mtype, payload = queue[self._sent]
-            flags = FLAG_RELIABLE | (self.epoch << 4)
+            item = queue[self._sent]
+            now = self._now()
             if self._sent == 0:
-                self._sent_at = self._now()
+                self._sent_at = now
+            if item[3]:
+                item[4] = True  # resent: its ACK says nothing about the round trip
+            item[3] = now
             self._sent += 1
-            self._put(build(m.PROTOCOL_VERSION, mtype, seq, flags, payload))
+            self._put(build(m.PROTOCOL_VERSION, item[1], item[0], FLAG_RELIABLE | (self.epoch << 4),
+                            item[2]))
 
     def _resend_all(self):
         self._count("retransmits", self._sent)
@@ -118,7 +127,9 @@ class Link:
 
     def poll(self):
         # Call often: resends after a timeout.
-        if self._sent and _ticks_diff(self._now(), self._sent_at) >= self.timeout_ms:
+        if self._sent and _ticks_diff(self._now(), self._sent_at) >= self.stats["rto_ms"]:
+            self._backoff = min(4, self._backoff * 2)  # the link may be slower than measured
+            self.stats["rto_ms"] = self._rto()
             self._resend_all()
 
     def _acked(self, seq):
@@ -127,9 +138,15 @@ class Link:
         if not self._sent or ((seq - queue[0][0]) & 0xFF) >= self._sent:
             return False  # a stale or duplicate ACK: nothing new in flight
         done = ((seq - queue[0][0]) & 0xFF) + 1
+        newest = queue[done - 1]
+        now = self._now()
+        if not newest[4]:
+            self._srtt += (_ticks_diff(now, newest[3]) - self._srtt) // 8
+        self._backoff = 1
+        self.stats["rto_ms"] = self._rto()
         del queue[:done]
         self._sent -= done
-        self._sent_at = self._now()
+        self._sent_at = now
         return True
 
     # -- receiving --------------------------------------------------------
@@ -180,12 +197,18 @@ class Link:
             self._rx_expected = (seq + 1) & 0xFF
             self._ack_due = True
             self._nak_for = -1
+            self._out_of_order = 0
             return True
         if ((self._rx_expected - seq) & 0xFF) <= 128:
             self._count("duplicates")
             self._ack_due = True  # our ACK may have been lost
-        elif self._nak_for != self._rx_expected:
+            return False
+        self._out_of_order += 1
+        # NAK a gap once, and again if a window's worth of frames has passed
+        # since (the NAK or the resent frame was lost too)
+        if self._nak_for != self._rx_expected or self._out_of_order >= self.window:
             self._nak_for = self._rx_expected
+            self._out_of_order = 0
             self._count("naks_sent")
             self._control(m.NAK, self._rx_expected)
         return False

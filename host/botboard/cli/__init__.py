@@ -14,7 +14,7 @@ import sys
 
 from .. import __version__
 
-_COMMANDS = ("sim", "probe", "bench", "scenario", "botwars")
+_COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars")
 
 
 class CliError(Exception):

@@ -94,7 +94,9 @@ class BoardConnection:
         self._hello: asyncio.Future[BoardInfo] | None = None
         self._pongs: dict[int, asyncio.Future[float]] = {}
         self._lost = asyncio.Event()
-        self.link = Link(self._write, _now_ms, self._on_message, max_queue=10_000)
+        # the host never refuses to queue: memory is plenty, and a full resync
+        # replaces the queue on reconnect anyway
+        self.link = Link(self._write, _now_ms, self._on_message, max_queue=1 << 30)
 
     # -- public -------------------------------------------------------------
     def status(self) -> dict[str, Any]:

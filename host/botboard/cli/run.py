@@ -1,0 +1,65 @@
+"""``botboard run``: the main job. The board (or the simulated one), the daemon, the console."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+
+def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", help="the board's serial port (default: a plugged-in Pico, "
+                   "else the simulated board)")
+    p.add_argument("--layout", default="ttb-small", help="layout in hardware/layouts")
+    p.add_argument("--game", default="twin-tin-bots", help="game in the game slot")
+    p.add_argument("--listen", default="127.0.0.1",
+                   help="console address (default 127.0.0.1; anything else needs --token)")
+    p.add_argument("--console-port", type=int, default=8700, help="console TCP port (default 8700)")
+    p.add_argument("--token", help="token every console request must carry; 'auto' makes one")
+    p.add_argument("--sim-baud", type=int, default=None,
+                   help="pace the simulated board's link like a UART at this rate")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("run", help="start the board link, the game and the console (the main job)",
+                       description="Connect to the board (with none attached, start the simulated "
+                       "board), run the host daemon with a game slot, serve the console, and print "
+                       "the console's address. Ctrl-C stops everything.")
+    add_daemon_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..daemon import ConfigError, Daemon, DaemonConfig
+    from ..layouts import LayoutError
+    from . import CliError
+
+    config = DaemonConfig(port=args.port, layout=args.layout, game=args.game, listen=args.listen,
+                          console_port=args.console_port, token=args.token, sim_baud=args.sim_baud)
+    try:
+        daemon = Daemon(config)
+    except (ConfigError, LayoutError) as err:
+        raise CliError(str(err)) from err
+
+    async def main() -> None:
+        ready = asyncio.Event()
+        task = asyncio.create_task(daemon.run(ready))
+        done, _ = await asyncio.wait({task, asyncio.create_task(ready.wait())},
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            task.result()
+            return
+        where = f"simulated board on {daemon.sim.port}" if daemon.sim else \
+            f"board on {daemon.conn.port_name if daemon.conn else '?'}"
+        print(f"botboard: {where}, game {daemon.game_name}", flush=True)
+        print(f"console: {daemon.console_url}", flush=True)
+        await task
+
+    try:
+        asyncio.run(main())
+    except ConfigError as err:
+        raise CliError(str(err)) from err
+    except KeyboardInterrupt:
+        pass
+    finally:
+        daemon.stop()
+    return 0

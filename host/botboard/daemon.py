@@ -1,0 +1,153 @@
+"""The host daemon: one board connection, one game slot, the console.
+
+It owns the asyncio loop: the board connection (with reconnects), the web
+console (uvicorn) and, with no board attached, the simulated board.
+Everything the console shows comes from here through ``status()`` and the
+``subscribe`` queue of live messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from . import games, layouts
+from .link.connection import BoardConnection, Message
+from .link.image import BoardImage
+from .sim import SimBoard
+
+log = logging.getLogger("botboard.daemon")
+
+DEFAULT_CONSOLE_PORT = 8700
+
+
+@dataclass
+class DaemonConfig:
+    port: str | None = None  # None: a real board if one is plugged in, else the simulated one
+    layout: str = "ttb-small"
+    game: str = "twin-tin-bots"
+    listen: str = "127.0.0.1"
+    console_port: int = DEFAULT_CONSOLE_PORT
+    token: str | None = None
+    sim_baud: int | None = None
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def check_listen(listen: str, token: str | None) -> str | None:
+    """The token to require, or None on loopback; refuse an open console."""
+    loopback = listen in ("127.0.0.1", "localhost", "::1") or listen.startswith("127.")
+    if loopback:
+        return token
+    if not token:
+        raise ConfigError(f"--listen {listen} would open the console to the network: give "
+                          "--token TOKEN (or --token auto for a random one), or listen on 127.0.0.1")
+    return secrets.token_urlsafe(16) if token == "auto" else token
+
+
+def find_board_port() -> str | None:
+    """A plugged-in Pico (Raspberry Pi's USB vendor id), if any."""
+    from serial.tools import list_ports
+
+    for port in list_ports.comports():
+        if port.vid == 0x2E8A:
+            return str(port.device)
+    return None
+
+
+class Daemon:
+    def __init__(self, config: DaemonConfig) -> None:
+        self.config = config
+        self.token = check_listen(config.listen, config.token)
+        self.layout = layouts.load(config.layout)
+        self.sim: SimBoard | None = None
+        self.game_name = config.game
+        self.conn: BoardConnection | None = None
+        self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
+
+    @property
+    def console_url(self) -> str:
+        host = self.config.listen if ":" not in self.config.listen else f"[{self.config.listen}]"
+        url = f"http://{host}:{self.config.console_port}/"
+        return f"{url}?token={self.token}" if self.token else url
+
+    def start_board(self) -> str:
+        port = self.config.port or find_board_port()
+        if port is None:
+            self.sim = SimBoard(self.config.layout, baud=self.config.sim_baud)
+            self.sim.start()
+            port = self.sim.port
+            log.info("no board attached: simulated board on %s", port)
+        image = BoardImage.blank(len(self.layout.cells))
+        self.conn = BoardConnection(port, image)
+        self.conn.listeners.append(self._on_board_message)
+        return port
+
+    def _on_board_message(self, msg: Message) -> None:
+        self.publish({"kind": "trace", "message": msg.to_json()})
+
+    # -- live updates for the console ----------------------------------------
+    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1000)
+        self._subscribers.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self._subscribers.discard(queue)
+
+    def publish(self, event: dict[str, Any]) -> None:
+        for queue in list(self._subscribers):
+            if queue.full():
+                queue.get_nowait()  # a slow console loses old lines, never blocks the board
+            queue.put_nowait(event)
+
+    def status(self) -> dict[str, Any]:
+        conn = self.conn
+        return {
+            "link": conn.status() if conn else {"state": "closed", "connected": False},
+            "layout": self.layout.id,
+            "simulated": self.sim is not None,
+            "game": {"name": self.game_name, "known": self.game_name in games.names()},
+        }
+
+    # -- running ----------------------------------------------------------------
+    async def run(self, ready: asyncio.Event | None = None) -> None:
+        import uvicorn
+
+        from .console.app import create_app
+
+        self.start_board()
+        assert self.conn is not None
+        server = uvicorn.Server(uvicorn.Config(
+            create_app(self), host=self.config.listen, port=self.config.console_port,
+            log_level="warning", lifespan="off"))
+        link_task = asyncio.create_task(self.conn.run())
+        serve_task = asyncio.create_task(server.serve())
+        while not server.started and not serve_task.done():
+            await asyncio.sleep(0.05)
+        if serve_task.done():
+            link_task.cancel()
+            serve_task.result()
+            raise ConfigError(f"the console could not listen on {self.config.listen}:"
+                              f"{self.config.console_port} (in use? try --console-port)")
+        if ready:
+            ready.set()
+        try:
+            await asyncio.wait({link_task, serve_task}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            link_task.cancel()
+            server.should_exit = True
+            await asyncio.gather(serve_task, return_exceptions=True)
+            self.stop()
+
+    def stop(self) -> None:
+        if self.conn:
+            self.conn.close()
+        if self.sim:
+            self.sim.stop()
+            self.sim = None

@@ -1,0 +1,123 @@
+"""The whole chain with real parts: firmware in MicroPython, a pty, pyserial, the host."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Callable
+
+import pytest
+
+from bbshared import messages as m
+from botboard.link.connection import BoardConnection, Message
+from botboard.link.image import BoardImage, CellState
+
+from ..simboard import SimProcess
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what or predicate}")
+
+
+@pytest.fixture
+def sim() -> Any:
+    board = SimProcess()
+    yield board
+    board.stop()
+
+
+def _cells(sim: SimProcess) -> bytes:
+    return bytes.fromhex(sim.control("cells")["cells"])
+
+
+def test_tile_reaches_host_and_cell_states_reach_the_leds(sim: SimProcess) -> None:
+    async def scenario() -> None:
+        conn = BoardConnection(sim.port, BoardImage.blank(61))
+        slots: list[Message] = []
+        conn.listeners.append(lambda msg: slots.append(msg) if msg.type == m.SLOT else None)
+        task = asyncio.create_task(conn.run())
+        try:
+            await until(lambda: conn.state == "connected", what="handshake")
+            sim.control("place", slot=5, uid="04a1b2c3d4e5f6", payload="c0ffee")
+            await until(lambda: slots, what="slot event")
+            assert slots[0].fields == {"slot": 5, "present": 1, "uid": bytes.fromhex("04a1b2c3d4e5f6"),
+                                       "payload": bytes.fromhex("c0ffee")}
+            sim.control("remove", slot=5)
+            await until(lambda: len(slots) == 2, what="departure")
+            assert slots[1].fields["present"] == 0 and slots[1].fields["slot"] == 5
+
+            conn.set_cells({0: CellState(2, 3, m.SOLID), 60: CellState(3, m.NO_FACING, m.SOLID)})
+            await until(lambda: _cells(sim)[0:2] == bytes((2, m.look(3, m.SOLID))), what="cell 0")
+            assert _cells(sim)[120:122] == bytes((3, m.look(m.NO_FACING, m.SOLID)))
+            def leds() -> bytes:
+                return bytes.fromhex(sim.control("leds")["leds"])
+
+            await until(lambda: any(leds()[0:3]), what="the next frame shown")
+            g, r, b = leds()[0:3]  # cell 0's centre LED, GRB: palette 2 is red
+            assert r > 0 and g == 0 and b == 0
+            g, r, b = leds()[60 * 7 * 3:60 * 7 * 3 + 3]  # cell 60's centre: palette 3 is blue
+            assert b > 0 and r == 0 and g == 0
+            assert not any(leds()[7 * 3:60 * 7 * 3])  # cells 1..59 stay dark
+        finally:
+            task.cancel()
+            conn.close()
+
+    asyncio.run(scenario())
+
+
+def test_reconnect_after_the_board_process_is_killed(tmp_path: Any) -> None:
+    link = str(tmp_path / "board-tty")
+    first = SimProcess(link=link)
+    second: SimProcess | None = None
+
+    async def scenario() -> None:
+        nonlocal second
+        conn = BoardConnection(link, BoardImage.blank(61))
+        task = asyncio.create_task(conn.run())
+        try:
+            await until(lambda: conn.state == "connected", what="first handshake")
+            conn.set_cells({7: CellState(4, 1, m.BLINK)})
+            await until(lambda: _cells(first)[14:16] == bytes((4, m.look(1, m.BLINK))))
+            first.kill()
+            await until(lambda: conn.state != "connected", what="loss noticed")
+            second = SimProcess(link=link)
+            await until(lambda: conn.state == "connected", timeout=15, what="reconnect")
+            # the new board shows the state the host holds, without being told again
+            await until(lambda: _cells(second)[14:16] == bytes((4, m.look(1, m.BLINK))),
+                        what="resync")
+            assert conn.reconnects >= 1
+        finally:
+            task.cancel()
+            conn.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        first.stop()
+        if second:
+            second.stop()
+
+
+def test_silent_board_is_noticed_within_two_seconds(sim: SimProcess) -> None:
+    async def scenario() -> None:
+        conn = BoardConnection(sim.port, BoardImage.blank(61))
+        task = asyncio.create_task(conn.run())
+        try:
+            await until(lambda: conn.state == "connected")
+            sim.proc.send_signal(__import__("signal").SIGSTOP)  # frozen: port open, no answers
+            stopped = time.monotonic()
+            await until(lambda: conn.state != "connected", timeout=5, what="silence noticed")
+            assert time.monotonic() - stopped < 3.0
+            assert "silent" in conn.last_error
+        finally:
+            sim.proc.send_signal(__import__("signal").SIGCONT)
+            task.cancel()
+            conn.close()
+
+    asyncio.run(scenario())

@@ -1,0 +1,76 @@
+"""Start the simulated board (`botboard sim`) as its own process, for tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+BOTBOARD = str(Path(sys.executable).parent / "botboard")
+
+
+class SimProcess:
+    """A running `botboard sim`, its serial port and its control socket."""
+
+    def __init__(self, *args: str, link: str | None = None) -> None:
+        cmd = [BOTBOARD, "sim", *args] + (["--link", link] if link else [])
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, start_new_session=True)
+        assert self.proc.stdout is not None
+        self.port = self.proc.stdout.readline().strip()
+        control = self.proc.stdout.readline().strip()
+        if not self.port or not control.startswith("control "):
+            raise RuntimeError(f"botboard sim did not start: {self.proc.stderr.read() if self.proc.stderr else ''}")
+        host, port = control.split()[1].split(":")
+        self._sock = _connect(host, int(port))
+        self._file = self._sock.makefile("rwb")
+
+    def control(self, op: str, **fields: Any) -> dict[str, Any]:
+        self._file.write((json.dumps({"op": op, **fields}) + "\n").encode())
+        self._file.flush()
+        reply: dict[str, Any] = json.loads(self._file.readline())
+        assert reply.get("ok"), reply
+        return reply
+
+    def kill(self) -> None:
+        """SIGKILL the launcher and the firmware: a board yanked away."""
+        self._sock.close()
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        self._sock.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+def _connect(host: str, port: int) -> socket.socket:
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return socket.create_connection((host, port), timeout=10)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def wait_for(predicate: Any, timeout: float = 10.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
