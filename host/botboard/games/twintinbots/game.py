@@ -14,6 +14,7 @@ from .setup import OPTIONS, new_game
 from .state import (BLOB_CHOICE, END_SCORE, ENTRY_CHOICE, ZAP_CHOICE, State, final_scores)
 
 Action = A.Action
+_SEAT_TITLES = tuple(c.capitalize() for c in C.COLOURS)
 _DECISION_KINDS = {ZAP_CHOICE: "zap-order", BLOB_CHOICE: "blob-move", ENTRY_CHOICE: "crystal-entry"}
 
 
@@ -202,24 +203,25 @@ class TwinTinBots(Game[State, Action]):
 
     def _program_and_run(self, state: State, action: Action) -> tuple[State, list[Event]]:
         progs, hand = self._seat_programs(state)
-        problem = A.check_programming(progs, hand, self._first_turn(state),
-                                      self._can_double(state), action)
+        first = self._first_turn(state)
+        problem = A.check_programming(progs, hand, first, not first and not state.dm_used[
+            state.player], action)
         if problem:
             raise IllegalAction(problem)
-        (prog_a, prog_b), hand = A.apply_programming(progs, hand, action)
         seat = state.player
-        programs = list(state.programs)
-        programs[2 * seat], programs[2 * seat + 1] = prog_a, prog_b
-        hands = list(state.hands)
-        hands[seat] = hand
-        dm_used = state.dm_used
-        if action[0] == A.DOUBLE:
-            dm_used = dm_used[:seat] + (True,) + dm_used[seat + 1:]
-        state = state._replace(programs=tuple(programs), hands=tuple(hands), dm_used=dm_used)
+        if action[0] != A.PASS:
+            (prog_a, prog_b), hand = A.apply_programming(progs, hand, action)
+            programs = list(state.programs)
+            programs[2 * seat], programs[2 * seat + 1] = prog_a, prog_b
+            hands = list(state.hands)
+            hands[seat] = hand
+            dm_used = state.dm_used
+            if action[0] == A.DOUBLE:
+                dm_used = dm_used[:seat] + (True,) + dm_used[seat + 1:]
+            state = state._replace(programs=tuple(programs), hands=tuple(hands), dm_used=dm_used)
         run = Run(state)
-        name = seat_name(seat).capitalize()
-        run.say("program", f"{name} programs: {A.programming_to_str(action)}", seat=seat,
-                action=A.programming_to_str(action))
+        text = A.programming_to_str(action)
+        run.say("program", f"{_SEAT_TITLES[seat]} programs: {text}", seat=seat, action=text)
         if state.layout.mud:
             mud = state.layout.is_mud
             run.stuck = sum(1 << r for r, c in enumerate(state.cell) if mud[c])

@@ -80,6 +80,7 @@ class Run:
         Returns where to resume when a decision interrupts, else None.
         """
         seat = self.player
+        funcs = _STEP_FUNCS
         for k in range(k0, 2):
             rid = 2 * seat + k
             program = self.programs[rid]
@@ -90,28 +91,31 @@ class Run:
                 steps = C.STEPS[tile]
                 first = m0 if (k == k0 and s == s0) else 0
                 for m in range(first, len(steps)):
-                    self.step(rid, steps[m])
+                    funcs[steps[m]](self, rid)
                     if self.pending or self.result:
                         return (k, s, m + 1)
         return None
 
     def step(self, rid: int, kind: int) -> None:
-        if kind == C.FWD:
-            self.forward(rid, self.face[rid])
-        elif kind == C.LEFT or kind == C.RIGHT:
-            self.turn(rid, 5 if kind == C.LEFT else 1)
-        elif kind == C.LOAD:
-            self.load_crystal(rid)
-        elif kind == C.UNLOAD:
-            self.unload_crystal(rid)
-        elif kind == C.ZAP:
-            self.zap(rid, False)
-        elif kind == C.LONGZAP:
-            self.zap(rid, True)
-        elif kind == C.BACK:
-            self.forward(rid, (self.face[rid] + 3) % 6)
-        elif kind == C.JUMP:
-            self.jump(rid)
+        _STEP_FUNCS[kind](self, rid)
+
+    def _fwd(self, rid: int) -> None:
+        self.forward(rid, self.face[rid])
+
+    def _back(self, rid: int) -> None:
+        self.forward(rid, (self.face[rid] + 3) % 6)
+
+    def _left(self, rid: int) -> None:
+        self.turn(rid, 5)
+
+    def _right(self, rid: int) -> None:
+        self.turn(rid, 1)
+
+    def _zap(self, rid: int) -> None:
+        self.zap(rid, False)
+
+    def _longzap(self, rid: int) -> None:
+        self.zap(rid, True)
 
     def turn(self, rid: int, by: int) -> None:
         self.face[rid] = facing = (self.face[rid] + by) % 6
@@ -385,3 +389,10 @@ class Run:
         if self.result and self.result[0] == END_ATTRITION:
             state = state._replace(result=(END_ATTRITION, winners(state)))
         return state
+
+
+# step kind (content.FWD...) -> what the robot does
+_STEP_FUNCS = (None, Run._fwd, Run._back, Run._left, Run._right, Run.load_crystal,
+               Run.unload_crystal, Run._zap, Run._longzap, Run.jump)
+assert (C.FWD, C.BACK, C.LEFT, C.RIGHT, C.LOAD, C.UNLOAD, C.ZAP, C.LONGZAP, C.JUMP) == tuple(
+    range(1, 10))
