@@ -97,3 +97,38 @@ def test_rebooting_robot_submits_an_empty_program() -> None:
     assert state.players[0].hand == []
     choices = list(__import__("botboard.games.botwars.game", fromlist=["GAME"]).GAME.legal_actions(state))
     assert [str(c) for c in choices] == ["p1 program", "p1 program reboot"]
+
+
+def test_head_on_belts_do_not_swap_real_robots() -> None:
+    brd = board({"r2c2": {"type": "conveyor", "colour": "yellow", "dir": "E"},
+                 "r2c3": {"type": "conveyor", "colour": "yellow", "dir": "W"}})
+    ctx = _ctx({"p1": {"square": "r2c2", "mode": "real"}, "p2": {"square": "r2c3", "mode": "real"}}, brd)
+    from botboard.games.botwars.elements import conveyors
+    conveyors(ctx)
+    assert [p.square for p in ctx.state.players] == [(2, 2), (3, 2)]
+    ctx.state.players[1].mode = "virtual"  # a virtual robot passes through
+    conveyors(ctx)
+    assert [p.square for p in ctx.state.players] == [(3, 2), (2, 2)]
+
+
+def test_pushers_act_at_once_whoever_is_listed_first() -> None:
+    brd = board({"r2c2": {"type": "pusher", "dir": "E", "stages": [1]},
+                 "r2c3": {"type": "pusher", "dir": "N", "stages": [1]}})
+    ctx = _ctx({"p1": {"square": "r2c2", "mode": "real"}, "p2": {"square": "r2c3", "mode": "real"}}, brd)
+    ctx.stage = 1
+    from botboard.games.botwars.elements import pushers
+    pushers(ctx)
+    # pushers act at once: p2 leaves northwards first, p1 then moves into the free square
+    assert [p.square for p in ctx.state.players] == [(3, 2), (3, 3)]
+
+
+def test_robot_shoved_off_its_pusher_by_a_chain_is_not_pushed_again() -> None:
+    brd = board({"r2c2": {"type": "pusher", "dir": "E", "stages": [1]},
+                 "r2c4": {"type": "pusher", "dir": "N", "stages": [1]}})
+    ctx = _ctx({"p1": {"square": "r2c2", "mode": "real"}, "p2": {"square": "r2c3", "mode": "real"},
+                "p3": {"square": "r2c4", "mode": "real"}}, brd)
+    ctx.stage = 1
+    from botboard.games.botwars.elements import pushers
+    pushers(ctx)
+    # p3 goes north first; then p1's pusher shoves p1 into p2, p2 east onto the pusher square
+    assert [p.square for p in ctx.state.players] == [(3, 2), (4, 2), (4, 3)]

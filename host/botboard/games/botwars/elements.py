@@ -86,7 +86,16 @@ def _settle_conflicts(ctx: Ctx, plans: dict[str, tuple[Player, int, Square]]) ->
 
 
 def _drop_blocked(ctx: Ctx, plans: dict[str, tuple[Player, int, Square]]) -> None:
-    """A belt has no effect into a robot that stays put (repeat until nothing changes)."""
+    """A belt has no effect into a robot that stays put (repeat until nothing changes).
+
+    Two real robots carried head-on into each other's squares stay put too:
+    they cannot pass through each other.
+    """
+    for name, (robot, _, target) in list(plans.items()):
+        other = ctx.blocker(target, robot)
+        if other is not None and other.name in plans and plans[other.name][2] == robot.square:
+            plans.pop(name, None)
+            plans.pop(other.name, None)
     changed = True
     while changed:
         changed = False
@@ -106,12 +115,35 @@ def pushers(ctx: Ctx) -> None:
             way = FACINGS.index(cell["dir"])
             plans.append((robot, way, neighbour(robot.square, way)))  # type: ignore[arg-type]
     targets = [t for r, _, t in plans if r.mode == "real"]
-    for robot, way, target in plans:
+    for robot, way, target in _downstream_first(ctx, plans):
         if robot.mode == "real" and targets.count(target) > 1:
             ctx.emit("pusher", robot, "pusher conflict, no move")
             continue
-        if robot.square is not None:
+        if robot.square == neighbour(target, (way + 2) % 4):  # not shoved off by an earlier chain
             step(ctx, robot, way, None, "pusher")
+
+
+def _downstream_first(ctx: Ctx, plans: list[tuple[Player, int, Square]]) -> list[tuple[Player, int, Square]]:
+    """Pushers act at once: a push whose chain of robots meets another pushed robot waits for it."""
+    todo, ordered = list(plans), []
+    while todo:
+        pending = {id(r) for r, _, _ in todo}
+        ready = [plan for plan in todo if not _chain_meets(ctx, plan, pending)] or todo[:1]  # a ring
+        ordered += ready
+        todo = [plan for plan in todo if plan not in ready]
+    return ordered
+
+
+def _chain_meets(ctx: Ctx, plan: tuple[Player, int, Square], pending: set[int]) -> bool:
+    robot, way, square = plan
+    while ctx.board.on_board(square):
+        other = ctx.blocker(square, robot)
+        if other is None:
+            return False
+        if id(other) in pending:
+            return True
+        square = neighbour(square, way)
+    return False
 
 
 def gears(ctx: Ctx) -> None:

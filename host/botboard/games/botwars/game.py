@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 from ..base import JSON, Decision, Event, Game, GameError, GameInfo, IllegalAction, Outcome, ScenarioError
 from . import actions as notation
 from .actions import Action, ProgramChoices
+from .board import parse_square
 from .cards import deck, ruleset
 from .context import Ctx
 from .phases import card_sets, deal, decide, submit
@@ -125,7 +126,7 @@ class BotWars(Game[State, Action]):
             raise IllegalAction("a card can fill only one register")
         sets = card_sets(bool(ruleset(state.ruleset)["upgrades"]), robot)
         for card in action.cards:
-            if not cards.usable(card, sets) or (card in cards.upgrade and not sets):
+            if not cards.usable(card, sets):
                 raise IllegalAction(f"{robot.name} cannot use {cards.name(card)}: its card set is not "
                                     f"unlocked (ruleset {state.ruleset}, {len(robot.stations)} station(s))")
 
@@ -210,7 +211,6 @@ def compact_position(game: BotWars, players: int, options: Mapping[str, JSON], s
     if state.turn > 1:
         for robot in state.players:
             robot.virtual_turn = 1
-    from .board import parse_square
     state.switches = {parse_square(s) for s in position.get("switches", [])}
     robots = position.get("robots", {})
     if not isinstance(robots, Mapping):

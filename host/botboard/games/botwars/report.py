@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..base import JSON, Event
-from .board import ARROWS, render, square_name
+from .board import ARROWS, parse_square, render, square_name
 from .cards import deck, ruleset
 from .game import GAME
 from .phases import card_sets
@@ -94,7 +94,6 @@ def _place(turns: dict[int, dict[str, Any]], names: list[str], before: State, ev
 
 def _picture(state: State, squares: dict[str, list[Any]]) -> str:
     marks: dict[tuple[int, int], str] = {}
-    from .board import parse_square
     for index, (name, (square, facing)) in enumerate(squares.items()):
         if square is None:
             continue
