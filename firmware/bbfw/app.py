@@ -39,7 +39,7 @@ class Board:
         self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
                                    on_error=self._on_reader_error)
-        self.buttons = hal.make_buttons(self._on_button)
+        self.buttons = hal.make_buttons(self._on_key, self._on_button_error)
         self._events = []  # messages the link could not take yet (queue full)
         self.cell_updates = 0  # SET_CELLS messages applied, and an order-sensitive checksum
         self.cell_updates_check = 0  # of them: proves none was lost, doubled or swapped
@@ -74,11 +74,16 @@ class Board:
     def _on_reader_error(self, slot, code, text):
         self.error(code, slot, text)
 
-    def _on_button(self, button, action):
-        self.send(m.BUTTON, button, action)
+    def _on_key(self, key, action):
+        # keys past the station buttons are the arena cells' touch pads
+        buttons = self.cfg["buttons"]
+        if key < buttons:
+            self.send(m.BUTTON, key, action)
+        elif action == m.PRESS:
+            self.send(m.TOUCH, key - buttons)
 
-    def touch(self, cell):
-        self.send(m.TOUCH, cell)
+    def _on_button_error(self, key, code, text):
+        self.error(code, key, text)
 
     # -- from the host ----------------------------------------------------
     def _on_message(self, mtype, payload, version):

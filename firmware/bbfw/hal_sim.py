@@ -1,12 +1,16 @@
 # The simulated board's HAL, for the MicroPython unix port.
 #
 # Serial is stdin/stdout (the launcher, `botboard sim`, joins them to a
-# pseudo-terminal). The LED strip is a model that keeps what was last shown.
-# Tiles, buttons and cell touches come in through a control socket on
-# 127.0.0.1 (one JSON object per line, answered by one JSON line), which is
-# also how tests and the console read back what the LEDs show.
+# pseudo-terminal). The drivers are the real board's: the MFRC522 driver
+# talks SPI to register-level chip models with virtual NTAG213 tags, the
+# button-matrix driver scans model pins, and the LED strip is a model that
+# keeps what was last shown. Tiles, button presses and cell touches come in
+# through a control socket on 127.0.0.1 (one JSON object per line, answered
+# by one JSON line), which is also how tests and the console read back what
+# the LEDs show.
 #
 # Usage: micropython -m bbfw.sim_main CONFIG_PATH CONTROL_PORT
+import binascii
 import json
 import select
 import sys
@@ -15,6 +19,22 @@ import asyncio
 from bbshared import messages as m
 
 from . import config as board_config
+from .drivers.buttons import ButtonMatrix
+from .drivers.mfrc522 import MFRC522
+from .readers import ReaderBank
+from .sim.spi_model import SimPin, SimReaderField
+
+
+async def _write_hex_reply(writer, key, data, extra):
+    # A large buffer as hex in a JSON reply, written in pieces: one big
+    # string would need a block the firmware's small heap may not have free.
+    head = json.dumps(extra)
+    writer.write(('{"ok": true, %s"%s": "' % (head[1:-1] + ", " if extra else "", key)).encode())
+    view = memoryview(data)
+    for i in range(0, len(data), 96):
+        writer.write(binascii.hexlify(view[i:i + 96]))
+        await writer.drain()
+    writer.write(b'"}\n')
 
 
 class ModelStrip:
@@ -29,38 +49,34 @@ class ModelStrip:
         self.frames += 1
 
 
-class VirtualReaders:
-    # Slot readers with virtual tags placed through the control socket.
-    def __init__(self, slots):
-        self.tags = [None] * slots
-
-    def place(self, slot, uid, payload):
-        self.tags[slot] = (uid, payload)
-
-    def remove(self, slot):
-        self.tags[slot] = None
-
-    def poll(self, slot):
-        tag = self.tags[slot]
-        return tag[0] if tag else None
-
-    def read_payload(self, slot):
-        tag = self.tags[slot]
-        return tag[1] if tag else None
+class ModelMatrix:
+    # The pins of a button matrix with virtual switches: a column reads low
+    # while a pressed key's row is driven low, as through the real diodes.
+    def __init__(self, keys, cols=8):
+        self.cols = cols
+        self.down = bytearray(keys)
+        self.rows = [SimPin(1) for _ in range((keys + cols - 1) // cols)]
+        self.col_pins = [_ColumnPin(self, c) for c in range(cols)]
 
 
-class VirtualButtons:
-    # Buttons pressed through the control socket, reported on the next scan.
-    def __init__(self, on_button):
-        self._on_button = on_button
-        self.queue = []
+class _ColumnPin:
+    def __init__(self, matrix, col):
+        self._m = matrix
+        self._c = col
 
-    def scan(self, now_ms):
-        while self.queue:
-            self._on_button(*self.queue.pop(0))
+    def value(self, v=None):
+        m = self._m
+        for r in range(len(m.rows)):
+            key = r * m.cols + self._c
+            if key < len(m.down) and m.down[key] and not m.rows[r].value():
+                return 0
+        return 1
+
+    def __call__(self, v=None):
+        return self.value()
 
 
-_ACTIONS = {"press": m.PRESS, "release": m.RELEASE, "long": m.LONG_PRESS}
+_HOLD_MS = {"click": 80, "long": 1200}  # how long a click or a long press holds the key
 
 
 class Hal:
@@ -70,7 +86,12 @@ class Hal:
         self.control_port = int(control_port or (argv[2] if len(argv) > 2 else 0))
         leds = self.config["cells"] * self.config["leds_per_cell"]
         self.strip = ModelStrip(leds)
-        self.readers = VirtualReaders(self.config["slots"])
+        self.field = SimReaderField(self.config["slots"])
+        self.readers = ReaderBank([MFRC522(self.field.spi, self.field.cs(i))
+                                   for i in range(self.config["slots"])])
+        self.readers.init()
+        cells = self.config["cells"] if self.config.get("touch") else 0
+        self.matrix = ModelMatrix(self.config["buttons"] + cells)
         self._stdin = sys.stdin.buffer
         self._stdout = sys.stdout.buffer
         self._poll = select.poll()
@@ -103,9 +124,8 @@ class Hal:
         self._stdout.flush()
 
     # -- inputs -----------------------------------------------------------
-    def make_buttons(self, on_button):
-        self.buttons = VirtualButtons(on_button)
-        return self.buttons
+    def make_buttons(self, on_key, on_error):
+        return ButtonMatrix(self.matrix.rows, self.matrix.col_pins, on_key, on_error=on_error)
 
     def watchdog_checkin(self, task):
         pass  # no watchdog on the unix port
@@ -125,13 +145,28 @@ class Hal:
                     reply = self._control(board, json.loads(line))
                 except Exception as err:  # a bad request must not stop the board
                     reply = {"ok": False, "error": "%s: %s" % (type(err).__name__, err)}
-                writer.write(json.dumps(reply).encode() + b"\n")
+                if isinstance(reply, tuple):
+                    await _write_hex_reply(writer, *reply)
+                else:
+                    writer.write(json.dumps(reply).encode() + b"\n")
                 await writer.drain()
             writer.close()
 
         await asyncio.start_server(client, "127.0.0.1", self.control_port)
         while board.running:
             await asyncio.sleep_ms(200)
+
+    def _press(self, key, action):
+        if not 0 <= key < len(self.matrix.down):
+            raise ValueError("no button or touch pad %d on this board" % key)
+        self.matrix.down[key] = 0 if action == "release" else 1
+        hold = _HOLD_MS.get(action)
+        if hold:
+            asyncio.create_task(self._release_after(key, hold))
+
+    async def _release_after(self, key, ms):
+        await asyncio.sleep_ms(ms)
+        self.matrix.down[key] = 0
 
     async def _flood(self, board, count):
         i = 0
@@ -144,18 +179,19 @@ class Hal:
     def _control(self, board, req):
         op = req.get("op")
         if op == "place":
-            self.readers.place(req["slot"], bytes.fromhex(req["uid"]),
-                               bytes.fromhex(req.get("payload", "")))
+            payload = req.get("payload")
+            self.field.place(req["slot"], bytes.fromhex(req["uid"]),
+                             bytes.fromhex(payload) if payload else None)
         elif op == "remove":
-            self.readers.remove(req["slot"])
-        elif op == "button":
-            self.buttons.queue.append((req["button"], _ACTIONS[req.get("action", "press")]))
+            self.field.remove(req["slot"])
+        elif op == "button":  # action: press, release, or click / long (press, then release)
+            self._press(req["button"], req.get("action", "click"))
         elif op == "touch":
-            board.touch(req["cell"])
+            self._press(self.config["buttons"] + req["cell"], req.get("action", "click"))
         elif op == "leds":
-            return {"ok": True, "frames": self.strip.frames, "leds": self.strip.shown.hex()}
+            return ("leds", self.strip.shown, {"frames": self.strip.frames})
         elif op == "cells":
-            return {"ok": True, "cells": board.cells.hex(), "waiting": board.waiting}
+            return ("cells", board.cells, {"waiting": board.waiting})
         elif op == "stats":
             import gc
 

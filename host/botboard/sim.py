@@ -99,6 +99,7 @@ class SimBoard:
         self.master = self.slave = -1
         self.device = ""
         self.dropped = 0  # bytes the board sent while no one read the port
+        self.tail = b""  # the last bytes the firmware wrote: its traceback if it dies
         self._plugged = threading.Event()
         self._stop = threading.Event()
 
@@ -153,6 +154,12 @@ class SimBoard:
             os.unlink(self.link_path)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
+    def last_words(self) -> str:
+        """The firmware's traceback, if it printed one (MicroPython prints it on stdout)."""
+        text = self.tail.decode("ascii", "replace")
+        at = text.rfind("Traceback")
+        return ":\n" + text[at:].strip() if at >= 0 else ""
+
     @property
     def port(self) -> str:
         return self.link_path or self.device
@@ -165,6 +172,7 @@ class SimBoard:
             data = self.proc.stdout.read(4096)  # unbuffered: what is there, up to 4 KB
             if not data:
                 return  # the firmware exited
+            self.tail = (self.tail + data)[-3000:]
             if not self._plugged.is_set():
                 self.dropped += len(data)
                 continue
@@ -211,8 +219,8 @@ def serve(board: SimBoard) -> int:
     try:
         while not stop.wait(0.2):
             if board.proc and board.proc.poll() is not None:
-                print(f"botboard sim: the firmware exited with status {board.proc.returncode}",
-                      file=sys.stderr)
+                print(f"botboard sim: the firmware exited with status {board.proc.returncode}"
+                      f"{board.last_words()}", file=sys.stderr)
                 return 1
     finally:
         board.stop()

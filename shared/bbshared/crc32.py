@@ -4,7 +4,7 @@
 try:
     from binascii import crc32 as _builtin
 except ImportError:
-    _builtin = None
+    _builtin = None  # type: ignore[assignment]
 
 
 def _make_table():

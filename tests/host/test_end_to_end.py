@@ -9,6 +9,7 @@ from typing import Any, Callable
 import pytest
 
 from bbshared import messages as m
+from bbshared import tilepayload
 from botboard.link.connection import BoardConnection, Message
 from botboard.link.image import BoardImage, CellState
 
@@ -44,10 +45,11 @@ def test_tile_reaches_host_and_cell_states_reach_the_leds(sim: SimProcess) -> No
         task = asyncio.create_task(conn.run())
         try:
             await until(lambda: conn.state == "connected", what="handshake")
-            sim.control("place", slot=5, uid="04a1b2c3d4e5f6", payload="c0ffee")
+            tile = tilepayload.encode(1, 3, 2, 77)
+            sim.control("place", slot=5, uid="04a1b2c3d4e5f6", payload=tile.hex())
             await until(lambda: slots, what="slot event")
             assert slots[0].fields == {"slot": 5, "present": 1, "uid": bytes.fromhex("04a1b2c3d4e5f6"),
-                                       "payload": bytes.fromhex("c0ffee")}
+                                       "payload": tile}
             sim.control("remove", slot=5)
             await until(lambda: len(slots) == 2, what="departure")
             assert slots[1].fields["present"] == 0 and slots[1].fields["slot"] == 5
@@ -64,6 +66,33 @@ def test_tile_reaches_host_and_cell_states_reach_the_leds(sim: SimProcess) -> No
             g, r, b = leds()[60 * 7 * 3:60 * 7 * 3 + 3]  # cell 60's centre: palette 3 is blue
             assert b > 0 and r == 0 and g == 0
             assert not any(leds()[7 * 3:60 * 7 * 3])  # cells 1..59 stay dark
+        finally:
+            task.cancel()
+            conn.close()
+
+    asyncio.run(scenario())
+
+
+def test_buttons_touches_and_bad_tags_reach_the_host(sim: SimProcess) -> None:
+    async def scenario() -> None:
+        conn = BoardConnection(sim.port, BoardImage.blank(61))
+        seen: list[Message] = []
+        conn.listeners.append(seen.append)
+        task = asyncio.create_task(conn.run())
+        try:
+            await until(lambda: conn.state == "connected", what="handshake")
+            sim.control("button", button=2, action="click")
+            sim.control("touch", cell=30)
+            sim.control("place", slot=1, uid="04000000000001")  # a blank tag: no tile payload
+            await until(lambda: [x for x in seen if x.type == m.ERROR], what="bad-tag error")
+            await until(lambda: len([x for x in seen if x.type == m.BUTTON]) == 2, what="release")
+            buttons = [x.fields for x in seen if x.type == m.BUTTON]
+            assert buttons == [{"button": 2, "action": m.PRESS}, {"button": 2, "action": m.RELEASE}]
+            assert [x.fields["cell"] for x in seen if x.type == m.TOUCH] == [30]
+            error = next(x.fields for x in seen if x.type == m.ERROR)
+            assert error["code"] == m.E_BAD_TAG and error["ref"] == 1
+            arrival = next(x.fields for x in seen if x.type == m.SLOT)
+            assert arrival["slot"] == 1 and arrival["payload"] == b""
         finally:
             task.cancel()
             conn.close()
