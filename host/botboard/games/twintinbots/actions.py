@@ -70,20 +70,27 @@ def first_turn(on_a: Action, on_b: Action) -> Action:
 
 
 # -- the hand and single changes --------------------------------------------------
-_last_available: list[Any] = [None, None]  # one-entry cache: listing then applying asks twice
+_MEMO_LIMIT = 200_000  # entries; the memo tables below are cleared when they grow past it
+_AVAILABLE: dict[tuple[Programs, tuple[int, ...]], list[int]] = {}
 
 
 def available(progs: Programs, hand: tuple[int, ...]) -> list[int]:
-    """Tile kinds the seat can place now: standard tiles not all on the board, specials in hand."""
+    """Tile kinds the seat can place now: standard tiles not all on the board, specials in hand.
+
+    Memoised (a pure function asked again and again while listing and checking
+    actions); callers must not change the list.
+    """
     key = (progs, hand)
-    if _last_available[0] == key:
-        return _last_available[1]
-    placed = progs[0] + progs[1]
-    count = C.TILE_COUNT
-    out = [t for t in C.STANDARD if placed.count(t) < count[t]]
-    out.extend(hand)
-    _last_available[0], _last_available[1] = key, out
-    return out
+    found = _AVAILABLE.get(key)
+    if found is None:
+        placed = progs[0] + progs[1]
+        count = C.TILE_COUNT
+        found = [t for t in C.STANDARD if placed.count(t) < count[t]]
+        found.extend(hand)
+        if len(_AVAILABLE) > _MEMO_LIMIT:
+            _AVAILABLE.clear()
+        _AVAILABLE[key] = found
+    return found
 
 
 def single_changes(progs: Programs, hand: tuple[int, ...], with_pass: bool = True,
@@ -111,16 +118,25 @@ def single_changes(progs: Programs, hand: tuple[int, ...], with_pass: bool = Tru
     return out
 
 
+_COUNTS: dict[tuple[Programs, tuple[int, ...]], int] = {}
+_PREFIXES: dict[tuple[Programs, tuple[int, ...], bool], list[int]] = {}
+
+
 def count_changes(progs: Programs, hand: tuple[int, ...]) -> int:
-    """len(single_changes(..., with_pass=False)) without building the list."""
-    tiles = available(progs, hand)
-    n_tiles = len(tiles)
-    total = 0
-    for prog in progs:
-        filled = 3 - prog.count(0)
-        total += 3 * n_tiles - sum(1 for s in prog if s in tiles)
-        total += sum(1 for a, b in _PAIRS if prog[a] != prog[b])
-        total += filled + (1 if filled else 0)
+    """len(single_changes(..., with_pass=False)) without building the list (memoised)."""
+    key = (progs, hand)
+    total = _COUNTS.get(key)
+    if total is None:
+        tiles = available(progs, hand)
+        n_tiles = len(tiles)
+        total = 0
+        for k in (0, 1):
+            prog = progs[k]
+            total += 3 * n_tiles - (prog[0] in tiles) - (prog[1] in tiles) - (prog[2] in tiles)
+            total += len(_reshuffles(k, prog))
+        if len(_COUNTS) > _MEMO_LIMIT:
+            _COUNTS.clear()
+        _COUNTS[key] = total
     return total
 
 
@@ -238,13 +254,21 @@ class ProgrammingActions(Sequence[Action]):
         return self.singles[:-1]
 
     def _prefix(self) -> list[int]:
+        """Where each head's pairs start in the index space (memoised per programs and hand)."""
         if self._starts is None:
-            starts, total = [], 0
-            for head in self._pair_heads():
+            key = (self.progs, self.hand, self.first)
+            starts = _PREFIXES.get(key)
+            if starts is None:
+                starts, total = [], 0
+                for head in self._pair_heads():
+                    starts.append(total)
+                    progs, hand = apply_change(self.progs, self.hand, head)
+                    total += (_count_b_places(progs, hand) if self.first
+                              else count_changes(progs, hand))
                 starts.append(total)
-                progs, hand = apply_change(self.progs, self.hand, head)
-                total += _count_b_places(progs, hand) if self.first else count_changes(progs, hand)
-            starts.append(total)
+                if len(_PREFIXES) > _MEMO_LIMIT // 20:
+                    _PREFIXES.clear()
+                _PREFIXES[key] = starts
             self._starts = starts
         return self._starts
 
@@ -273,12 +297,16 @@ class ProgrammingActions(Sequence[Action]):
         while hi - lo > 1:
             mid = (lo + hi) // 2
             lo, hi = (mid, hi) if starts[mid] <= index else (lo, mid)
-        head = self._pair_heads()[lo]
+        head = self._place(lo) if self.first else self._single(lo)
         progs, hand = apply_change(self.progs, self.hand, head)
-        tails = single_changes(progs, hand, with_pass=False)
-        if self.first:
-            tails = [a for a in tails if a[0] == PLACE and a[1] == 1]
-        return (FIRST if self.first else DOUBLE, head, tails[index - starts[lo]])
+        after = ProgrammingActions(progs, hand, False, False)
+        offset = index - starts[lo]
+        if self.first:  # robot B's placements are the second half of the placements
+            return (FIRST, head, after._place(offset + after._blocks_size(0)))
+        return (DOUBLE, head, after._single(offset))
+
+    def _blocks_size(self, robot: int) -> int:
+        return sum(n for k, _, n in self._blocks if k == robot)
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(len(self)):
