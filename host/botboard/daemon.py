@@ -18,6 +18,7 @@ from . import games, layouts
 from .link.connection import BoardConnection, Message
 from .link.image import BoardImage
 from .sim import SimBoard
+from .sim_control import SimControl
 
 log = logging.getLogger("botboard.daemon")
 
@@ -68,6 +69,8 @@ class Daemon:
         self.sim: SimBoard | None = None
         self.game_name = config.game
         self.conn: BoardConnection | None = None
+        self.sim_control: SimControl | None = None  # set when the board is the simulated one
+        self.session: Any = None  # the game session (botboard.session), when one runs
         self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
 
     @property
@@ -82,6 +85,7 @@ class Daemon:
             self.sim = SimBoard(self.config.layout, baud=self.config.sim_baud)
             self.sim.start()
             port = self.sim.port
+            self.sim_control = SimControl("127.0.0.1", self.sim.control_port)
             log.info("no board attached: simulated board on %s", port)
         image = BoardImage.blank(len(self.layout.cells))
         self.conn = BoardConnection(port, image)
@@ -148,6 +152,8 @@ class Daemon:
     def stop(self) -> None:
         if self.conn:
             self.conn.close()
+        if self.sim_control:
+            self.sim_control.close()
         if self.sim:
             self.sim.stop()
             self.sim = None
