@@ -26,7 +26,7 @@ def test_stage_rows_follow_the_rules_table() -> None:
     assert rows["mode"] == {"p1": "real", "p2": "real"}
     assert rows["card"] == {"p1": "FWD1:490", "p2": "FWD2:670"}
     # p1 is pushed (into the fence) before its own card: that comes first in its column
-    assert rows["outcome"]["p1"] == ["electric fence", "-2 HP (electric fence)", "move to r1c2"]
+    assert rows["outcome"]["p1"] == ["-2 HP (electric fence)", "move to r1c2"]
     assert rows["outcome"]["p2"] == ["move to r1c2", "obstruction encountered", "pushed at 490 to r1c3"]
     assert rows["laser"]["p1"] == ["fires r1c3, hits p2", "-1 HP (laser of p2)"]
     assert rows["hp"] == {"p1": "7", "p2": "9"}

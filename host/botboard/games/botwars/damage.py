@@ -13,7 +13,7 @@ def damage(ctx: Ctx, robot: Player, points: int, cause: str) -> None:
     for _ in range(points):
         if robot.options and robot.hp <= robot.threshold:
             robot.options -= 1
-            ctx.emit("sacrifice", robot, "option sacrificed instead of 1 HP", cause=cause)
+            ctx.emit("sacrifice", robot, f"option sacrificed instead of 1 HP ({cause})", cause=cause)
         else:
             robot.hp -= 1
             lost += 1

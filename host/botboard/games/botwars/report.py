@@ -23,6 +23,7 @@ from .state import State
 
 STAGE_ROWS = ("mode", "card", "outcome", "board", "laser", "hp", "checkpoint")
 END_ROWS = ("mode", "checkpoint", "flags", "upgrades", "options", "hp", "robots", "end")
+_SAID_BY_DAMAGE = {"fence", "board-laser"}  # the damage or sacrifice line that follows names the cause
 _STEP_ROW = {"move": "outcome", "board": "board", "laser": "laser", "check": "checkpoint"}
 
 
@@ -78,6 +79,8 @@ def _place(turns: dict[int, dict[str, Any]], names: list[str], before: State, ev
         stage = turn["stages"][-1]
         stage["rows"]["hp"] = {n: str(data["hp"][n]) for n in names}
         stage["after"] = {n: [data["squares"][n], data["facings"][n]] for n in names}
+        return
+    if event.kind in _SAID_BY_DAMAGE:
         return
     words = event.text.split(": ", 1)[-1]
     robot = data.get("robot")
