@@ -199,11 +199,13 @@ def from_doc(doc: Mapping[str, Any], base: State | None = None, where: str = "")
                          int(target))
 
     occ = list(layout.static_occ)
+    owner: dict[int, str] = {c: "a base, rock or teleporter" for c, o in enumerate(occ) if o}
 
     def put(key: str, cell: int, thing: int) -> None:
         if occ[cell]:
-            raise rd.fail(key, f"hex {grid.names[cell]} is already taken")
+            raise rd.fail(key, f"hex {grid.names[cell]} is already taken by {owner[cell]}")
         occ[cell] = thing
+        owner[cell] = key
 
     robots_doc = rd.mapping("robots")
     base_robots = rd.base_doc.get("robots", {})

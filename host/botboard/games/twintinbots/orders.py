@@ -9,6 +9,8 @@ resumes; the decision's action continues from there.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..base import Event
 from . import content as C
 from .hexgrid import FACING_WORDS
@@ -392,7 +394,11 @@ class Run:
 
 
 # step kind (content.FWD...) -> what the robot does
-_STEP_FUNCS = (None, Run._fwd, Run._back, Run._left, Run._right, Run.load_crystal,
+def _nothing(run: Run, rid: int) -> None:
+    """Step code 0 does not occur; a table entry keeps the codes as indices."""
+
+
+_STEP_FUNCS: tuple[Callable[[Run, int], None], ...] = (_nothing, Run._fwd, Run._back, Run._left, Run._right, Run.load_crystal,
                Run.unload_crystal, Run._zap, Run._longzap, Run.jump)
 assert (C.FWD, C.BACK, C.LEFT, C.RIGHT, C.LOAD, C.UNLOAD, C.ZAP, C.LONGZAP, C.JUMP) == tuple(
     range(1, 10))
