@@ -175,8 +175,7 @@ class Link:
         if flags & FLAG_RELIABLE and not self._accept(seq):
             return
         if mtype not in m.CATALOGUE:
-            self._count("unknown_types")
-            return
+            self._count("unknown_types")  # still passed up: the application says so in words
         self._on_message(mtype, bytes(payload), version)
 
     def _link_control(self, mtype, seq):

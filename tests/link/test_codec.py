@@ -94,13 +94,15 @@ def test_oversize_frames_are_counted_and_skipped() -> None:
     assert link.stats["oversize"] == 1 and got == [m.TOUCH]
 
 
-def test_unknown_types_and_other_versions_are_counted_not_delivered() -> None:
+def test_unknown_types_and_other_versions_are_counted() -> None:
     got: list[int] = []
     link = Link(lambda b: None, lambda: 0, lambda t, p, v: got.append(t))
     link.feed(frame.build(m.PROTOCOL_VERSION, 0x7A, 0, 0, b"x"))
     link.feed(frame.build(m.PROTOCOL_VERSION + 1, m.TOUCH, 0, 0, m.encode(m.TOUCH, 1)))
     link.feed(frame.build(m.PROTOCOL_VERSION + 1, m.HELLO_REQ, 0, 0, m.encode(m.HELLO_REQ, 9, 1, "h")))
-    assert got == [m.HELLO_REQ]  # a hello of any version is passed up, to be refused in words
+    # an unknown type is passed up (to be answered in words); of another version,
+    # only a hello is (it carries the version first, to be refused in words)
+    assert got == [0x7A, m.HELLO_REQ]
     assert link.stats["unknown_types"] == 1 and link.stats["version_errors"] == 1
 
 

@@ -277,7 +277,8 @@ class BoardConnection:
             msg = decode("in", mtype, payload)
         except ValueError as err:
             self.decode_errors += 1
-            log.warning("undecodable %s from the board: %s", m.name(mtype), err)
+            log.warning("undecodable %s from the board (%s): a firmware newer or older than "
+                        "this host? `botboard probe` shows its version", m.name(mtype), err)
             return
         self._record(msg)
         self._handle(msg)
