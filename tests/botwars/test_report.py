@@ -28,7 +28,7 @@ def test_stage_rows_follow_the_rules_table() -> None:
     # p1 is pushed (into the fence) before its own card: that comes first in its column
     assert rows["outcome"]["p1"] == ["-2 HP (electric fence)", "move to r1c2"]
     assert rows["outcome"]["p2"] == ["move to r1c2", "obstruction encountered", "pushed at 490 to r1c3"]
-    assert rows["laser"]["p1"] == ["fires r1c3, hits p2", "-1 HP (laser of p2)"]
+    assert rows["laser"]["p1"] == ["r1c3", "p2", "-1 HP (laser of p2)"]  # squares, then who was hit
     assert rows["hp"] == {"p1": "7", "p2": "9"}
 
 
@@ -63,6 +63,7 @@ def test_text_and_json_forms() -> None:
     text = report.to_text(data)
     assert "== Turn 1, stage 1 ==" in text and "== Turn 1, end of turn ==" in text
     assert "pushed at 790 to r1c4" in text and "obstruction encountered" in text
+    assert "| laser      | r1c4 " in text
     assert "| outcome" in text and "r1  #1> 2^ 3^" in text  # the table, and robots on the picture
     assert json.loads(json.dumps(data)) == data
 

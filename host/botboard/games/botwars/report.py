@@ -5,7 +5,7 @@ state and groups the events into tables, so the same report can be fed from a
 scenario file today and from a game journal later. ``to_text`` prints it.
 Rows of a stage table: mode, card, outcome (movement, pushes with their time
 index, obstructions), board (conveyor, pusher, gear, crusher, laser), laser
-(robot fire with square ranges and who was hit), hp, checkpoint. End of turn:
+(squares each robot fires into, and below them whom it hit), hp, checkpoint. End of turn:
 mode, checkpoint, flags, upgrades, options, hp, robots, end (repairs,
 reinstatement, reboots); then any fused registers.
 """
@@ -89,7 +89,9 @@ def _place(turns: dict[int, dict[str, Any]], names: list[str], before: State, ev
             turn.setdefault("end_events", _cells(names))[robot].append(words)
         return
     row = turn["stages"][-1]["rows"][_STEP_ROW.get(data["step"], "outcome")]
-    if robot:
+    if event.kind == "laser":  # the squares fired into, and who was hit just below
+        row[robot] += [data["squares"], *data["hits"]]
+    elif robot:
         row[robot].append(words)
     if event.kind == "game-over":
         turn["stages"][-1]["game_over"] = words
