@@ -1,6 +1,7 @@
-"""The ``botboard`` command: a thin entry point over one module per subcommand.
+"""botboard: play robot-programming board games on an LED board.
 
-Each module in ``_COMMANDS`` has ``register(subparsers)`` that adds its parser
+The ``botboard`` command is a thin entry point over one module per
+subcommand. Each module in ``_COMMANDS`` has ``register(subparsers)`` that adds its parser
 and sets ``func(args) -> int`` as the default. Modules are imported only to
 register their parsers; heavy imports belong inside ``func``.
 """
