@@ -29,6 +29,8 @@ def test_report_command_text_and_json(capsys: pytest.CaptureFixture[str]) -> Non
 def test_errors_are_clear(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["botwars", "board", "nowhere"]) == 2
     assert "unknown board 'nowhere'" in capsys.readouterr().err
+    assert main(["botwars", "report", "game-42"]) == 2
+    assert "no such scenario file" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"game": "botwars", "position": {"robots": {"p9": {}}}, "actions": []}))
     assert main(["botwars", "report", str(bad)]) == 2

@@ -26,6 +26,11 @@ def _report(args: argparse.Namespace) -> int:
     from ..games.base import GameError
     from ..games.botwars import report
 
+    from pathlib import Path
+
+    if not Path(args.source).is_file():
+        raise CliError(f"{args.source}: no such scenario file (reports of journaled games by id "
+                       "are not available yet; give a scenario file)")
     try:
         doc = scenario.load(args.source)
         if doc["game"] != "botwars":
