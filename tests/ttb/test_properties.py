@@ -32,10 +32,11 @@ def test_hypothesis_random_games(seed, players, variants):
 
 
 @pytest.mark.parametrize("players", range(2, 7))
-def test_games_end(players):
+@pytest.mark.parametrize("options", OPTION_SETS[:2], ids=["plain", "variants"])
+def test_games_end(players, options):
     """Whole random games end by themselves (attrition or score victory)."""
-    for seed in range(2):
-        state, actions = random_game(players, seed, {}, max_actions=200_000, check=False)
+    for seed in range(4):
+        state, actions = random_game(players, seed, options, max_actions=200_000, check=False)
         outcome = GAME.outcome(state)
         assert outcome is not None, f"{players} players, seed {seed}: no end after {actions}"
         assert GAME.legal_actions(state) == []
@@ -45,11 +46,14 @@ def test_games_end(players):
             assert points(state.delivered[winner]) >= state.layout.score_target
 
 
-def test_short_track_games_end_by_attrition():
+@pytest.mark.parametrize("players", range(2, 7))
+def test_short_track_games_end_by_attrition(players):
+    """Hundreds of complete games (with invariants): no track, so the end phase starts at once."""
     for seed in range(300):
-        state, _ = random_game(2, seed, {"track": 0, "score_victory": False}, max_actions=5000)
+        state, _ = random_game(players, seed, {"track": 0, "score_victory": False},
+                               max_actions=5000)
         assert GAME.outcome(state).reason == "crystal attrition"
-        assert state.turns == 8  # the first round, then three more, 2 players
+        assert state.turns == 4 * players  # the first round, then three more
 
 
 def test_undo_is_keeping_the_old_state():
