@@ -144,3 +144,33 @@ def _sample(kind: str, rng: random.Random) -> object:
     if kind == "t":
         return "".join(rng.choice("abcé✓ ") for _ in range(rng.randrange(20)))
     return bytes(rng.randrange(256) for _ in range(rng.randrange(300 if kind == "r" else 40)))
+
+
+_MPY_NOISE = """
+import random
+from bbshared import frame, messages as m
+from bbshared.link import Link
+random.seed(%d)
+got = []
+link = Link(lambda b: None, lambda: 0, lambda t, p, v: got.append((t, p)))
+good = m.encode(m.BUTTON, 3, m.PRESS)
+for i in range(300):
+    wire = bytearray(frame.build(m.PROTOCOL_VERSION, m.TOUCH, 0, 0, m.encode(m.TOUCH, i)))
+    for _ in range(random.getrandbits(2) + 1):
+        j = random.getrandbits(8) %% len(wire)
+        wire[j] ^= 1 << random.getrandbits(3)
+    link.feed(wire)
+    link.feed(bytes(random.getrandbits(8) for _ in range(random.getrandbits(5))))
+link.feed(b"\\x00" + frame.build(m.PROTOCOL_VERSION, m.BUTTON, 0, 0, good))
+assert got[-1] == (m.BUTTON, good), got[-1:]
+for t, p in got:
+    m.decode(t, p)
+s = link.stats
+print(s["crc_errors"] + s["cobs_errors"] + s["short_frames"], len(got))
+"""
+
+
+def test_noise_never_crashes_the_micropython_side() -> None:
+    damaged, delivered = map(int, run_mpy(_MPY_NOISE % 5).split())
+    assert damaged >= 250  # every damaged frame was caught (some merge with the noise around them)
+    assert delivered == 1  # only the good frame at the end got through
