@@ -72,6 +72,11 @@ SCORE_VICTORY: dict[int, int] = {int(k): v for k, v in _RULES["score_victory"].i
 COUNTDOWN: int = _RULES["countdown"]
 TELEPORTER_COLOURS: tuple[str, ...] = tuple(_RULES["variants"]["teleporter_colours"])
 VARIANT_MAX: dict[str, int] = dict(_RULES["variants"]["max"])
+# piece kind -> kinds it may not stand next to, when placed at random
+PLACEMENT_APART: dict[str, tuple[str, ...]] = {
+    kind: tuple(rule["apart_from"]) for kind, rule in _RULES["variants"]["placement"].items()
+    if kind != "comment"}
+ARENA_RADIUS: dict[int, int] = {int(k): v for k, v in _RULES["arenas"].items() if k != "comment"}
 
 
 def tile_code(text: str) -> int:

@@ -3,8 +3,9 @@
 The game session sees physical tiles in a player's six slots. Given the
 seat's programs before and after the player's hands moved tiles, ``reconcile``
 lists the legal programming actions that turn one into the other (several
-when they are equivalent, e.g. Reset vs Remove of a robot's only tile), or
-explains why no legal action does, with what to put back.
+when they are equivalent, e.g. Reset vs Remove of a robot's only tile; a
+Double Modification only when no single change does it), or explains why no
+legal action does, with what to put back.
 """
 
 from __future__ import annotations
@@ -24,11 +25,6 @@ class Reconciliation:
     @property
     def ok(self) -> bool:
         return bool(self.actions)
-
-    @property
-    def ambiguous(self) -> bool:
-        """Several actions fit and they differ in effect (only Double Modification use can)."""
-        return len({a[0] == A.DOUBLE for a in self.actions}) > 1
 
 
 def _slot_name(k: int, s: int) -> str:
@@ -77,7 +73,7 @@ def reconcile(before: A.Programs, hand: tuple[int, ...], after: A.Programs, firs
     singles = [a for a in A.single_changes(before, hand, with_pass=False)
                if A.apply_change(before, hand, a)[0] == after]
     doubles: list[A.Action] = []
-    if can_double:
+    if can_double and not singles:  # nobody spends the joker on what one change does
         doubles = _double_changes(before, hand, after)
     found = tuple(singles + doubles)
     if found:

@@ -48,7 +48,7 @@ def new_game(players: int, options: Mapping[str, Any] | None, seed: int) -> Stat
     opts = check_options(players, options)
     rng = random.Random(seed)
     setup = C.SETUPS[str(players)]
-    grid = arena(setup["arena"])
+    grid = arena(C.ARENA_RADIUS[players])
     bases = tuple(grid.cell(seat["base"]) for seat in setup["seats"])
     robots = [(grid.cell(r["at"]), r["facing"]) for seat in setup["seats"] for r in seat["robots"]]
     crystals = {grid.cell(c["at"]): C.CRYSTAL_BY_NAME[c["colour"]] for c in setup["crystals"]}
@@ -99,39 +99,37 @@ def place_variants(radius: int, bases: tuple[int, ...], taken: set[int], opts: M
                    rng: random.Random) -> dict[str, Any]:
     """Teleporters, rocks, blobs, then mud, on random hexes allowed by the setup rules.
 
-    Teleporters, rocks and blobs go neither on the outer ring nor next to a base or
-    to another teleporter, rock or blob. Mud only avoids the outer ring and
-    anything already placed. Nothing goes on the centre, where crystals enter.
+    No piece goes on the outer ring, on the centre (where crystals enter) or on a
+    taken hex; each kind also keeps away from the hexes next to the kinds listed
+    in data/rules.json (teleporters, rocks and blobs: bases and each other).
     """
     grid = arena(radius)
-    near_base = {n for b in bases for n in grid.nbr[b]}
-    blocked = set(taken) | near_base | {grid.centre}
-    used: set[int] = set()
+    placed: dict[str, list[int]] = {"base": list(bases), "teleporter": [], "rock": [], "blob": [],
+                                    "mud": []}
+    inner = [c for c in range(grid.size) if grid.ring[c] < radius and c != grid.centre]
 
-    def pick(what: str) -> int:
-        free = [c for c in range(grid.size) if grid.ring[c] < radius and c not in blocked]
+    def pick(kind: str, option: str) -> int:
+        used = set(taken).union(*placed.values())
+        near = {n for other in C.PLACEMENT_APART[option] for c in placed[other] for n in grid.nbr[c]}
+        free = [c for c in inner if c not in used and c not in near]
         if not free:
-            raise GameError(f"no room left on the arena for {what}; ask for fewer variant pieces")
+            raise GameError(f"no room left on the arena for a {kind}; ask for fewer variant pieces")
         cell = rng.choice(free)
-        blocked.add(cell)
-        blocked.update(grid.nbr[cell])
-        used.add(cell)
+        placed[kind].append(cell)
         return cell
 
-    teleporters = tuple((pick("a teleporter"), pick("a teleporter"))
+    teleporters = tuple((pick("teleporter", "teleporters"), pick("teleporter", "teleporters"))
                         for _ in range(opts["teleporters"]))
-    rocks = tuple(pick("a rock") for _ in range(opts["rocks"]))
-    blobs = tuple(pick("a blob") for _ in range(opts["blobs"]))
-    mud_free = [c for c in range(grid.size)
-                if grid.ring[c] < radius and c not in taken and c not in used and c != grid.centre]
-    mud = tuple(rng.sample(mud_free, opts["mud"]))
+    rocks = tuple(pick("rock", "rocks") for _ in range(opts["rocks"]))
+    blobs = tuple(pick("blob", "blobs") for _ in range(opts["blobs"]))
+    mud = tuple(pick("mud", "mud") for _ in range(opts["mud"]))
     return {"teleporters": teleporters, "rocks": rocks, "blobs": blobs, "mud": mud}
 
 
 def setup_cells(players: int) -> dict[str, Any]:
     """The setup of the data file with coordinates, for docs and tests."""
     setup = C.SETUPS[str(players)]
-    return {"arena": setup["arena"],
+    return {"arena": C.ARENA_RADIUS[players],
             "bases": [parse_coord(s["base"]) for s in setup["seats"]],
             "robots": [(parse_coord(r["at"]), r["facing"]) for s in setup["seats"]
                        for r in s["robots"]],
