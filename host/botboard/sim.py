@@ -25,7 +25,7 @@ import tty
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import layouts
+from . import firmware_build, layouts
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAP = "160K"  # about what a Pico leaves for the MicroPython heap
@@ -108,8 +108,10 @@ class SimBoard:
         config = self.workdir / "board.json"
         config.write_text(json.dumps(self.layout.board_config()))
         firmware = Path(os.environ.get("BOTBOARD_FIRMWARE", ROOT / "firmware"))
-        env = dict(os.environ, MICROPYPATH=os.pathsep.join(
-            [str(firmware), str(ROOT / "shared"), ".frozen"]))
+        # precompiled, as deploy puts it on a Pico: compiling .py in the
+        # board's heap would need far more than the modules keep
+        compiled = firmware_build.build(firmware, ROOT / "shared")
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(compiled.directory), ".frozen"]))
         self.proc = subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={HEAP}", str(firmware / "main.py"),
              str(config), str(self.control_port)],

@@ -9,7 +9,7 @@
 #   r.antenna(on)            RF field on/off (off also resets every tag)
 #   r.request(cmd) -> st     REQA (0x26) or WUPA (0x52) as a 7-bit short frame
 #   r.select() -> st         anticollision + select, cascade levels 1..3;
-#                            UID in r.uid (a reused memoryview, 4/7/10 bytes),
+#                            UID in r.uid (a shared view, 4/7/10 bytes),
 #                            r.collided True if several tags had to be told apart
 #   r.detect(wake=True) -> st   request (WUPA or REQA) then select
 #   r.read(page) -> st       NTAG READ: 4 pages (16 bytes) into r.data (reused view)
@@ -20,7 +20,7 @@
 #   r.write(page, data) -> st   NTAG WRITE of one 4-byte page (ACK/NAK)
 #   r.halt() -> st           HLTA: the selected tag sleeps until the next WUPA
 #   r.crc(buf, n) -> int     CRC_A of buf[:n] computed by the chip's coprocessor
-#   r.spi_bytes              running count of SPI bytes clocked (for the figures)
+#   r.spi_bytes              running count of SPI bytes clocked by all readers
 #
 # Results are small ints: OK, TIMEOUT (no tag answered before the chip's timer
 # expired), COLLISION, CRC_ERROR, PROTOCOL_ERROR, NAK, CHIP_TIMEOUT (the chip
@@ -28,10 +28,13 @@
 # gives the text.
 #
 # Polling path (detect on an empty slot) allocates nothing: every SPI buffer and
-# view is made once.  The SPI buffers, r.frame, r.answer and r.data are shared
-# by all MFRC522 objects (readers are used one at a time): data read from one
-# reader is valid until the next operation on any reader; r.uid is per reader.  An empty slot costs 14 SPI bytes (11 us at 10
-# Mbit/s) plus the chip's 0.5 ms no-answer timer; see docs/benchmarks.md.
+# view is made once.  The SPI buffers and the results r.frame, r.answer, r.data,
+# r.uid, r.rx_len, r.collided, r.sak, r.atqa are shared by all MFRC522 objects
+# (class attributes: readers are used one at a time), valid until the next
+# operation on any reader; each reader keeps only its bus, chip select and a
+# 12-byte state (its UID, the timer setting), so 36 readers cost about 36 small
+# objects.  An empty slot costs 14 SPI bytes (11 us at 10 Mbit/s) plus the
+# chip's 0.5 ms no-answer timer; see docs/benchmarks.md.
 #
 # CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
 # anticollision) and the CRC'd ones share one path; CRC_A is computed and
@@ -116,89 +119,94 @@ _MAXTX = const(20)  # longest frame: WRITE + CRC (8) / CalcCRC of 18 bytes
 _MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
 
 
-class _Scratch:
-    # SPI buffers and their fixed-length views, shared by every MFRC522 object
-    # (readers are used one at a time): 36 readers cost one set, not 36.
-    def __init__(self):
-        self.b2 = bytearray(2)  # one register access: address, value
-        self.b4 = bytearray(4)  # three register reads in one transaction
-        # FIFO write: address byte then the data; one view per length
-        self.tx = bytearray(1 + _MAXTX)
-        self.tx[0] = (_FIFODataReg << 1) & 0x7E
-        txm = memoryview(self.tx)
-        self.txv = [txm[: 1 + n] for n in range(_MAXTX + 1)]
-        self.frame = txm[1:]
-        # FIFO read: the read address repeated, then 0; answer shifted by one
-        self.rx = bytearray(1 + _MAXRX)
-        self.rxa = bytearray(1 + _MAXRX)
-        for i in range(_MAXRX):
-            self.rxa[i] = 0x80 | (_FIFODataReg << 1)
-        rxm = memoryview(self.rx)
-        rxa = memoryview(self.rxa)
-        self.rxv = [rxm[: 1 + n] for n in range(_MAXRX + 1)]
-        self.rxav = [rxa[: 1 + n] for n in range(_MAXRX + 1)]
-        self.answer = rxm[1:]
-        self.data = rxm[1:17]
+# SPI buffers and their fixed-length views, shared by every MFRC522 object
+# (readers are used one at a time): 36 readers cost one set, not 36.  Made
+# with the first reader, not at import.  Module globals rather than instance
+# attributes: with 36 readers, each attribute costs a dict slot 36 times.
+_b2 = None  # one register access: address, value
+_b4 = None  # three register reads in one transaction
+_tx = None  # FIFO write: address byte, then the frame
+_txv = None  # views of _tx, one per length
+_rxa = None  # FIFO read: the read address repeated, then 0
+_rxv = None  # views of the receive buffer, one per length
+_rxav = None  # views of _rxa, one per length
+_uidv = None  # views of the shared UID buffer: 4, 7 and 10 bytes
+_cl = None  # cascade level being resolved: SEL, NVB, 4 UID bytes / CT, BCC
 
 
-_scratch = None
+def _make_scratch():
+    global _b2, _b4, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _cl
+    _b2 = bytearray(2)
+    _cl = bytearray(7)
+    _b4 = bytearray(4)
+    _tx = bytearray(1 + _MAXTX)
+    _tx[0] = (_FIFODataReg << 1) & 0x7E
+    txm = memoryview(_tx)
+    _txv = [txm[: 1 + n] for n in range(_MAXTX + 1)]
+    rx = bytearray(1 + _MAXRX)  # the answer, shifted by one (address byte)
+    _rxa = bytearray(1 + _MAXRX)
+    for i in range(_MAXRX):
+        _rxa[i] = 0x80 | (_FIFODataReg << 1)
+    rxm = memoryview(rx)
+    rxa = memoryview(_rxa)
+    _rxv = [rxm[: 1 + n] for n in range(_MAXRX + 1)]
+    _rxav = [rxa[: 1 + n] for n in range(_MAXRX + 1)]
+    um = memoryview(bytearray(10))
+    _uidv = (um[:4], um[:7], um[:10])
+    c = MFRC522
+    c.frame = txm[1:]
+    c.answer = rxm[1:]
+    c.data = rxm[1:17]
+    c.uid = _uidv[0]
 
 
 class MFRC522:
+    # Results of the last operation on any reader (class attributes, shared:
+    # read them before the next operation on another reader).
+    frame = None  # where frames are built before sending
+    answer = None  # bytes received by the last transceive
+    data = None  # READ answer, 16 bytes
+    uid = None  # UID selected or confirmed by the last detect/still_there
+    rx_len = 0  # bytes received
+    rx_bits = 0  # valid bits in the last received byte (8 = all)
+    collided = False  # the last select had to tell several tags apart
+    atqa = 0
+    sak = 0
+    spi_bytes = 0  # SPI bytes clocked by all readers (for the figures)
+
     def __init__(self, spi, cs):
-        global _scratch
-        if _scratch is None:
-            _scratch = _Scratch()  # made with the first reader, not at import
-        sc = _scratch
+        if _b2 is None:
+            _make_scratch()
         self._spi = spi
         self._cs = cs
         cs.value(1)
-        self.spi_bytes = 0
-        self._b2 = sc.b2
-        self._b4 = sc.b4
-        self._tx = sc.tx
-        self._txv = sc.txv
-        self.frame = sc.frame  # where callers build the frame to send
-        self._rxa = sc.rxa
-        self._rxv = sc.rxv
-        self._rxav = sc.rxav
-        self.answer = sc.answer  # bytes received by the last transceive (shared)
-        self.data = sc.data  # READ answer, 16 bytes (shared by all readers)
-        self.rx_len = 0  # bytes received
-        self.rx_bits = 0  # valid bits in the last received byte (8 = all)
-        self._cl = bytearray(7)  # SEL, NVB, 4 UID bytes / CT, BCC
-        self._uidbuf = bytearray(10)
-        um = memoryview(self._uidbuf)
-        self._uidv = (um[:4], um[:7], um[:10])
-        self.uid = self._uidv[0]
-        self.collided = False
-        self.atqa = 0
-        self.sak = 0
-        self._ticks = 0  # timer reload value now in the chip
+        # this reader's own state: UID bytes 0..9, UID level (0/1/2) at 10,
+        # timer reload now in the chip at 11 (0 unknown, 1 short, 2 long)
+        self._u = bytearray(12)
 
     # --- register access -------------------------------------------------
     def _wreg(self, reg, val):
-        b = self._b2
+        b = _b2
         b[0] = (reg << 1) & 0x7E
         b[1] = val
         self._cs.value(0)
         self._spi.write(b)
         self._cs.value(1)
-        self.spi_bytes += 2
+        MFRC522.spi_bytes += 2
 
     def _rreg(self, reg):
-        b = self._b2
+        b = _b2
         b[0] = 0x80 | (reg << 1)
         b[1] = 0
         self._cs.value(0)
         self._spi.write_readinto(b, b)
         self._cs.value(1)
-        self.spi_bytes += 2
+        MFRC522.spi_bytes += 2
         return b[1]
 
     def _rreg3(self, r1, r2, r3):
         # one transaction: address bytes back to back, answers shifted by one
-        b = self._b4
+        b = _b4
         b[0] = 0x80 | (r1 << 1)
         b[1] = 0x80 | (r2 << 1)
         b[2] = 0x80 | (r3 << 1)
@@ -206,28 +214,29 @@ class MFRC522:
         self._cs.value(0)
         self._spi.write_readinto(b, b)
         self._cs.value(1)
-        self.spi_bytes += 4
+        MFRC522.spi_bytes += 4
 
     def _fifo_write(self, n):
         self._cs.value(0)
-        self._spi.write(self._txv[n])
+        self._spi.write(_txv[n])
         self._cs.value(1)
-        self.spi_bytes += 1 + n
+        MFRC522.spi_bytes += 1 + n
 
     def _fifo_read(self, n):
-        a = self._rxa
+        a = _rxa
         a[n] = 0
         self._cs.value(0)
-        self._spi.write_readinto(self._rxav[n], self._rxv[n])
+        self._spi.write_readinto(_rxav[n], _rxv[n])
         self._cs.value(1)
         a[n] = 0x80 | (_FIFODataReg << 1)
-        self.spi_bytes += 1 + n
+        MFRC522.spi_bytes += 1 + n
 
     def _timer(self, ticks):
-        if ticks != self._ticks:
+        code = 1 if ticks == _TICKS_SHORT else 2
+        if code != self._u[11]:
             self._wreg(_TReloadRegH, ticks >> 8)
             self._wreg(_TReloadRegL, ticks & 0xFF)
-            self._ticks = ticks
+            self._u[11] = code
 
     # --- chip control ----------------------------------------------------
     def version(self):
@@ -244,7 +253,7 @@ class MFRC522:
                 return False
         self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto
         self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
-        self._ticks = -1
+        self._u[11] = 0
         self._timer(_TICKS_SHORT)
         self._wreg(_TxModeReg, 0x00)  # 106 kBd, no hardware CRC
         self._wreg(_RxModeReg, 0x00)
@@ -263,7 +272,7 @@ class MFRC522:
         self._wreg(_CommandReg, _CMD_IDLE)
         self._wreg(_DivIrqReg, _DIVIRQ_CRC)  # clear CRCIRq
         self._wreg(_FIFOLevelReg, 0x80)  # flush
-        tx = self._tx
+        tx = _tx
         for i in range(n):
             tx[1 + i] = buf[i]
         self._fifo_write(n)
@@ -274,7 +283,7 @@ class MFRC522:
                 return -1
         self._wreg(_CommandReg, _CMD_IDLE)
         self._rreg3(_CRCResultRegL, _CRCResultRegH, _CRCResultRegL)
-        b = self._b4
+        b = _b4
         return b[1] | (b[2] << 8)
 
     def _add_crc(self, n):
@@ -308,7 +317,7 @@ class MFRC522:
         self._fifo_write(n)
         self._wreg(_CommandReg, _CMD_TRANSCEIVE)
         self._wreg(_BitFramingReg, 0x80 | (rx_align << 4) | last_bits)
-        self.rx_len = 0
+        MFRC522.rx_len = 0
         t0 = time.ticks_us()
         while True:
             irq = self._rreg(_ComIrqReg)
@@ -321,7 +330,7 @@ class MFRC522:
             if time.ticks_diff(time.ticks_us(), t0) > _GUARD_US:
                 return CHIP_TIMEOUT
         self._rreg3(_ErrorReg, _FIFOLevelReg, _ControlReg)
-        b = self._b4
+        b = _b4
         err = b[1]
         level = b[2] & 0x7F
         bits = b[3] & 0x07
@@ -331,8 +340,8 @@ class MFRC522:
             return PROTOCOL_ERROR
         if level:
             self._fifo_read(level)
-        self.rx_len = level
-        self.rx_bits = bits if bits else 8
+        MFRC522.rx_len = level
+        MFRC522.rx_bits = bits if bits else 8
         if err & _ERR_COLL:
             return COLLISION
         return OK
@@ -347,23 +356,24 @@ class MFRC522:
             return PROTOCOL_ERROR
         if st == OK:
             a = self.answer
-            self.atqa = a[0] | (a[1] << 8)
+            MFRC522.atqa = a[0] | (a[1] << 8)
         return st
 
     def detect(self, wake=True):
+        MFRC522.collided = False
         st = self.request(WUPA if wake else REQA)
         if st != OK:
             return st
         return self.select()
 
     def select(self):
-        self.collided = False
-        u = self._uidbuf
+        MFRC522.collided = False
+        u = self._u
         for level in range(3):
             st = self._anticollision(level)
             if st != OK:
                 return st
-            cl = self._cl
+            cl = _cl
             st = self._select_level(level)
             if st != OK:
                 return st
@@ -375,7 +385,8 @@ class MFRC522:
                 continue
             for i in range(4):
                 u[3 * level + i] = cl[2 + i]
-            self.uid = self._uidv[level]
+            u[10] = level
+            self._publish_uid()
             return OK
         return PROTOCOL_ERROR
 
@@ -383,7 +394,7 @@ class MFRC522:
         # Finds the 32 UID bits + BCC of one cascade level into cl[2:7],
         # resolving collisions by choosing the tag with a 1 at the first
         # differing bit (ISO/IEC 14443-3, 6.5.3).
-        cl = self._cl
+        cl = _cl
         for i in range(2, 7):
             cl[i] = 0
         known = 0
@@ -413,7 +424,7 @@ class MFRC522:
                 if cl[2] ^ cl[3] ^ cl[4] ^ cl[5] != cl[6]:
                     return PROTOCOL_ERROR  # BCC wrong: a garbled answer
                 return OK
-            self.collided = True
+            MFRC522.collided = True
             coll = self._rreg(_CollReg)
             if coll & _COLL_POS_NOT_VALID:
                 return COLLISION
@@ -429,7 +440,7 @@ class MFRC522:
 
     def _select_level(self, level):
         f = self.frame
-        cl = self._cl
+        cl = _cl
         f[0] = _SEL[level]
         f[1] = 0x70  # NVB: all 40 bits
         for i in range(2, 7):
@@ -444,7 +455,7 @@ class MFRC522:
             return PROTOCOL_ERROR
         st = self._check_crc(3)
         if st == OK:
-            self.sak = self.answer[0]
+            MFRC522.sak = self.answer[0]
         return st
 
     def halt(self):
@@ -503,19 +514,28 @@ class MFRC522:
         return self._check_crc(want)
 
     def still_there(self):
-        if len(self.uid) != 7:
+        if self._u[10] != 1:
             return PROTOCOL_ERROR  # only NTAG21x (7-byte UIDs) have FAST_READ
         st = self.fast_read(0, 1)
         if st != OK:
             return st
         a = self.answer
-        u = self._uidbuf
+        u = self._u
         for i in range(3):
             if a[i] != u[i] or a[4 + i] != u[3 + i]:
                 return PROTOCOL_ERROR
         if a[7] != u[6]:
             return PROTOCOL_ERROR
+        self._publish_uid()
         return OK
+
+    def _publish_uid(self):
+        # this reader's UID into the shared view MFRC522.uid
+        u = self._u
+        v = _uidv[u[10]]
+        for i in range(len(v)):
+            v[i] = u[i]
+        MFRC522.uid = v
 
     def write(self, page, data):
         f = self.frame

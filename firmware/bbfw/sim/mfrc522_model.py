@@ -4,7 +4,8 @@
 #   m.begin(); m.xfer(byte) -> byte ...; m.end()   one SPI transaction (the bus
 #                                        model calls these as chip select moves)
 #   m.tags                               list of Ntag213 objects in the field
-#   m.dead, m.dead_miso                  a reader that never answers
+#   m.dead_miso                          -1, or what a reader that never
+#                                        answers drives on MISO
 #   m.remove_after                       -1, or frames until the tags leave
 #   m.frames, m.tx_bits, m.rx_bits       frames and bits on the air (figures)
 #
@@ -51,17 +52,22 @@ _RESET = ((_CommandReg, 0x20), (_ComIrqReg, 0x14), (0x07, 0x21), (0x0B, 0x08),
           (0x19, 0x4D), (0x24, 0x26), (0x26, 0x48), (0x27, 0x88), (0x28, 0x20),
           (0x29, 0x20), (_VersionReg, 0x92))
 _PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
+_NO_TAGS = ()  # an empty field (the field object sets a list when tags come)
+_txf = None  # the frame being sent, copied out of the FIFO (shared: one send at a time)
 
 
 class MFRC522Model:
     def __init__(self):
-        self.regs = bytearray(64)
-        self.fifo = bytearray(64)
-        self._txf = bytearray(64)  # the frame being sent, copied out of the FIFO
+        # 36 of these share the firmware's heap in the simulated board: few
+        # attributes (16 bytes each on the 64-bit unix port), one buffer
+        global _txf
+        if _txf is None:
+            _txf = bytearray(64)
+        self.regs = bytearray(128)  # registers 0..63, then the FIFO
+        self.fifo = memoryview(self.regs)[64:]
         self.level = 0
-        self.tags = []
-        self.dead = False
-        self.dead_miso = 0x00
+        self.tags = _NO_TAGS
+        self.dead_miso = -1  # -1: alive; else what a dead chip drives on MISO
         self.remove_after = -1
         self.frames = 0
         self.tx_bits = 0  # bits sent into the field, for air-time figures
@@ -87,7 +93,7 @@ class MFRC522Model:
         self._addr = -1
 
     def xfer(self, b):
-        if self.dead:
+        if self.dead_miso >= 0:
             return self.dead_miso
         a = self._addr
         if a < 0:  # address byte
@@ -179,7 +185,7 @@ class MFRC522Model:
         n = self.level
         last = r[_BitFramingReg] & 0x07
         nbits = (n - 1) * 8 + last if last and n else n * 8
-        txf = self._txf
+        txf = _txf
         for i in range(n):
             txf[i] = self.fifo[i]
         self.level = 0
@@ -188,7 +194,7 @@ class MFRC522Model:
         self.frames += 1
         self.tx_bits += nbits
         if self.remove_after == 0:
-            self.tags = []
+            self.tags = _NO_TAGS
             self.remove_after = -1
         elif self.remove_after > 0:
             self.remove_after -= 1

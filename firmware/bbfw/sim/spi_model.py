@@ -2,7 +2,9 @@
 #
 #   bus = SPIBus()                 machine.SPI-like: write, read, readinto,
 #                                  write_readinto; bus.bytes counts bytes clocked
-#   bus.attach(device, selected)   device has begin/end/xfer; selected() -> bool
+#   bus.attach(device, cs, i=0)    device has begin/end/xfer; selected while cs
+#                                  (a SimPin) reads 0, or output i of cs (a
+#                                  ShiftRegModel) is low
 #   bus.cs_changed()               pins call this when a chip select may move
 #   SimPin(value, on_change)       Pin-like output that tells someone it moved
 #   ShiftRegModel(count)           74HC595 chain: clocked by every bus byte,
@@ -49,15 +51,17 @@ class SimPin:
 class SPIBus:
     def __init__(self):
         self._devs = []
-        self._is_sel = []
+        self._cs = []  # what selects each device: a pin, or a shift register
+        self._out = bytearray(0)  # the shift register output of each device
         self._on = bytearray(0)
         self._clocked = []  # shift registers fed by MOSI whatever is selected
         self.bytes = 0
         self.contention = 0  # bytes clocked with two devices selected
 
-    def attach(self, dev, selected):
+    def attach(self, dev, cs, i=0):
         self._devs.append(dev)
-        self._is_sel.append(selected)
+        self._cs.append(cs)
+        self._out = bytes(self._out) + bytes((i,))
         self._on = bytearray(len(self._devs))
 
     def clock_into(self, shift):
@@ -65,8 +69,13 @@ class SPIBus:
 
     def cs_changed(self):
         on = self._on
+        cs = self._cs
         for i in range(len(self._devs)):
-            s = 1 if self._is_sel[i]() else 0
+            c = cs[i]
+            if isinstance(c, ShiftRegModel):
+                s = 1 if c.output(self._out[i]) == 0 else 0
+            else:
+                s = 1 if c.value() == 0 else 0
             if s != on[i]:
                 on[i] = s
                 if s:
@@ -140,19 +149,6 @@ class ShiftRegModel:
         return (self.out[i >> 3] >> (i & 7)) & 1
 
 
-class _Selected:
-    # callable: is reader i selected (its chip select low)
-    def __init__(self, pin_or_shift, i):
-        self._p = pin_or_shift
-        self._i = i
-
-    def __call__(self):
-        p = self._p
-        if isinstance(p, ShiftRegModel):
-            return p.output(self._i) == 0
-        return p.value() == 0
-
-
 class SimReaderField:
     def __init__(self, count, chain=False):
         self.spi = SPIBus()
@@ -165,13 +161,13 @@ class SimReaderField:
             self.shift = ShiftRegModel(count, self.spi.cs_changed)
             self.spi.clock_into(self.shift)
             for i in range(count):
-                self.spi.attach(self.models[i], _Selected(self.shift, i))
+                self.spi.attach(self.models[i], self.shift, i)
             self.hc595 = HC595(self.spi, self.shift.latch_pin, self.shift.oe_pin, count)
             self._cs = [self.hc595.cs(i) for i in range(count)]
         else:
             self._cs = [SimPin(1, self.spi.cs_changed) for _ in range(count)]
             for i in range(count):
-                self.spi.attach(self.models[i], _Selected(self._cs[i], i))
+                self.spi.attach(self.models[i], self._cs[i])
 
     def cs(self, i):
         return self._cs[i]
@@ -183,21 +179,21 @@ class SimReaderField:
 
     def add_second_tag(self, slot, uid, payload=None):
         tag = Ntag213(uid, payload)
-        self.models[slot].tags.append(tag)
+        m = self.models[slot]
+        m.tags = list(m.tags) + [tag]
         return tag
 
     def remove(self, slot):
-        self.models[slot].tags = []
+        self.models[slot].tags = ()
 
     def remove_after(self, slot, frames):
         self.models[slot].remove_after = frames
 
     def kill(self, slot, miso=0x00):
-        self.models[slot].dead = True
         self.models[slot].dead_miso = miso
 
     def revive(self, slot):
-        self.models[slot].dead = False
+        self.models[slot].dead_miso = -1
 
     def tag(self, slot, k=0):
         return self.models[slot].tags[k]
