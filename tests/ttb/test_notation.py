@@ -66,3 +66,14 @@ def test_fen_fields_parse():
     assert doc["track"] == ["b", "g", "p"]
     assert doc["dm_used"] == {"red": True, "blue": False}
     assert doc["delivered"]["blue"] == {"blue": 0, "green": 2, "pink": 0}
+
+
+def test_a_special_once_placed_stays_known():
+    state = GAME.scenario_start(2, {}, 0, {"hands": {"red": ["J", "U"]}})
+    state, _ = GAME.apply_str(state, "A1=J")
+    state, _ = GAME.apply_str(state, "pass")  # blue
+    state, _ = GAME.apply_str(state, "A1=-")  # J back in red's hand
+    blue_view = GAME.observe(state, 1)
+    assert blue_view["hands"]["red"] == ["?", "J"] or blue_view["hands"]["red"] == ["J", "?"]
+    assert blue_view["revealed"]["red"] == ["J"]
+    assert GAME.from_text(GAME.to_text(state)) == state

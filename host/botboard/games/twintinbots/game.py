@@ -218,7 +218,8 @@ class TwinTinBots(Game[State, Action]):
             dm_used = state.dm_used
             if action[0] == A.DOUBLE:
                 dm_used = dm_used[:seat] + (True,) + dm_used[seat + 1:]
-            state = state._replace(programs=tuple(programs), hands=tuple(hands), dm_used=dm_used)
+            state = state._replace(programs=tuple(programs), hands=tuple(hands), dm_used=dm_used,
+                                   revealed=_reveal(state.revealed, seat, prog_a + prog_b))
         run = Run(state)
         text = A.programming_to_str(action)
         run.say("program", f"{_SEAT_TITLES[seat]} programs: {text}", seat=seat, action=text)
@@ -263,4 +264,14 @@ class TwinTinBots(Game[State, Action]):
         return run.finish(), run.events
 
 
+def _reveal(revealed: tuple[tuple[int, ...], ...], seat: int,
+            placed: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """A special placed on the board is no secret any more, even back in the hand."""
+    new = [t for t in placed if t in _SPECIALS and t not in revealed[seat]]
+    if not new:
+        return revealed
+    return revealed[:seat] + (tuple(sorted(revealed[seat] + tuple(new))),) + revealed[seat + 1:]
+
+
+_SPECIALS = frozenset(C.SPECIALS)
 GAME = TwinTinBots()

@@ -47,9 +47,10 @@ def to_doc(state: State, viewer: int | None = None, full: bool = False) -> dict[
                      for c, o in enumerate(state.occ) if CRYSTAL0 < o < BLOB},
         "programs": {robot_key(r): [C.TILE_CODES[t] for t in state.programs[r]]
                      for r in range(2 * n)},
-        "hands": {seat_name(s): ([C.TILE_CODES[t] for t in state.hands[s]]
-                                 if viewer is None or viewer == s else ["?"] * len(state.hands[s]))
+        "hands": {seat_name(s): [C.TILE_CODES[t] if viewer is None or viewer == s
+                                 or t in state.revealed[s] else "?" for t in state.hands[s]]
                   for s in range(n)},
+        "revealed": {seat_name(s): [C.TILE_CODES[t] for t in state.revealed[s]] for s in range(n)},
         "dm_used": {seat_name(s): state.dm_used[s] for s in range(n)},
         "delivered": {seat_name(s): dict(zip(("blue", "green", "pink"), state.delivered[s]))
                       for s in range(n)},
@@ -84,7 +85,7 @@ def _detail_to_json(state: State, pending: tuple[int, ...]) -> Any:
 
 # -- document -> state --------------------------------------------------------------
 # fields a full document (or the text form) may leave out
-_OPTIONAL: dict[str, Any] = {"rocks": [], "blobs": [], "mud": [], "teleporters": {},
+_OPTIONAL: dict[str, Any] = {"rocks": [], "blobs": [], "mud": [], "teleporters": {}, "revealed": {},
                              "teams": False, "score_victory": True, "countdown": None}
 
 
@@ -158,7 +159,8 @@ def from_doc(doc: Mapping[str, Any], base: State | None = None, where: str = "")
         raise ScenarioError(f"{where.rstrip('.') or 'position'}: expected an object")
     known = {"players", "arena", "teams", "score_victory", "turn", "turns", "countdown", "bases",
               "robots", "crystals", "programs", "hands", "dm_used", "delivered", "scores", "track",
-              "deck", "rocks", "blobs", "mud", "teleporters", "result", "exec", "position"}
+              "deck", "rocks", "blobs", "mud", "teleporters", "result", "exec", "position",
+              "revealed", "final_scores"}
     unknown = set(doc) - known
     if unknown:
         raise ScenarioError(f"{where}{sorted(unknown)[0]}: unknown field; position fields are "
@@ -279,9 +281,14 @@ def from_doc(doc: Mapping[str, Any], base: State | None = None, where: str = "")
         held = placed.union(*hands)
         deck = tuple(t for t in deck if t not in held)
     _check_tiles(rd, programs, hands, players)
+    shown = rd.mapping("revealed")
+    revealed = tuple(tuple(sorted({rd.tile("revealed", t) for t in shown.get(seat_name(s), [])}
+                                  | {t for t in programs[2 * s] + programs[2 * s + 1]
+                                     if t in C.SPECIALS}))
+                     for s in seats)
     return State(layout, tuple(occ), tuple(cells), tuple(faces), tuple(loads), tuple(programs),
                  tuple(hands), dm_used, tuple(delivered), track, deck, player, turns, countdown,
-                 pending, pc, stuck, result)
+                 pending, pc, stuck, result, revealed)
 
 
 def _read_exec(rd: _Reader, grid: Arena, players: int) -> tuple[Any, Any, int]:
@@ -356,6 +363,8 @@ def to_fen(state: State) -> str:
         "dm=" + "".join("1" if doc["dm_used"][s] else "0" for s in seats),
         "bases=" + ";".join(doc["bases"][s] for s in seats),
     ]
+    if any(doc["revealed"].values()):
+        parts.append("revealed=" + ";".join(".".join(doc["revealed"][s]) for s in seats))
     if doc["countdown"] is not None:
         parts.append(f"countdown={doc['countdown']}")
     if doc["teams"]:
@@ -431,6 +440,9 @@ def _fen_field(key: str, value: str, fields: Mapping[str, str]) -> dict[str, Any
         return {"track": list(value)}
     if key == "deck":
         return {"deck": _split(value, ".")}
+    if key == "revealed":
+        return {"revealed": {s: _split(item, ".") for s, item in zip(seats, _split(value),
+                                                                    strict=True)}}
     if key == "dm":
         return {"dm_used": {s: flag == "1" for s, flag in zip(seats, value, strict=True)}}
     if key == "bases":

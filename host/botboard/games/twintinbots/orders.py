@@ -70,7 +70,7 @@ class Run:
                      tuple(self.load), self.programs, tuple(self.hands), s.dm_used,
                      tuple(self.delivered), self.track, self.deck, self.player, self.turns,
                      self.countdown, self.pending, pc if self.pending else None,
-                     self.stuck if self.pending else 0, self.result)
+                     self.stuck if self.pending else 0, self.result, s.revealed)
 
     def where(self, cell: int) -> str:
         return f"({self.grid.names[cell]})"

@@ -80,7 +80,7 @@ def new_game(players: int, options: Mapping[str, Any] | None, seed: int) -> Stat
         hands=tuple((specials[seat],) for seat in range(players)),
         dm_used=(False,) * players, delivered=((0, 0, 0),) * players,
         track=tuple(supply), deck=tuple(specials[players:]), player=0, turns=0,
-        countdown=-1 if supply else C.COUNTDOWN)
+        countdown=-1 if supply else C.COUNTDOWN, revealed=((),) * players)
 
 
 def place_variants_retrying(radius: int, bases: tuple[int, ...], taken: set[int],

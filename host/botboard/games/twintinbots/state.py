@@ -118,6 +118,7 @@ class State(NamedTuple):
     pc: tuple[int, int, int] | None = None  # where execution resumes: robot k, slot, step
     stuck: int = 0  # bitmask of robots whose next forward move skids (mud)
     result: tuple[int, tuple[int, ...]] | None = None  # (how it ended, winning seats)
+    revealed: tuple[tuple[int, ...], ...] = ()  # per seat: specials everyone has seen placed
 
 
 def points(counts: tuple[int, int, int] | list[int]) -> int:
