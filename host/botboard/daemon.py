@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import games, layouts
+from .board_tools import BoardTools
 from .link.connection import BoardConnection, Message
 from .link.image import BoardImage
 from .sim import SimBoard
@@ -71,6 +72,7 @@ class Daemon:
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
         self.session: Any = None  # the game session (botboard.session), when one runs
+        self.tools = BoardTools(self)  # maker tools and the mirror of what the board shows
         self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
 
     @property
@@ -90,6 +92,7 @@ class Daemon:
         image = BoardImage.blank(len(self.layout.cells))
         self.conn = BoardConnection(port, image)
         self.conn.listeners.append(self._on_board_message)
+        self.conn.listeners.append(self.tools.on_message)
         return port
 
     def _on_board_message(self, msg: Message) -> None:
@@ -131,11 +134,13 @@ class Daemon:
             create_app(self), host=self.config.listen, port=self.config.console_port,
             log_level="warning", lifespan="off"))
         link_task = asyncio.create_task(self.conn.run())
+        mirror_task = asyncio.create_task(self.tools.mirror_loop())
         serve_task = asyncio.create_task(server.serve())
         while not server.started and not serve_task.done():
             await asyncio.sleep(0.05)
         if serve_task.done():
             link_task.cancel()
+            mirror_task.cancel()
             serve_task.result()
             raise ConfigError(f"the console could not listen on {self.config.listen}:"
                               f"{self.config.console_port} (in use? try --console-port)")
@@ -145,6 +150,7 @@ class Daemon:
             await asyncio.wait({link_task, serve_task}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             link_task.cancel()
+            mirror_task.cancel()
             server.should_exit = True
             await asyncio.gather(serve_task, return_exceptions=True)
             self.stop()

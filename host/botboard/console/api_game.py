@@ -1,0 +1,124 @@
+"""Game endpoints: the console's window on the game session (``daemon.session``).
+
+GET  /api/games          the games the daemon knows, with player limits and options
+GET  /api/game           {"session": bool, "view": session.view() or null}
+POST /api/game/new       {players, options?, seed?}
+POST /api/game/undo      {confirm: true}     the session journals the undo
+POST /api/game/decide    {choice}            a pending decision, as the session names it
+POST /api/game/speed     {speed}
+POST /api/game/skip
+
+The session is built by another part of the host (``botboard.session``); this
+module only relies on its methods ``new_game(players, options, seed)``,
+``undo()``, ``decide(choice)``, ``view()``, ``set_speed(speed)``, ``skip()``
+(plain or async) and says "no game session" while there is none.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import games
+from .common import ApiError, api, get_int, json_body, maybe_await
+
+if TYPE_CHECKING:
+    from ..daemon import Daemon
+
+NO_SESSION = "no game session in this daemon: start one with `botboard run` (it creates the session)"
+
+
+def game_summary(daemon: "Daemon") -> dict[str, Any]:
+    """A short, JSON-safe summary for `botboard status` and the header."""
+    session = daemon.session
+    if session is None:
+        return {"session": False}
+    try:
+        view = session.view()
+    except Exception as err:  # a summary must never take the status endpoint down
+        return {"session": True, "error": f"{type(err).__name__}: {err}"}
+    if not isinstance(view, dict):
+        return {"session": True}
+    keys = ("game", "game_id", "turn", "round", "phase", "current_player", "scores", "countdown",
+            "outcome", "over", "pending")
+    return {"session": True, **{k: view[k] for k in keys if k in view}}
+
+
+def game_list() -> list[dict[str, Any]]:
+    out = []
+    for name in games.names():
+        info = games.get(name).info
+        out.append({"name": name, "title": info.title, "min_players": info.min_players,
+                    "max_players": info.max_players, "options": dict(info.options)})
+    return out
+
+
+def routes(daemon: "Daemon") -> list[Route]:
+    def session() -> Any:
+        if daemon.session is None:
+            raise ApiError(NO_SESSION, status=409)
+        return daemon.session
+
+    async def view_response() -> Response:
+        view = await maybe_await(daemon.session.view()) if daemon.session else None
+        return JSONResponse({"session": daemon.session is not None, "game": daemon.game_name,
+                             "view": view})
+
+    async def game_names(request: Request) -> Response:
+        return JSONResponse({"current": daemon.game_name, "games": game_list()})
+
+    @api
+    async def game(request: Request) -> Response:
+        return await view_response()
+
+    @api
+    async def new(request: Request) -> Response:
+        body = await json_body(request)
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise ApiError("options must be a JSON object of option -> value")
+        seed = body.get("seed")
+        seed = None if seed in (None, "") else get_int(body, "seed")
+        await maybe_await(session().new_game(get_int(body, "players", None, 1, 8), options, seed))
+        return await view_response()
+
+    @api
+    async def undo(request: Request) -> Response:
+        if (await json_body(request)).get("confirm") is not True:
+            raise ApiError("undo needs {\"confirm\": true}: it takes back the last action")
+        await maybe_await(session().undo())
+        return await view_response()
+
+    @api
+    async def decide(request: Request) -> Response:
+        body = await json_body(request)
+        if "choice" not in body:
+            raise ApiError("missing field 'choice': one of the pending decision's choices")
+        await maybe_await(session().decide(body["choice"]))
+        return await view_response()
+
+    @api
+    async def speed(request: Request) -> Response:
+        body = await json_body(request)
+        if "speed" not in body:
+            raise ApiError("missing field 'speed'")
+        await maybe_await(session().set_speed(body["speed"]))
+        return await view_response()
+
+    @api
+    async def skip(request: Request) -> Response:
+        await maybe_await(session().skip())
+        return await view_response()
+
+    return [
+        Route("/api/games", game_names),
+        Route("/api/game", game),
+        Route("/api/game/new", new, methods=["POST"]),
+        Route("/api/game/undo", undo, methods=["POST"]),
+        Route("/api/game/decide", decide, methods=["POST"]),
+        Route("/api/game/speed", speed, methods=["POST"]),
+        Route("/api/game/skip", skip, methods=["POST"]),
+    ]

@@ -1,0 +1,45 @@
+"""The console's websocket: everything the daemon publishes, plus a status heartbeat.
+
+Events are JSON objects with a ``kind``: ``status`` (every second and on
+connect), ``frames`` (decoded frames both ways, batched), ``cells`` (what the
+board reports it shows), ``slot``, ``button``, ``led_test``, ``plug`` and
+``game`` (from the session). The daemon's own per-message ``trace`` events
+are dropped here: ``frames`` carries the same messages and the outgoing ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .api_board import full_status
+
+if TYPE_CHECKING:
+    from ..daemon import Daemon
+
+STATUS_EVERY_S = 1.0
+
+
+def routes(daemon: "Daemon") -> list[WebSocketRoute]:
+    async def live(ws: WebSocket) -> None:
+        await ws.accept()
+        queue = daemon.subscribe()
+        try:
+            await ws.send_json({"kind": "status", "status": full_status(daemon)})
+            await ws.send_json({"kind": "cells", **daemon.tools.cells_json()})
+            while True:
+                try:
+                    event: dict[str, Any] = await asyncio.wait_for(queue.get(), STATUS_EVERY_S)
+                except asyncio.TimeoutError:
+                    event = {"kind": "status", "status": full_status(daemon)}
+                if event.get("kind") != "trace":
+                    await ws.send_json(event)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            daemon.unsubscribe(queue)
+
+    return [WebSocketRoute("/ws", live)]

@@ -1,0 +1,112 @@
+// The arena: the layout drawn as SVG hexes (or squares), each cell filled with
+// what the board reports it shows (palette colour, effect, facing).
+"use strict";
+import { act, svg } from "./api.js";
+
+const SIZE = 20;
+const EFFECTS = ["off", "solid", "blink", "pulse", "spin"];
+const NO_FACING = 15;
+const state = { layout: null, shapes: [], cursor: 0, simulated: false };
+
+function centre(grid, a, b) {
+  if (grid === "hex") return [SIZE * Math.sqrt(3) * (a + b / 2), SIZE * 1.5 * b];
+  return [a * SIZE * 2, -b * SIZE * 2]; // square: (x, y) with y northwards
+}
+
+function outline(grid, x, y) {
+  if (grid === "square") {
+    const h = SIZE * 0.95;
+    return `${x - h},${y - h} ${x + h},${y - h} ${x + h},${y + h} ${x - h},${y + h}`;
+  }
+  return [...Array(6).keys()].map((k) => {
+    const angle = Math.PI / 180 * (60 * k - 30); // pointy-top
+    return `${(x + SIZE * Math.cos(angle)).toFixed(2)},${(y + SIZE * Math.sin(angle)).toFixed(2)}`;
+  }).join(" ");
+}
+
+// Screen angle of a facing: hex 0 E, 1 SE ... clockwise; square 0 N, 1 E, 2 S, 3 W.
+function facingAngle(grid, facing) {
+  return grid === "hex" ? facing * 60 : facing * 90 - 90;
+}
+
+export function drawArena(layout, simulated) {
+  state.layout = layout;
+  state.simulated = simulated;
+  const root = document.getElementById("arena");
+  root.replaceChildren();
+  const centres = layout.cells.map(([a, b]) => centre(layout.grid, a, b));
+  const xs = centres.map((c) => c[0]), ys = centres.map((c) => c[1]);
+  const pad = SIZE * 1.5;
+  root.setAttribute("viewBox", `${Math.min(...xs) - pad} ${Math.min(...ys) - pad} ` +
+    `${Math.max(...xs) - Math.min(...xs) + 2 * pad} ${Math.max(...ys) - Math.min(...ys) + 2 * pad}`);
+  state.shapes = layout.cells.map(([a, b], i) => {
+    const [x, y] = centres[i];
+    const group = svg("g", { class: "cell", id: `cell-${i}`, "data-cell": i });
+    const title = svg("title");
+    title.textContent = `cell ${i} (${a}, ${b})`;
+    const body = svg("polygon", { points: outline(layout.grid, x, y), class: "body" });
+    const pointer = svg("line", { x1: x, y1: y, x2: x + SIZE * 0.8, y2: y, class: "facing",
+                                  visibility: "hidden" });
+    const label = svg("text", { x, y: y + SIZE * 0.62, class: "index" });
+    label.textContent = i;
+    group.append(title, body, pointer, label);
+    group.addEventListener("click", () => touch(i));
+    root.append(group);
+    return { group, body, pointer, title, x, y, coords: [a, b] };
+  });
+  document.getElementById("arena-note").textContent =
+    `${layout.title} · ${layout.cells.length} cells${simulated ? " · click a cell to touch it" : ""}`;
+  moveCursor(0, false);
+}
+
+// cells: [[palette, facing, effect], ...] as the board reported; palette: CSS colours
+export function showCells(cells, palette) {
+  cells.forEach(([pal, facing, effect], i) => {
+    const shape = state.shapes[i];
+    if (!shape) return;
+    const colour = effect === 0 ? "#141414" : palette[pal] || "#888";
+    shape.body.setAttribute("fill", colour);
+    shape.group.dataset.palette = pal;
+    shape.group.dataset.effect = EFFECTS[effect] || String(effect);
+    shape.group.setAttribute("class", `cell effect-${EFFECTS[effect] || "other"}` +
+      (i === state.cursor ? " cursor" : ""));
+    const faced = facing !== NO_FACING && facing < 6 && effect !== 0;
+    shape.pointer.setAttribute("visibility", faced ? "visible" : "hidden");
+    if (faced) {
+      const angle = facingAngle(state.layout.grid, facing);
+      shape.pointer.setAttribute("transform", `rotate(${angle} ${shape.x} ${shape.y})`);
+    }
+    shape.title.textContent = `cell ${i} (${shape.coords.join(", ")}): ` +
+      (effect === 0 ? "off" : `palette ${pal} ${EFFECTS[effect] || effect}` +
+        (faced ? `, facing ${facing}` : ""));
+  });
+}
+
+function touch(cell) {
+  if (!state.simulated) return;
+  act("api/sim/touch", { cell });
+}
+
+function moveCursor(to, announce = true) {
+  const n = state.shapes.length;
+  if (!n) return;
+  state.shapes[state.cursor]?.group.classList.remove("cursor");
+  state.cursor = (to + n) % n;
+  const shape = state.shapes[state.cursor];
+  shape.group.classList.add("cursor");
+  if (announce) {
+    document.getElementById("arena-cursor").textContent = shape.title.textContent +
+      (state.simulated ? " — Enter touches it" : "");
+  }
+}
+
+export function arenaKeys(event) {
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (step) {
+    moveCursor(state.cursor + step);
+    event.preventDefault();
+  } else if (event.key === "Enter" || event.key === " ") {
+    touch(state.cursor);
+    event.preventDefault();
+  }
+}

@@ -1,0 +1,86 @@
+// The console's entry point: load the layout, open the websocket, route live
+// events to the panels, and wire the keyboard shortcuts (see the ? dialog).
+"use strict";
+import { getJSON, notify, wsURL } from "./api.js";
+import { arenaKeys, drawArena, showCells } from "./arena.js";
+import { focusDecision, setupGame, showGame, undo } from "./game.js";
+import { addFrames, setupTrace, showLink, togglePause } from "./link.js";
+import { focusFirstSlot, setButton, setGameView, setGames, setPalette, setSlot, setSlots,
+         setupStations } from "./stations.js";
+import { setupTools, showLedTest, showReaders, startLedTest } from "./tools.js";
+
+let slots = [];
+
+async function start() {
+  const [layout, status, games, game, frames] = await Promise.all([
+    getJSON("api/layout"), getJSON("api/status"), getJSON("api/games"), getJSON("api/game"),
+    getJSON("api/trace?limit=300"),
+  ]);
+  const simulated = Boolean(status.simulated);
+  drawArena(layout, simulated);
+  setupStations(layout, simulated);
+  setGames(games.games);
+  setupGame(setGameView);
+  setupTrace();
+  setupTools(layout);
+  showLink(status);
+  showGame(game);
+  slots = status.tools.slots;
+  setSlots(slots);
+  showReaders(slots);
+  addFrames(frames);
+  document.getElementById("arena").addEventListener("keydown", arenaKeys);
+  document.addEventListener("keydown", shortcuts);
+  connect();
+}
+
+function onEvent(event) {
+  switch (event.kind) {
+    case "status": showLink(event.status); break;
+    case "frames": addFrames(event.messages); break;
+    case "cells": setPalette(event.palette); showCells(event.cells, event.palette);
+      document.body.dataset.cellsAt = event.at; break;
+    case "slot": slots[event.slot] = event.reading; setSlot(event.slot, event.reading); showReaders(slots); break;
+    case "button": setButton(event.button, event.action); break;
+    case "led_test": showLedTest(event); break;
+    case "plug": notify(event.plugged ? "board plugged back in" : "board unplugged"); break;
+    case "game": getJSON("api/game").then(showGame, () => {}); break;
+    default: break;
+  }
+}
+
+function connect() {
+  const ws = new WebSocket(wsURL());
+  ws.onopen = () => { document.body.dataset.live = "yes"; };
+  ws.onmessage = (message) => onEvent(JSON.parse(message.data));
+  ws.onclose = () => {
+    document.body.dataset.live = "no";
+    document.getElementById("link-state").textContent = "console offline: retrying";
+    document.getElementById("link-state").className = "pill bad";
+    setTimeout(connect, 1000);
+  };
+}
+
+const KEYS = {
+  a: () => document.getElementById("arena").focus(),
+  s: focusFirstSlot,
+  n: () => document.getElementById("ng-players").focus(),
+  u: undo,
+  d: focusDecision,
+  l: startLedTest,
+  c: () => { const b = document.getElementById("plug-button"); if (!b.closest("[hidden]")) b.click(); },
+  p: togglePause,
+  "/": () => document.getElementById("trace-filter").focus(),
+  "?": () => document.getElementById("help-dialog").showModal(),
+};
+
+function shortcuts(event) {
+  const target = event.target;
+  const typing = target.closest("input, select, textarea") || document.querySelector("dialog[open]");
+  if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+  const action = KEYS[event.key];
+  if (action) { event.preventDefault(); action(); }
+}
+
+document.getElementById("help-button").addEventListener("click", KEYS["?"]);
+start().catch((err) => notify(`console could not start: ${err.message}`, true));

@@ -1,0 +1,61 @@
+// Maker tools: LED test, brightness and power limit, tile writing and
+// enrollment, and the reader test (live reads per slot).
+"use strict";
+import { act, el, getJSON, notify } from "./api.js";
+
+let layout = null;
+
+export function setupTools(theLayout) {
+  layout = theLayout;
+  document.getElementById("led-test").addEventListener("submit", (event) => {
+    event.preventDefault();
+    startLedTest();
+  });
+  document.getElementById("led-stop").addEventListener("click", () => act("api/tools/led-test/stop", {}));
+  const range = document.getElementById("cfg-brightness");
+  range.addEventListener("input", () => { document.getElementById("cfg-brightness-out").value = range.value; });
+  document.getElementById("config").addEventListener("submit", (event) => {
+    event.preventDefault();
+    act("api/tools/config", { brightness: Number(range.value),
+                              power_ma: Number(document.getElementById("cfg-power").value) },
+      (data) => notify(`board settings sent: ${JSON.stringify(data.settings)}`));
+  });
+  document.getElementById("tiles").addEventListener("submit", (event) => { event.preventDefault(); writeTile(false); });
+  document.getElementById("tw-enroll").addEventListener("click", () => writeTile(true));
+  getJSON("api/tools/tiles").then((info) => {
+    document.getElementById("tw-note").textContent = info.write_tile || info.enroll_tile ? ""
+      : "needs the game session's tile tools (or `botboard tiles`)";
+  }, () => {});
+}
+
+export function startLedTest() {
+  act("api/tools/led-test", { step_ms: Number(document.getElementById("led-step").value),
+                              phase: document.getElementById("led-phase").value },
+    () => notify("LED test running: watch the board (and the arena)"));
+}
+
+function writeTile(enroll) {
+  const num = (id) => Number(document.getElementById(id).value);
+  act("api/tools/tiles/write", { slot: num("tw-slot"), kind: num("tw-kind"), colour: num("tw-colour"), enroll },
+    () => notify(enroll ? "tag enrolled" : "tag written"));
+}
+
+export function showLedTest(test) {
+  const bar = document.getElementById("led-progress");
+  bar.max = test.steps || 1;
+  bar.value = test.running ? test.step : 0;
+  document.getElementById("led-where").textContent = test.running
+    ? `${test.phase === "leds" ? "each LED" : "each cell"}: cell ${test.cell} (${test.step}/${test.steps})`
+    : (test.steps ? "done" : "");
+}
+
+export function showReaders(slots) {
+  if (!layout) return;
+  const owner = {};
+  layout.stations.forEach((station) => station.slots.forEach((slot) => { owner[slot] = station.name; }));
+  document.querySelector("#readers tbody").replaceChildren(...slots.map((reading, slot) => el("tr",
+    { class: reading.present ? "present" : "" },
+    el("td", {}, slot), el("td", {}, owner[slot] ?? ""), el("td", {}, reading.present ? reading.uid : "–"),
+    el("td", {}, reading.tile ? `${reading.tile.game} kind ${reading.tile.kind} colour ${reading.tile.colour} #${reading.tile.serial}` : "–"),
+    el("td", {}, reading.reads), el("td", {}, reading.problem || ""))));
+}
