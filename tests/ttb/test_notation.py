@@ -77,3 +77,14 @@ def test_a_special_once_placed_stays_known():
     assert blue_view["hands"]["red"] == ["?", "J"] or blue_view["hands"]["red"] == ["J", "?"]
     assert blue_view["revealed"]["red"] == ["J"]
     assert GAME.from_text(GAME.to_text(state)) == state
+
+
+def test_program_text():
+    from botboard.games.base import InvalidNotation
+    from botboard.games.twintinbots.notation import program_from_str, program_to_str
+
+    progs = program_from_str("A: F1 - L | B: R R lz")
+    assert program_to_str(progs) == "A: F1 - L | B: R R LZ"
+    assert program_from_str("F1 - L | R R LZ") == progs
+    with pytest.raises(InvalidNotation, match="three slots"):
+        program_from_str("A: F1 L | B: - - -")

@@ -25,7 +25,7 @@ session, which maps tiles seen in physical slots to these actions.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Sequence, Union, overload
+from typing import Any, Iterator, Sequence, overload
 
 from ..base import IllegalAction, InvalidNotation
 from . import content as C
@@ -462,5 +462,3 @@ def programming_to_str(action: Action) -> str:
         return f"{change_to_str(action[1])} + {change_to_str(action[2])}"
     return change_to_str(action)
 
-
-ActionLike = Union[Action, str]

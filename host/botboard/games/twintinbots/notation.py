@@ -466,3 +466,27 @@ def _fen_field(key: str, value: str, fields: Mapping[str, str]) -> dict[str, Any
         reason, _, winners = value.partition(":")
         return {"result": {"reason": reason.replace("-", " "), "winners": _split(winners, ".")}}
     raise InvalidNotation(f"position: unknown field {key!r}")
+
+
+# -- programs on their own (logs, console, the game session) ---------------------------------
+def program_to_str(programs: tuple[tuple[int, int, int], tuple[int, int, int]]) -> str:
+    """A seat's two programs: ``A: F1 - L | B: R R -``."""
+    return " | ".join(f"{'AB'[k]}: " + " ".join(C.TILE_CODES[t] for t in prog)
+                      for k, prog in enumerate(programs))
+
+
+def program_from_str(text: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """Inverse of ``program_to_str``; the ``A:``/``B:`` labels may be left out."""
+    halves = text.split("|")
+    if len(halves) != 2:
+        raise InvalidNotation(f"{text!r}: write the two programs as 'A: F1 - L | B: R R -'")
+    out = []
+    for k, half in enumerate(halves):
+        words = half.replace(":", " ").split()
+        if words and words[0].upper() == "AB"[k]:
+            words = words[1:]
+        if len(words) != 3 or any(w.upper() not in C.TILE_BY_CODE for w in words):
+            raise InvalidNotation(f"{half.strip()!r}: three slots, each a tile code or -")
+        tiles = [C.TILE_BY_CODE[w.upper()] for w in words]
+        out.append((tiles[0], tiles[1], tiles[2]))
+    return out[0], out[1]
