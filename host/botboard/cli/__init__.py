@@ -15,7 +15,7 @@ import sys
 
 from .. import __version__
 
-_COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars")
+_COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars", "status", "trace", "leds")
 
 
 class CliError(Exception):
