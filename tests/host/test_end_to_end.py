@@ -133,6 +133,32 @@ def test_reconnect_after_the_board_process_is_killed(tmp_path: Any) -> None:
             second.stop()
 
 
+def test_unplug_and_replug_resyncs_the_board(tmp_path: Any) -> None:
+    import signal
+
+    sim = SimProcess(link=str(tmp_path / "board-tty"))
+
+    async def scenario() -> None:
+        conn = BoardConnection(sim.port, BoardImage.blank(61))
+        task = asyncio.create_task(conn.run())
+        try:
+            await until(lambda: conn.state == "connected")
+            sim.proc.send_signal(signal.SIGUSR1)  # the cable pulled
+            await until(lambda: conn.state != "connected", what="unplug noticed")
+            conn.set_cells({9: CellState(5, 2, m.PULSE)})  # the game goes on meanwhile
+            sim.proc.send_signal(signal.SIGUSR2)  # plugged back in
+            await until(lambda: conn.state == "connected", timeout=15, what="replug")
+            await until(lambda: _cells(sim)[18:20] == bytes((5, m.look(2, m.PULSE))), what="resync")
+        finally:
+            task.cancel()
+            conn.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        sim.stop()
+
+
 def test_silent_board_is_noticed_within_two_seconds(sim: SimProcess) -> None:
     async def scenario() -> None:
         conn = BoardConnection(sim.port, BoardImage.blank(61))
