@@ -1,0 +1,99 @@
+"""Execution on the board: a turn's events -> timed frames of cell states.
+
+The turn has already been applied and journaled when it plays: the frames
+are only a picture of it. ``Animation`` walks the events on a ``Scene`` of
+the state before, yields one picture per visible step, and ends with the
+picture of the engine's state after (exact, whatever the scene guessed).
+Speed is seconds per step (0: straight to the end); ``skip`` jumps there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable
+
+from ..games.base import Event
+from ..games.twintinbots.state import State
+from ..link.image import CellState
+from . import leds
+from .scene import Scene
+
+VISIBLE = {"move", "jump", "turn", "push", "blob", "load", "steal", "unload", "deliver", "enter",
+           "zap", "fizzle", "skid", "blocked"}
+DEFAULT_STEP_S = 0.35
+
+
+def frames(before: State, events: list[Event], after: State) -> list[tuple[Event | None, dict[int, CellState]]]:
+    """(event, picture) per visible event, then (None, the picture of ``after``)."""
+    scene = Scene.from_state(before)
+    out: list[tuple[Event | None, dict[int, CellState]]] = []
+    for event in events:
+        if event.kind not in VISIBLE:
+            continue
+        scene.apply(event)
+        picture = leds.picture(scene)
+        if event.kind in ("skid", "blocked") and "robot" in event.data:
+            cell, look = leds.robot_mark(scene, int(event.data["robot"]), "alert", 1)
+            picture[cell] = look
+        out.append((event, picture))
+    out.append((None, leds.picture(Scene.from_state(after))))
+    return out
+
+
+class Animation:
+    """Plays frames through ``show``; one at a time, cancellable, skippable."""
+
+    def __init__(self, show: Callable[[dict[int, CellState]], None],
+                 step_s: float = DEFAULT_STEP_S) -> None:
+        self.show = show
+        self.step_s = step_s
+        self._task: asyncio.Task[None] | None = None
+        self._skip = asyncio.Event() if _loop_running() else None
+        self._last: dict[int, CellState] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def play(self, pictures: list[tuple[Event | None, dict[int, CellState]]],
+             done: Callable[[], None]) -> None:
+        self.stop()
+        self._last = pictures[-1][1]
+        if self.step_s <= 0 or not _loop_running() or len(pictures) == 1:
+            if pictures[:-1]:
+                self.show(pictures[0][1])  # the first frame still shows: the turn started
+            self.show(pictures[-1][1])
+            done()
+            return
+        self._skip = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run(pictures, done))
+
+    async def _run(self, pictures: list[tuple[Event | None, dict[int, CellState]]],
+                   done: Callable[[], None]) -> None:
+        assert self._skip is not None
+        for _, picture in pictures[:-1]:  # a cancel (undo, a new game) ends it here
+            self.show(picture)
+            try:
+                await asyncio.wait_for(self._skip.wait(), self.step_s)
+                break  # skipped
+            except asyncio.TimeoutError:
+                pass
+        self.show(pictures[-1][1])
+        done()
+
+    def skip(self) -> None:
+        if self._skip is not None:
+            self._skip.set()
+
+    def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+        return True
+    except RuntimeError:
+        return False

@@ -1,0 +1,190 @@
+"""The journal: every accepted action, in SQLite, committed before it is shown.
+
+Tables (docs/journal.md):
+
+* ``games``: id, game, players, options (JSON), seed, layout, started,
+  finished, outcome (JSON), final_hash;
+* ``actions``: game_id, n (0, 1, ...), action (notation), state_hash after
+  it, at (UTC time), undone (0/1: taken back with undo, kept for the record).
+
+A game is its engine name, players, options, seed and the actions not
+undone: replaying them gives the same state (the engines are deterministic),
+which is how a host killed at any moment resumes, and how ``botboard
+replay`` checks a game. SQLite runs in WAL mode with synchronous=FULL so a
+commit survives SIGKILL and power loss.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import games as game_registry
+
+JOURNAL_FILE = "botboard.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    layout TEXT NOT NULL,
+    started TEXT NOT NULL,
+    finished TEXT,
+    outcome TEXT,
+    final_hash TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    state_hash TEXT NOT NULL,
+    at TEXT NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, n)
+);
+"""
+
+
+class JournalError(ValueError):
+    pass
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    layout: str
+    started: str
+    finished: str | None
+    outcome: dict[str, Any] | None
+    final_hash: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class Journal:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(_SCHEMA)
+
+    @classmethod
+    def in_dir(cls, data_dir: Path | str) -> "Journal":
+        return cls(Path(data_dir) / JOURNAL_FILE)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- writing --------------------------------------------------------------
+    def create_game(self, game: str, players: int, options: dict[str, Any], seed: int,
+                    layout: str) -> int:
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO games (game, players, options, seed, layout, started) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game, players, json.dumps(options, sort_keys=True), seed, layout, _now()))
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
+    def append(self, game_id: int, action: str, state_hash: str) -> int:
+        """Commit one accepted action; returns its number. Durable when this returns."""
+        with self.db:
+            row = self.db.execute("SELECT COALESCE(MAX(n), -1) + 1 FROM actions WHERE game_id=?",
+                                  (game_id,)).fetchone()
+            n = int(row[0])
+            self.db.execute("INSERT INTO actions (game_id, n, action, state_hash, at) "
+                            "VALUES (?, ?, ?, ?, ?)", (game_id, n, action, state_hash, _now()))
+        return n
+
+    def undo_last(self, game_id: int) -> str | None:
+        """Mark the last live action undone; its notation, or None if there is none."""
+        with self.db:
+            row = self.db.execute("SELECT n, action FROM actions WHERE game_id=? AND undone=0 "
+                                  "ORDER BY n DESC LIMIT 1", (game_id,)).fetchone()
+            if row is None:
+                return None
+            self.db.execute("UPDATE actions SET undone=1 WHERE game_id=? AND n=?", (game_id, row[0]))
+            self.db.execute("UPDATE games SET finished=NULL, outcome=NULL, final_hash=NULL "
+                            "WHERE id=?", (game_id,))
+        return str(row[1])
+
+    def finish(self, game_id: int, outcome: dict[str, Any], final_hash: str) -> None:
+        with self.db:
+            self.db.execute("UPDATE games SET finished=?, outcome=?, final_hash=? WHERE id=?",
+                            (_now(), json.dumps(outcome), final_hash, game_id))
+
+    # -- reading --------------------------------------------------------------
+    def game(self, game_id: int) -> GameRecord:
+        row = self.db.execute("SELECT id, game, players, options, seed, layout, started, finished, "
+                              "outcome, final_hash FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"no game {game_id} in {self.path} (`botboard games` lists them)")
+        return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6],
+                          row[7], json.loads(row[8]) if row[8] else None, row[9])
+
+    def games(self) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT g.id, g.game, g.players, g.seed, g.started, g.finished, g.outcome, "
+            "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id AND a.undone=0) "
+            "FROM games g ORDER BY g.id").fetchall()
+        return [{"id": r[0], "game": r[1], "players": r[2], "seed": r[3], "started": r[4],
+                 "finished": r[5], "outcome": json.loads(r[6]) if r[6] else None, "actions": r[7]}
+                for r in rows]
+
+    def actions(self, game_id: int, include_undone: bool = False) -> list[dict[str, Any]]:
+        sql = "SELECT n, action, state_hash, at, undone FROM actions WHERE game_id=?"
+        if not include_undone:
+            sql += " AND undone=0"
+        rows = self.db.execute(sql + " ORDER BY n", (game_id,)).fetchall()
+        return [{"n": r[0], "action": r[1], "state_hash": r[2], "at": r[3], "undone": bool(r[4])}
+                for r in rows]
+
+    def latest_unfinished(self) -> int | None:
+        row = self.db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC "
+                              "LIMIT 1").fetchone()
+        return int(row[0]) if row else None
+
+    def export(self, game_id: int) -> dict[str, Any]:
+        """One JSON record: the game, every action (undone ones marked) and the final hash."""
+        record = self.game(game_id).to_json()
+        record["actions"] = self.actions(game_id, include_undone=True)
+        return record
+
+
+def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
+    """(engine, final state, live actions) of a journaled game, re-run from its seed.
+
+    Checks every action's recorded state hash on the way: a mismatch means the
+    engine changed since the game was played, and says at which action.
+    """
+    record = journal.game(game_id)
+    engine = game_registry.get(record.game)
+    state = engine.new_game(record.players, record.options, record.seed)
+    done = []
+    for row in journal.actions(game_id):
+        state, _ = engine.apply_str(state, row["action"])
+        found = engine.state_hash(state)
+        if found != row["state_hash"]:
+            raise JournalError(f"game {game_id}, action {row['n']} ({row['action']}): state hash "
+                               f"{found} differs from the journal's {row['state_hash']} (was the "
+                               "engine changed since?)")
+        done.append(row["action"])
+    return engine, state, done

@@ -1,0 +1,83 @@
+"""What the slots physically hold, with the flicker a hand makes.
+
+A tile sliding in may read, vanish and read again; one half in a slot may
+come and go for seconds; two tags in one slot make the reader alternate
+between their uids. ``Table`` keeps the latest reading of every slot and the
+times of its changes, so the session can ask: has this slot been quiet long
+enough to trust (``settled``), is it flickering, does it hold two tags?
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+SETTLE_S = 0.25  # a slot unchanged this long is trusted
+FLICKER_WINDOW_S = 2.0  # changes counted over this window...
+FLICKER_CHANGES = 6  # ...this many or more: a tile left half in the slot
+DOUBLE_WINDOW_S = 1.0  # two uids present in turn, no departure between, within this: two tags
+
+
+@dataclass(frozen=True)
+class Reading:
+    uid: bytes
+    payload: bytes
+
+
+@dataclass
+class _Slot:
+    reading: Reading | None = None
+    changed: float = -1e9
+    changes: deque[float] = field(default_factory=lambda: deque(maxlen=32))
+    uid_swaps: deque[float] = field(default_factory=lambda: deque(maxlen=8))
+
+
+class Table:
+    def __init__(self) -> None:
+        self._slots: dict[int, _Slot] = {}
+
+    def reset(self) -> None:
+        """Forget everything (the board restarted; its census will say what is there)."""
+        self._slots.clear()
+
+    def _get(self, slot: int) -> _Slot:
+        return self._slots.setdefault(slot, _Slot())
+
+    def update(self, slot: int, present: bool, uid: bytes, payload: bytes, now: float) -> bool:
+        """Record a SLOT event; True if what the slot holds changed."""
+        s = self._get(slot)
+        new = Reading(bytes(uid), bytes(payload)) if present else None
+        if new == s.reading:
+            return False
+        if new is not None and s.reading is not None and new.uid != s.reading.uid:
+            s.uid_swaps.append(now)  # another uid without the first leaving: two tags?
+        s.reading = new
+        s.changed = now
+        s.changes.append(now)
+        return True
+
+    def reading(self, slot: int) -> Reading | None:
+        s = self._slots.get(slot)
+        return s.reading if s else None
+
+    def contents(self) -> dict[int, Reading]:
+        return {k: s.reading for k, s in self._slots.items() if s.reading is not None}
+
+    def quiet_for(self, slot: int, now: float) -> float:
+        s = self._slots.get(slot)
+        return now - s.changed if s else 1e9
+
+    def settled(self, slots: list[int], now: float) -> bool:
+        return all(self.quiet_for(k, now) >= SETTLE_S for k in slots)
+
+    def settle_in(self, slots: list[int], now: float) -> float:
+        """Seconds until every slot in ``slots`` has been quiet for SETTLE_S (0 if already)."""
+        return max([0.0] + [SETTLE_S - self.quiet_for(k, now) for k in slots])
+
+    def flickering(self, slot: int, now: float) -> bool:
+        s = self._slots.get(slot)
+        return bool(s) and sum(1 for t in s.changes if now - t <= FLICKER_WINDOW_S) >= FLICKER_CHANGES
+
+    def doubled(self, slot: int, now: float) -> bool:
+        s = self._slots.get(slot)
+        return bool(s) and sum(1 for t in s.uid_swaps if now - t <= DOUBLE_WINDOW_S) >= 2

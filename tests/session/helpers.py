@@ -1,0 +1,81 @@
+"""Test doubles: a board that records cell states, hands that place tiles, a clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bbshared import messages as m
+from botboard import layouts
+from botboard.link.image import CellState
+from botboard.session.journal import Journal
+from botboard.session.session import GameSession
+from botboard.session.tiles import Tile, make_tile, payload, virtual_uid
+
+
+class FakeBoard:
+    def __init__(self) -> None:
+        self.cells: dict[int, CellState] = {}
+        self.palette: list[tuple[int, int, int]] = []
+        self.updates = 0
+
+    def set_cells(self, changes: dict[int, CellState]) -> None:
+        self.cells.update(changes)
+        self.updates += 1
+
+    def set_palette(self, rgb: list[tuple[int, int, int]]) -> None:
+        self.palette = rgb
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, s: float = 1.0) -> None:
+        self.t += s
+
+
+@dataclass
+class Msg:
+    type: int
+    fields: dict[str, Any]
+
+
+class Table:
+    """Drives a session as hands would, through on_message."""
+
+    def __init__(self, tmp: Path, layout: str = "ttb-small") -> None:
+        self.clock = Clock()
+        self.board = FakeBoard()
+        self.journal = Journal.in_dir(tmp)
+        self.layout = layouts.load(layout)
+        self.session = GameSession(self.layout, self.journal, self.board, step_s=0,
+                                   clock=self.clock)
+
+    def slot(self, seat: int, name: str) -> int:
+        assert self.session.seating is not None
+        return self.session.seating.physical(seat, "AB".index(name[0]), int(name[1]) - 1)
+
+    def place(self, seat: int, name: str, tile: Tile | str, serial: int = 1) -> None:
+        if isinstance(tile, str):
+            kind, _, colour = tile.partition("/")
+            tile = make_tile(kind, colour or None)
+        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, name), "present": 1,
+                                             "uid": virtual_uid(tile, serial),
+                                             "payload": payload(tile, serial)}))
+        self.clock.advance(0.01)
+
+    def remove(self, seat: int, name: str) -> None:
+        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, name), "present": 0,
+                                             "uid": b"", "payload": b""}))
+        self.clock.advance(0.01)
+
+    def press(self, seat: int, role: str, action: int = m.PRESS) -> None:
+        assert self.session.seating is not None
+        self.clock.advance(1.0)  # hands are slow: the slots have settled
+        button = self.session.seating.button_of(seat, role)
+        self.session.on_message(Msg(m.BUTTON, {"button": button, "action": action}))

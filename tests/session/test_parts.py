@@ -1,0 +1,140 @@
+"""Seating, tiles, table, journal and the physical reconciliation, one by one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from botboard import layouts
+from botboard.games.twintinbots import actions as A
+from botboard.games.twintinbots import content as C
+from botboard.games.twintinbots.game import GAME
+from botboard.session import physical
+from botboard.session.journal import Journal, JournalError, replay
+from botboard.session.seating import Seating, SeatingError
+from botboard.session.table import Table
+from botboard.session.tiles import (Registry, Tile, TileError, from_payload, make_tile, payload,
+                                    virtual_uid)
+
+
+def test_seats_take_the_station_nearest_their_base() -> None:
+    small = layouts.load("ttb-small")
+    two = Seating(small, [(3, 0), (-3, 0)])
+    assert [small.stations[s].name for s in two.station_of] == ["east", "west"]
+    four = Seating(small, [(3, 0), (0, 3), (-3, 0), (0, -3)])
+    assert [small.stations[s].name for s in four.station_of] == ["east", "south", "west", "north"]
+    big = layouts.load("ttb-big")
+    six = Seating(big, [(4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4), (4, -4)])
+    assert len(set(six.station_of)) == 6
+    assert big.stations[six.station_of[1]].name in ("south", "south-east")
+    with pytest.raises(SeatingError, match="ttb-big"):
+        Seating(small, [(4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4)])
+
+
+def test_station_slots_map_to_robot_programs_and_inactive_stations_to_none() -> None:
+    small = layouts.load("ttb-small")
+    seating = Seating(small, [(3, 0), (-3, 0)])
+    east = small.stations[1].slots
+    ref = seating.slot(east[4])
+    assert ref is not None and (ref.seat, ref.robot, ref.slot, ref.name) == (0, 1, 1, "B2")
+    assert seating.slot(small.stations[0].slots[0]) is None  # north: nobody sits there
+    assert seating.button(small.stations[3].buttons["confirm"]) == (1, "confirm")
+
+
+def test_tile_payloads_round_trip_and_bad_ones_are_named() -> None:
+    tile = make_tile("F2", "blue")
+    assert from_payload(payload(tile, 9)) == Tile(C.TILE_BY_CODE["F2"], 1)
+    special = make_tile("LZ", None)
+    assert from_payload(payload(special, 1)).colour is None
+    with pytest.raises(TileError, match="player colour"):
+        make_tile("F1", None)
+    with pytest.raises(TileError, match="no player colour"):
+        make_tile("LZ", "red")
+    corrupt = bytearray(payload(tile, 9))
+    corrupt[3] ^= 1
+    with pytest.raises(TileError, match="CRC"):
+        from_payload(bytes(corrupt))
+
+
+def test_registry_enrolls_blank_tags_and_refuses_unknown_ones(tmp_path: Path) -> None:
+    registry = Registry(tmp_path)
+    uid = bytes.fromhex("04aabbccddeeff")
+    with pytest.raises(TileError, match="not enrolled"):
+        registry.identify(uid, b"")
+    registry.enroll(uid, make_tile("Z", "green"))
+    again = Registry(tmp_path)  # kept on disk
+    assert again.identify(uid, b"") == Tile(C.TILE_BY_CODE["Z"], 2)
+
+
+def test_table_settles_and_spots_flicker_and_two_tags() -> None:
+    table = Table()
+    uid_a, uid_b = b"\x04\x01", b"\x04\x02"
+    assert table.update(3, True, uid_a, b"", 10.0)
+    assert not table.settled([3], 10.1)
+    assert table.settled([3], 10.3)
+    assert not table.update(3, True, uid_a, b"", 10.4)  # the same reading again: no change
+    for i in range(6):
+        table.update(4, i % 2 == 0, uid_a, b"", 20.0 + 0.2 * i)
+    assert table.flickering(4, 21.1)
+    assert not table.flickering(4, 30.0)
+    for i, uid in enumerate((uid_a, uid_b, uid_a)):
+        table.update(5, True, uid, b"", 40.0 + 0.1 * i)
+    assert table.doubled(5, 40.3)
+
+
+def test_journal_records_replays_undoes_and_exports(tmp_path: Path) -> None:
+    journal = Journal.in_dir(tmp_path)
+    gid = journal.create_game("twin-tin-bots", 2, {"track": 0}, 5, "ttb-small")
+    state = GAME.new_game(2, {"track": 0}, 5)
+    for text in ("A1=F1 + B1=L", "A1=R + B1=F2"):
+        state, _ = GAME.apply_str(state, text)
+        journal.append(gid, text, GAME.state_hash(state))
+    _, again, done = replay(Journal.in_dir(tmp_path), gid)
+    assert GAME.state_hash(again) == GAME.state_hash(state) and len(done) == 2
+    assert journal.latest_unfinished() == gid
+    assert journal.undo_last(gid) == "A1=R + B1=F2"
+    _, back, done = replay(journal, gid)
+    assert len(done) == 1 and back.turns == 1
+    record = journal.export(gid)
+    assert [a["undone"] for a in record["actions"]] == [False, True]
+    assert journal.games()[0]["actions"] == 1
+    with pytest.raises(JournalError, match="no game 99"):
+        journal.game(99)
+
+
+def _reading(a: tuple[str, ...], b: tuple[str, ...]) -> physical.StationReading:
+    def prog(codes: tuple[str, ...]) -> tuple[int, int, int]:
+        t = [C.TILE_BY_CODE[c] if c != "-" else 0 for c in codes]
+        return (t[0], t[1], t[2])
+    return physical.StationReading((prog(a), prog(b)))
+
+
+def test_judge_names_the_legal_action_and_refuses_two_changes_in_words() -> None:
+    small = layouts.load("ttb-small")
+    seating = Seating(small, [(3, 0), (-3, 0)])
+    state = GAME.scenario_start(2, {}, 1, {"programs": {"redA": ["F1", "LD", "-"],
+                                                        "redB": ["L", "-", "-"]},
+                                           "dm_used": {"red": True}})
+    one = physical.judge(state, 0, _reading(("F1", "UL", "-"), ("L", "-", "-")), seating, False, False)
+    assert one.ok and one.message == "A2=UL"
+    two = physical.judge(state, 0, _reading(("F1", "-", "-"), ("L", "R", "-")), seating, False, False)
+    assert not two.ok
+    assert "put the Load tile back in robot A slot 2" in two.message
+    assert set(two.wrong_slots) == {seating.physical(0, 0, 1), seating.physical(0, 1, 1)}
+    same = physical.judge(state, 0, _reading(("F1", "LD", "-"), ("L", "-", "-")), seating, False, False)
+    assert same.ok and same.second_confirm == "pass"
+    dm = physical.judge(state, 0, _reading(("F1", "-", "-"), ("L", "R", "-")), seating, False, True)
+    assert dm.ok and dm.second_confirm == "double" and dm.action is not None
+    assert dm.action[0] == A.DOUBLE
+
+
+def test_station_reading_refuses_another_players_tile(tmp_path: Path) -> None:
+    small = layouts.load("ttb-small")
+    seating = Seating(small, [(3, 0), (-3, 0)])
+    table = Table()
+    blue = make_tile("F1", "blue")
+    slot = seating.physical(0, 0, 0)
+    table.update(slot, True, virtual_uid(blue, 1), payload(blue, 1), 1.0)
+    reading = physical.read_station(table, seating, Registry(None), 0)
+    assert not reading.ok and "blue's tile, not red's" in reading.problems[slot]
