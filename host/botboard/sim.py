@@ -214,7 +214,7 @@ def serve(board: SimBoard) -> int:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGUSR1, lambda *_: board.unplug())
-    signal.signal(signal.SIGUSR2, lambda *_: (board.plug(), _announce(board)))
+    signal.signal(signal.SIGUSR2, lambda *_: _replug(board))
     board.start()
     _announce(board)
     print(f"control 127.0.0.1:{board.control_port}", flush=True)
@@ -227,6 +227,11 @@ def serve(board: SimBoard) -> int:
     finally:
         board.stop()
     return 0
+
+
+def _replug(board: SimBoard) -> None:
+    board.plug()
+    _announce(board)
 
 
 def _announce(board: SimBoard) -> None:

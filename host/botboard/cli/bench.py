@@ -10,12 +10,12 @@ import json
 _KINDS: tuple[str, ...] = ("link", "engine")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("bench", help="run a benchmark and print its figures as JSON")
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
     for kind in _KINDS:
         module = importlib.import_module(f"botboard.bench.{kind}")
-        kind_parser = kinds.add_parser(kind, help=module.__doc__.splitlines()[0])
+        kind_parser = kinds.add_parser(kind, help=(module.__doc__ or kind).splitlines()[0])
         module.add_arguments(kind_parser)
         kind_parser.set_defaults(func=lambda args, m=module: _run(m, args))
 

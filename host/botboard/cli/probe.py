@@ -7,7 +7,7 @@ import asyncio
 import json
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("probe", help="handshake with a board and print its capabilities as JSON")
     p.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyACM0 or /dev/pts/5")
     p.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for an answer")

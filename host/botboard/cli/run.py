@@ -19,7 +19,7 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    help="pace the simulated board's link like a UART at this rate")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="start the board link, the game and the console (the main job)",
                        description="Connect to the board (with none attached, start the simulated "
                        "board), run the host daemon with a game slot, serve the console, and print "

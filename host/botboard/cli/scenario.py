@@ -9,7 +9,7 @@ import sys
 from . import CliError
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("scenario", help="run or check scenario files (docs/scenarios.md)")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     run_p = verbs.add_parser("run", help="print the resulting state and events as JSON")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sim", help="run the real firmware in MicroPython on a pseudo-terminal",
                        description="Start the simulated board. The first line printed is its "
                        "serial port (e.g. /dev/pts/5), the second its control socket. Runs until "

@@ -40,7 +40,8 @@ def stations(names: list[str], slots: int = SLOTS_PER_STATION) -> list[dict[str,
 
 def chains(cell_count: int, per_chain: int) -> list[dict[str, int]]:
     """Split the cells over PIO chains on consecutive pins from GP6."""
-    out, first = [], 0
+    out: list[dict[str, int]] = []
+    first = 0
     while first < cell_count:
         n = min(per_chain, cell_count - first)
         out.append({"pin": 6 + len(out), "first_cell": first, "cells": n})

@@ -88,7 +88,7 @@ class BoardConnection:
         self.listeners: list[Callable[[Message], None]] = []
         self.shown: list[CellState] = []  # what the board reports it shows
         self._epoch = 0
-        self._port: serial.SerialBase | None = None
+        self._port: serial.Serial | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_rx = 0.0
         self._hello: asyncio.Future[BoardInfo] | None = None
@@ -196,8 +196,10 @@ class BoardConnection:
         try:
             while time.monotonic() < deadline:
                 self.send(m.HELLO_REQ, m.PROTOCOL_VERSION, self._epoch, f"botboard {__version__}")
-                done, _ = await asyncio.wait({self._hello, asyncio.ensure_future(self._lost.wait())},
-                                             timeout=min(0.5, deadline - time.monotonic()))
+                lost: asyncio.Future[Any] = asyncio.ensure_future(self._lost.wait())
+                waiting: list[asyncio.Future[Any]] = [self._hello, lost]
+                await asyncio.wait(waiting, timeout=min(0.5, deadline - time.monotonic()))
+                lost.cancel()
                 if self._hello.done():
                     return self._hello.result()
                 if self._lost.is_set():
@@ -241,13 +243,13 @@ class BoardConnection:
         except (asyncio.TimeoutError, ConnectionError):
             pass
 
-    def _reader(self, port: serial.SerialBase, lost: asyncio.Event) -> None:
+    def _reader(self, port: serial.Serial, lost: asyncio.Event) -> None:
         """Thread: blocking reads, handed to the event loop."""
         assert self._loop is not None
         loop = self._loop
         try:
             while not lost.is_set():
-                data = port.read(max(1, port.in_waiting))
+                data = port.read(max(1, getattr(port, "in_waiting", 0)))
                 if data:
                     loop.call_soon_threadsafe(self._on_bytes, data)
         except (serial.SerialException, OSError, TypeError, AttributeError) as err:

@@ -16,7 +16,7 @@ class PortError(ConnectionError):
     """The port cannot be used; the message says why and what to do."""
 
 
-def open_port(name: str, timeout: float = 0.05) -> serial.SerialBase:
+def open_port(name: str, timeout: float = 0.05) -> serial.Serial:
     try:
         port = serial.serial_for_url(name, baudrate=BAUD, timeout=timeout, write_timeout=2,
                                      exclusive=True if "://" not in name else None, do_not_open=True)
