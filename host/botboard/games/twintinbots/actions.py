@@ -70,7 +70,8 @@ def first_turn(on_a: Action, on_b: Action) -> Action:
 
 
 # -- the hand and single changes --------------------------------------------------
-_MEMO_LIMIT = 200_000  # entries; the memo tables below are cleared when they grow past it
+_MEMO_LIMIT = 20_000  # entries; the memo tables below are cleared when they grow past it
+# (a few MB each at most)
 _AVAILABLE: dict[tuple[Programs, tuple[int, ...]], list[int]] = {}
 
 
@@ -120,6 +121,9 @@ def single_changes(progs: Programs, hand: tuple[int, ...], with_pass: bool = Tru
 
 _COUNTS: dict[tuple[Programs, tuple[int, ...]], int] = {}
 _PREFIXES: dict[tuple[Programs, tuple[int, ...], bool], list[int]] = {}
+# (programs, hand, first turn) -> what the lazy action list needs: tiles, placement blocks...
+_SHAPES: dict[tuple[Programs, tuple[int, ...], bool],
+              tuple[list[int], list[tuple[int, int, int]], int, list[Action]]] = {}
 
 
 def count_changes(progs: Programs, hand: tuple[int, ...]) -> int:
@@ -212,14 +216,21 @@ class ProgrammingActions(Sequence[Action]):
 
     def __init__(self, progs: Programs, hand: tuple[int, ...], first: bool, can_double: bool) -> None:
         self.progs, self.hand, self.first = progs, hand, first
-        self.tiles = tiles = available(progs, hand)
-        # placements: one block per slot (robot A's three, then B's), each every
-        # available tile but the one already there
-        self._blocks = [(k, s, len(tiles) - (progs[k][s] in tiles))
-                        for k in ((0,) if first else (0, 1)) for s in (0, 1, 2)]
-        self._n_places = sum(n for _, _, n in self._blocks)
-        self._others: list[Action] = [] if first else (
-            _reshuffles(0, progs[0]) + _reshuffles(1, progs[1]) + [_PASS])
+        key = (progs, hand, first)
+        shape = _SHAPES.get(key)
+        if shape is None:
+            tiles = available(progs, hand)
+            # placements: one block per slot (robot A's three, then B's), each every
+            # available tile but the one already there
+            blocks = [(k, s, len(tiles) - (progs[k][s] in tiles))
+                      for k in ((0,) if first else (0, 1)) for s in (0, 1, 2)]
+            others = [] if first else (
+                _reshuffles(0, progs[0]) + _reshuffles(1, progs[1]) + [_PASS])
+            shape = (tiles, blocks, sum(n for _, _, n in blocks), others)
+            if len(_SHAPES) > _MEMO_LIMIT // 2:
+                _SHAPES.clear()
+            _SHAPES[key] = shape
+        self.tiles, self._blocks, self._n_places, self._others = shape
         self.pairing = first or can_double
         self._n_singles = 0 if first else self._n_places + len(self._others)
         self._starts: list[int] | None = None  # prefix counts of the pairs, per first change
