@@ -10,6 +10,7 @@ are dropped here: ``frames`` carries the same messages and the outgoing ones.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.routing import WebSocketRoute
@@ -30,13 +31,18 @@ def routes(daemon: "Daemon") -> list[WebSocketRoute]:
         try:
             await ws.send_json({"kind": "status", "status": full_status(daemon)})
             await ws.send_json({"kind": "cells", **daemon.tools.cells_json()})
+            next_status = time.monotonic() + STATUS_EVERY_S
             while True:
+                wait = max(0.0, next_status - time.monotonic())
                 try:
-                    event: dict[str, Any] = await asyncio.wait_for(queue.get(), STATUS_EVERY_S)
+                    event: dict[str, Any] = await asyncio.wait_for(queue.get(), wait)
+                    if event.get("kind") != "trace":
+                        await ws.send_json(event)
                 except asyncio.TimeoutError:
-                    event = {"kind": "status", "status": full_status(daemon)}
-                if event.get("kind") != "trace":
-                    await ws.send_json(event)
+                    pass
+                if time.monotonic() >= next_status:  # on time even when events never pause
+                    next_status = time.monotonic() + STATUS_EVERY_S
+                    await ws.send_json({"kind": "status", "status": full_status(daemon)})
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -1,0 +1,142 @@
+"""One real daemon (with the simulated board) for the console tests, in a thread.
+
+The daemon listens on a free loopback port with a token, so every test goes
+through the same gate a network listener would. ``LiveDaemon.call`` runs a
+function on the daemon's event loop (to change cells as a game would).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import urllib.error
+import urllib.request
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from botboard.daemon import Daemon, DaemonConfig
+from botboard.sim import free_tcp_port
+
+from ..simboard import wait_for
+
+TOKEN = "test-token-123"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class LiveDaemon:
+    def __init__(self) -> None:
+        self.port = free_tcp_port()
+        self.daemon = Daemon(DaemonConfig(console_port=self.port, token=TOKEN))
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._main, daemon=True, name="test-daemon")
+
+    def _main(self) -> None:
+        async def main() -> None:
+            self.loop = asyncio.get_running_loop()
+            ready = asyncio.Event()
+            self._task = asyncio.create_task(self.daemon.run(ready))
+            await asyncio.wait({self._task, asyncio.create_task(ready.wait())},
+                               return_when=asyncio.FIRST_COMPLETED)
+            self._ready.set()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+        try:
+            asyncio.run(main())
+        except BaseException as err:  # shown by start()
+            self._error = err
+            self._ready.set()
+
+    def start(self) -> None:
+        self._thread.start()
+        self._ready.wait(30)
+        if self._error:
+            raise self._error
+        wait_for(lambda: self.status()["link"]["connected"], 15, "the simulated board to connect")
+
+    def stop(self) -> None:
+        if self.loop and self._task:
+            self.loop.call_soon_threadsafe(self._task.cancel)
+        self._thread.join(10)
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run fn on the daemon's loop and return its result."""
+        assert self.loop is not None
+        future: Future[Any] = Future()
+
+        def run() -> None:
+            try:
+                future.set_result(fn())
+            except BaseException as err:
+                future.set_exception(err)
+
+        self.loop.call_soon_threadsafe(run)
+        return future.result(10)
+
+    @property
+    def url(self) -> str:
+        return f"{self.base}/?token={TOKEN}"
+
+    def request(self, method: str, path: str, body: dict[str, Any] | None = None,
+                token: str | None = TOKEN) -> tuple[int, Any]:
+        headers = {"content-type": "application/json"}
+        if token:
+            headers["authorization"] = f"Bearer {token}"
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as err:
+            raw = err.read()
+            return err.code, json.loads(raw) if raw.startswith(b"{") else raw.decode()
+
+    def get(self, path: str) -> Any:
+        status, body = self.request("GET", path)
+        assert status == 200, body
+        return body
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        status, reply = self.request("POST", path, body)
+        assert status == 200, reply
+        return reply
+
+    def status(self) -> dict[str, Any]:
+        return self.get("/api/status")  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="package")
+def live() -> Iterator[LiveDaemon]:
+    daemon = LiveDaemon()
+    daemon.start()
+    yield daemon
+    daemon.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Debian chromium for a test module (never a downloaded browser)."""
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="botboard-chromium-") as profile:
+        context = p.chromium.launch_persistent_context(
+            profile, executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1400, "height": 1000})
+        yield context
+        context.close()
