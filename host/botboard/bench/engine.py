@@ -41,6 +41,7 @@ def play(game: Any, players: int, options: dict[str, Any], seconds: float, seed:
     rng = random.Random(seed)
     actions = turns = finished = truncated = 0
     game_turns: list[int] = []
+    units: dict[str, int] = {}  # the game's own counters (BotWars: stages)
     start = time.perf_counter()
     cpu_start = time.process_time()
     deadline = start + seconds
@@ -60,6 +61,8 @@ def play(game: Any, players: int, options: dict[str, Any], seconds: float, seed:
             finished += 1
         turns += turns_here
         game_turns.append(turns_here)
+        for name, count in game.counters(state).items():
+            units[name] = units.get(name, 0) + count
     elapsed = time.perf_counter() - start
     cpu = max(1e-9, time.process_time() - cpu_start)
     return {
@@ -78,4 +81,6 @@ def play(game: Any, players: int, options: dict[str, Any], seconds: float, seed:
         "cpu_seconds": round(cpu, 3),
         "turns_per_cpu_s": round(turns / cpu),
         "games_per_cpu_s": round(len(game_turns) / cpu, 2),
+        **{f"{name}_per_s": round(count / elapsed) for name, count in units.items()},
+        **{f"{name}_per_cpu_s": round(count / cpu) for name, count in units.items()},
     }

@@ -161,6 +161,10 @@ class Game(ABC, Generic[S, A]):
         """Whether ``action`` counts as a turn (benchmarks); decisions inside a turn may not."""
         return True
 
+    def counters(self, state: S) -> dict[str, int]:
+        """Game-specific units played so far (e.g. BotWars' stages), for benchmarks."""
+        return {}
+
     # -- scenarios: games may override to accept a compact position ---------
     def scenario_start(self, players: int, options: Mapping[str, JSON], seed: int,
                        position: JSON | None) -> S:

@@ -137,6 +137,9 @@ class BotWars(Game[State, Action]):
         waiting = [p for p in state.players if p.on_board and p.program is None]
         return len(waiting) == 1
 
+    def counters(self, state: State) -> dict[str, int]:
+        return {"stages": state.stages}
+
     def pending(self, state: State) -> Decision | None:
         if state.phase != "decide":
             return None
