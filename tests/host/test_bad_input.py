@@ -18,11 +18,10 @@ from bbshared import frame
 from bbshared import messages as m
 from bbshared.link import Link
 from botboard.link.connection import BoardConnection, HandshakeError
-from botboard.link.image import BoardImage
 from botboard.link.transport import PortError, open_port
 
 from ..simboard import SimProcess
-from .test_end_to_end import until
+from .running import connected, until
 
 BOTBOARD = str(Path(sys.executable).parent / "botboard")
 
@@ -92,12 +91,9 @@ def test_the_board_survives_garbage_unknown_types_and_oversize_frames() -> None:
     sim = SimProcess()
 
     async def scenario() -> None:
-        conn = BoardConnection(sim.port, BoardImage.blank(61))
-        errors: list[dict[str, Any]] = []
-        conn.listeners.append(lambda msg: errors.append(msg.fields) if msg.type == m.ERROR else None)
-        task = asyncio.create_task(conn.run())
-        try:
-            await until(lambda: conn.state == "connected")
+        async with connected(sim.port) as conn:
+            errors: list[dict[str, Any]] = []
+            conn.listeners.append(lambda msg: errors.append(msg.fields) if msg.type == m.ERROR else None)
             conn._write(os.urandom(2000))  # noise straight onto the wire
             conn._write(b"\x07" * 900 + b"\x00")  # longer than any frame
             conn._write(frame.build(m.PROTOCOL_VERSION, 0x7A, 0, 0, b"?"))  # a type it does not know
@@ -108,9 +104,6 @@ def test_the_board_survives_garbage_unknown_types_and_oversize_frames() -> None:
             assert stats["crc_errors"] + stats["cobs_errors"] + stats["short_frames"] > 0
             rtt = await conn.ping()  # still answering
             assert rtt > 0 and conn.state == "connected"
-        finally:
-            task.cancel()
-            conn.close()
 
     try:
         asyncio.run(scenario())

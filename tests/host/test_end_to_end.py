@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from bbshared import messages as m
 from bbshared import tilepayload
-from botboard.link.connection import BoardConnection, Message
-from botboard.link.image import BoardImage, CellState
+from botboard.link.connection import Message
+from botboard.link.image import CellState
 
 from ..simboard import SimProcess
-
-
-async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what or predicate}")
+from .running import connected, until
 
 
 @pytest.fixture
@@ -39,12 +31,9 @@ def _cells(sim: SimProcess) -> bytes:
 
 def test_tile_reaches_host_and_cell_states_reach_the_leds(sim: SimProcess) -> None:
     async def scenario() -> None:
-        conn = BoardConnection(sim.port, BoardImage.blank(61))
-        slots: list[Message] = []
-        conn.listeners.append(lambda msg: slots.append(msg) if msg.type == m.SLOT else None)
-        task = asyncio.create_task(conn.run())
-        try:
-            await until(lambda: conn.state == "connected", what="handshake")
+        async with connected(sim.port) as conn:
+            slots: list[Message] = []
+            conn.listeners.append(lambda msg: slots.append(msg) if msg.type == m.SLOT else None)
             tile = tilepayload.encode(1, 3, 2, 77)
             sim.control("place", slot=5, uid="04a1b2c3d4e5f6", payload=tile.hex())
             await until(lambda: slots, what="slot event")
@@ -66,21 +55,15 @@ def test_tile_reaches_host_and_cell_states_reach_the_leds(sim: SimProcess) -> No
             g, r, b = leds()[60 * 7 * 3:60 * 7 * 3 + 3]  # cell 60's centre: palette 3 is blue
             assert b > 0 and r == 0 and g == 0
             assert not any(leds()[7 * 3:60 * 7 * 3])  # cells 1..59 stay dark
-        finally:
-            task.cancel()
-            conn.close()
 
     asyncio.run(scenario())
 
 
 def test_buttons_touches_and_bad_tags_reach_the_host(sim: SimProcess) -> None:
     async def scenario() -> None:
-        conn = BoardConnection(sim.port, BoardImage.blank(61))
-        seen: list[Message] = []
-        conn.listeners.append(seen.append)
-        task = asyncio.create_task(conn.run())
-        try:
-            await until(lambda: conn.state == "connected", what="handshake")
+        async with connected(sim.port) as conn:
+            seen: list[Message] = []
+            conn.listeners.append(seen.append)
             sim.control("button", button=2, action="click")
             sim.control("touch", cell=30)
             sim.control("place", slot=1, uid="04000000000001")  # a blank tag: no tile payload
@@ -93,9 +76,6 @@ def test_buttons_touches_and_bad_tags_reach_the_host(sim: SimProcess) -> None:
             assert error["code"] == m.E_BAD_TAG and error["ref"] == 1
             arrival = next(x.fields for x in seen if x.type == m.SLOT)
             assert arrival["slot"] == 1 and arrival["payload"] == b""
-        finally:
-            task.cancel()
-            conn.close()
 
     asyncio.run(scenario())
 
@@ -107,10 +87,7 @@ def test_reconnect_after_the_board_process_is_killed(tmp_path: Any) -> None:
 
     async def scenario() -> None:
         nonlocal second
-        conn = BoardConnection(link, BoardImage.blank(61))
-        task = asyncio.create_task(conn.run())
-        try:
-            await until(lambda: conn.state == "connected", what="first handshake")
+        async with connected(link) as conn:
             conn.set_cells({7: CellState(4, 1, m.BLINK)})
             await until(lambda: _cells(first)[14:16] == bytes((4, m.look(1, m.BLINK))))
             first.kill()
@@ -121,9 +98,6 @@ def test_reconnect_after_the_board_process_is_killed(tmp_path: Any) -> None:
             await until(lambda: _cells(second)[14:16] == bytes((4, m.look(1, m.BLINK))),
                         what="resync")
             assert conn.reconnects >= 1
-        finally:
-            task.cancel()
-            conn.close()
 
     try:
         asyncio.run(scenario())
@@ -134,24 +108,16 @@ def test_reconnect_after_the_board_process_is_killed(tmp_path: Any) -> None:
 
 
 def test_unplug_and_replug_resyncs_the_board(tmp_path: Any) -> None:
-    import signal
-
     sim = SimProcess(link=str(tmp_path / "board-tty"))
 
     async def scenario() -> None:
-        conn = BoardConnection(sim.port, BoardImage.blank(61))
-        task = asyncio.create_task(conn.run())
-        try:
-            await until(lambda: conn.state == "connected")
+        async with connected(sim.port) as conn:
             sim.proc.send_signal(signal.SIGUSR1)  # the cable pulled
             await until(lambda: conn.state != "connected", what="unplug noticed")
             conn.set_cells({9: CellState(5, 2, m.PULSE)})  # the game goes on meanwhile
             sim.proc.send_signal(signal.SIGUSR2)  # plugged back in
             await until(lambda: conn.state == "connected", timeout=15, what="replug")
             await until(lambda: _cells(sim)[18:20] == bytes((5, m.look(2, m.PULSE))), what="resync")
-        finally:
-            task.cancel()
-            conn.close()
 
     try:
         asyncio.run(scenario())
@@ -161,18 +127,14 @@ def test_unplug_and_replug_resyncs_the_board(tmp_path: Any) -> None:
 
 def test_silent_board_is_noticed_within_two_seconds(sim: SimProcess) -> None:
     async def scenario() -> None:
-        conn = BoardConnection(sim.port, BoardImage.blank(61))
-        task = asyncio.create_task(conn.run())
-        try:
-            await until(lambda: conn.state == "connected")
-            sim.proc.send_signal(__import__("signal").SIGSTOP)  # frozen: port open, no answers
-            stopped = time.monotonic()
-            await until(lambda: conn.state != "connected", timeout=5, what="silence noticed")
-            assert time.monotonic() - stopped < 3.0
-            assert "silent" in conn.last_error
-        finally:
-            sim.proc.send_signal(__import__("signal").SIGCONT)
-            task.cancel()
-            conn.close()
+        async with connected(sim.port) as conn:
+            sim.proc.send_signal(signal.SIGSTOP)  # frozen: port open, no answers
+            try:
+                stopped = time.monotonic()
+                await until(lambda: conn.state != "connected", timeout=5, what="silence noticed")
+                assert time.monotonic() - stopped < 3.0
+                assert "silent" in conn.last_error
+            finally:
+                sim.proc.send_signal(signal.SIGCONT)
 
     asyncio.run(scenario())

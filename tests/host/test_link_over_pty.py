@@ -8,10 +8,9 @@ from typing import Any
 
 from bbshared import messages as m
 from botboard.link.connection import BoardConnection
-from botboard.link.image import BoardImage
 
 from ..simboard import SimProcess
-from .test_end_to_end import until
+from .running import connected, until
 
 COUNT = 10_000
 DAMAGE = "0.01"
@@ -21,14 +20,8 @@ def _connected_to_damaged_board(body: Any) -> None:
     sim = SimProcess("--damage", DAMAGE)
 
     async def scenario() -> None:
-        conn = BoardConnection(sim.port, BoardImage.blank(61))
-        task = asyncio.create_task(conn.run())
-        try:
-            await until(lambda: conn.state == "connected", timeout=20, what="handshake")
+        async with connected(sim.port, timeout=20) as conn:
             await body(sim, conn)
-        finally:
-            task.cancel()
-            conn.close()
 
     try:
         asyncio.run(scenario())
