@@ -275,6 +275,11 @@ class BoardTools:
         await self._sim_call(self._sim().place(slot, uid, payload))
         return {"slot": slot, "uid": uid.hex(), "payload": payload.hex() if payload else ""}
 
+    async def sim_place_raw(self, slot: int, uid: bytes, payload: bytes | None) -> None:
+        """A tag with exactly this uid and payload (tile writing on the simulated board)."""
+        self._check_slot(slot)
+        await self._sim_call(self._sim().place(slot, uid, payload))
+
     async def remove_tile(self, slot: int) -> dict[str, Any]:
         self._check_slot(slot)
         await self._sim_call(self._sim().remove(slot))

@@ -30,9 +30,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 
 class LiveDaemon:
-    def __init__(self) -> None:
+    def __init__(self, data_dir: Path) -> None:
         self.port = free_tcp_port()
-        self.daemon = Daemon(DaemonConfig(console_port=self.port, token=TOKEN))
+        config = DaemonConfig(console_port=self.port, token=TOKEN)
+        if hasattr(config, "data_dir"):  # the session's journal and tile registry: not ./var
+            config.data_dir = str(data_dir)
+        self.daemon = Daemon(config)
         self.base = f"http://127.0.0.1:{self.port}"
         self.loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
@@ -118,8 +121,8 @@ class LiveDaemon:
 
 
 @pytest.fixture(scope="package")
-def live() -> Iterator[LiveDaemon]:
-    daemon = LiveDaemon()
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
+    daemon = LiveDaemon(tmp_path_factory.mktemp("botboard-data"))
     daemon.start()
     yield daemon
     daemon.stop()
@@ -140,3 +143,17 @@ def browser() -> Iterator[Any]:
             viewport={"width": 1400, "height": 1000})
         yield context
         context.close()
+
+
+def open_console(browser: Any, live: LiveDaemon) -> Iterator[Any]:
+    """A console page, checked for script errors when the module is done with it."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(live.url)
+    expect(page.locator("#link-state")).to_have_text("connected", timeout=10000)
+    yield page
+    assert not errors, f"script errors in the console: {errors}"
+    page.close()

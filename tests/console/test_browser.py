@@ -11,19 +11,12 @@ from bbshared import messages as m
 from botboard.link.image import CellState
 
 from ..simboard import wait_for
-from .conftest import ARTIFACTS, LiveDaemon
+from .conftest import ARTIFACTS, LiveDaemon, open_console
 
 
 @pytest.fixture(scope="module")
 def page(browser: Any, live: LiveDaemon) -> Iterator[Page]:
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(live.url)
-    expect(page.locator("#link-state")).to_have_text("connected", timeout=10000)
-    yield page
-    assert not errors, f"script errors in the console: {errors}"
-    page.close()
+    yield from open_console(browser, live)
 
 
 def blur(page: Page) -> None:
@@ -58,13 +51,13 @@ def test_arena_is_drawn_from_the_layout_and_mirrors_the_board(page: Page, live: 
 
 
 def test_virtual_tile_in_a_slot_shows_in_the_trace_and_the_station(page: Page, live: LiveDaemon) -> None:
-    page.select_option("#tile-colour", "3")
-    page.fill("#tile-kind", "4")
+    page.select_option("#tile-kind", "4")  # R (turn right), from the session's tile catalogue
+    page.select_option("#tile-colour", "3")  # yellow
     slot = page.locator("#stations .slot[data-slot='7']")
     slot.click()
     expect(trace_rows(page, "slot").filter(has_text="slot=7 present=1")).to_have_count(1)
     expect(slot).to_have_class("slot full")
-    expect(slot).to_contain_text("kind 4 · colour 3")
+    expect(slot).to_contain_text("R · yellow")
     assert live.get("/api/slots")[7]["tile"]["kind"] == 4
     slot.click()  # and out again
     expect(trace_rows(page, "slot").filter(has_text="slot=7 present=0")).to_have_count(1)

@@ -34,7 +34,8 @@ class ConsoleClient:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise CliError(f"--console {base!r} is not an http:// address of a daemon")
         query = urllib.parse.parse_qs(parts.query)
-        self.token = token or (query.get("token") or [None])[0]  # the URL `botboard run` printed
+        given = query.get("token")
+        self.token = token or (given[0] if given else None)  # the URL `botboard run` printed
         self.base = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
         self.timeout = timeout
 

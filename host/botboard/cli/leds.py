@@ -11,7 +11,7 @@ from . import CliError
 from .console_client import ConsoleClient, add_console_arguments
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("leds", help="LED test, brightness and power limit of the board",
                        description="Maker tools for the board's LEDs, through a running daemon "
                        "(`botboard run`).")

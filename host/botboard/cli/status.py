@@ -10,7 +10,7 @@ from typing import Any
 from .console_client import ConsoleClient, add_console_arguments
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("status", help="link, firmware and game of a running daemon, as JSON",
                        description="Ask a running daemon (`botboard run`) how its board link, the "
                        "board's firmware and the game are doing; print one JSON object. Exit "

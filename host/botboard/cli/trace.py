@@ -12,7 +12,7 @@ from .console_client import ConsoleClient, add_console_arguments
 QUIET = {"ping", "pong", "ack", "nak", "get_state", "state"}
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("trace", help="live decoded frames between the daemon and the board",
                        description="Print the frames a running daemon (`botboard run`) exchanges "
                        "with its board, decoded, with timestamps, as they happen. Heartbeats "

@@ -16,6 +16,7 @@ module only relies on its methods ``new_game(players, options, seed)``,
 
 from __future__ import annotations
 
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -80,8 +81,8 @@ def routes(daemon: "Daemon") -> list[Route]:
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise ApiError("options must be a JSON object of option -> value")
-        seed = body.get("seed")
-        seed = None if seed in (None, "") else get_int(body, "seed")
+        # no seed given: a fresh one (the journal records it, so the game can be replayed)
+        seed = secrets.randbelow(1 << 31) if body.get("seed") in (None, "") else get_int(body, "seed")
         await maybe_await(session().new_game(get_int(body, "players", None, 1, 8), options, seed))
         return await view_response()
 

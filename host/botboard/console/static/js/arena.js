@@ -47,12 +47,12 @@ export function drawArena(layout, simulated) {
     const body = svg("polygon", { points: outline(layout.grid, x, y), class: "body" });
     const pointer = svg("line", { x1: x, y1: y, x2: x + SIZE * 0.8, y2: y, class: "facing",
                                   visibility: "hidden" });
-    const label = svg("text", { x, y: y + SIZE * 0.62, class: "index" });
+    const label = svg("text", { x, y: y + SIZE * 0.62, class: "index", fill: "#aaa" });
     label.textContent = i;
     group.append(title, body, pointer, label);
     group.addEventListener("click", () => touch(i));
     root.append(group);
-    return { group, body, pointer, title, x, y, coords: [a, b] };
+    return { group, body, pointer, title, label, x, y, coords: [a, b] };
   });
   document.getElementById("arena-note").textContent =
     `${layout.title} · ${layout.cells.length} cells${simulated ? " · click a cell to touch it" : ""}`;
@@ -66,6 +66,7 @@ export function showCells(cells, palette) {
     if (!shape) return;
     const colour = effect === 0 ? "#141414" : palette[pal] || "#888";
     shape.body.setAttribute("fill", colour);
+    shape.label.setAttribute("fill", bright(colour) ? "#000" : "#aaa");
     shape.group.dataset.palette = pal;
     shape.group.dataset.effect = EFFECTS[effect] || String(effect);
     shape.group.setAttribute("class", `cell effect-${EFFECTS[effect] || "other"}` +
@@ -80,6 +81,14 @@ export function showCells(cells, palette) {
       (effect === 0 ? "off" : `palette ${pal} ${EFFECTS[effect] || effect}` +
         (faced ? `, facing ${facing}` : ""));
   });
+}
+
+// Is a #rrggbb colour light enough for a dark label?
+function bright(colour) {
+  const m = /^#(..)(..)(..)$/.exec(colour);
+  if (!m) return false;
+  const [r, g, b] = m.slice(1).map((h) => parseInt(h, 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 110;
 }
 
 function touch(cell) {

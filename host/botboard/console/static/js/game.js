@@ -13,6 +13,9 @@ export function setupGame(onView) {
     newGame();
   });
   document.getElementById("undo-button").addEventListener("click", undo);
+  document.getElementById("speed").addEventListener("change", (event) =>
+    act("api/game/speed", { speed: Number(event.target.value) }, showGame));
+  document.getElementById("skip-button").addEventListener("click", () => act("api/game/skip", {}, showGame));
 }
 
 function newGame() {
@@ -40,7 +43,9 @@ export function showGame(data) {
   state.session = Boolean(data.session);
   state.view = data.view ?? null;
   if (data.game) document.getElementById("game-name").textContent = data.game;
-  document.getElementById("undo-button").disabled = !state.session;
+  for (const id of ["undo-button", "skip-button", "speed"]) document.getElementById(id).disabled = !state.session;
+  const speed = document.getElementById("speed");
+  if (state.view?.speed !== undefined && document.activeElement !== speed) speed.value = state.view.speed;
   renderDecision(state.view?.pending ?? null);
   renderView(state.view);
   state.onView(state.view);
@@ -55,13 +60,13 @@ function choiceLabel(choice) {
 function renderDecision(pending) {
   const root = document.getElementById("decision");
   if (!pending) { root.replaceChildren(); return; }
-  const who = pending.player_name ?? (pending.player !== undefined ? `player ${pending.player}` : "someone");
+  const who = pending.who ?? (pending.player !== undefined ? `player ${pending.player}` : "someone");
   const choices = pending.choices ?? pending.options ?? [];
   root.replaceChildren(el("fieldset", { class: "decision" },
-    el("legend", {}, `${who} must decide: ${pending.prompt ?? pending.text ?? pending.kind ?? ""}`),
+    el("legend", {}, `${who} must decide: ${String(pending.prompt ?? pending.kind ?? "").replace(`${who}: `, "")}`),
     el("div", { class: "row" }, choices.map((choice) => {
       const [label, value] = choiceLabel(choice);
-      return el("button", { type: "button", class: "choice",
+      return el("button", { type: "button", class: `choice${value === pending.selected ? " selected" : ""}`,
         onclick: () => act("api/game/decide", { choice: value }, showGame) }, label);
     }))));
 }
@@ -71,38 +76,42 @@ function table(rows, head) {
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell) => el("td", {}, cell))))));
 }
 
-function entries(value) {
-  if (Array.isArray(value)) return value.map((v, i) => [`player ${i}`, v]);
-  if (value && typeof value === "object") return Object.entries(value);
-  return [["", value]];
-}
-
 function show(value) {
   if (value === null || value === undefined) return "–";
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (Array.isArray(value)) return value.join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${v}`).join(", ");
+  return String(value);
 }
 
-const SHOWN = { scores: "Scores", delivered: "Delivered crystals", crystals: "Delivered crystals",
-                hands: "Hand sizes", hand_sizes: "Hand sizes" };
-const SKIP = new Set(["pending", "log", "events", "tile_kinds", ...Object.keys(SHOWN)]);
+const FACTS = ["phase", "turn", "round", "countdown", "winner", "message", "speed"];
+const PER_PLAYER = { scores: "score", delivered: "delivered crystals", hands: "hand",
+                     double_modification_used: "DM used" };
+
+// One row per player: score, delivered crystals, hand size (specials stay hidden).
+function playersTable(view) {
+  const columns = Object.keys(PER_PLAYER).filter((key) => view[key] && typeof view[key] === "object");
+  if (!columns.length) return null;
+  const players = Object.keys(view[columns[0]]);
+  return table(players.map((p) => [p, ...columns.map((key) => show(view[key][p]))]),
+    ["player", ...columns.map((key) => PER_PLAYER[key])]);
+}
 
 function renderView(view) {
   const root = document.getElementById("game-view");
   if (!state.session) { root.replaceChildren(el("p", { class: "muted" }, "no game session")); return; }
   if (!view) { root.replaceChildren(el("p", { class: "muted" }, "no game yet: start one above")); return; }
-  const parts = [];
-  const facts = Object.entries(view).filter(([k, v]) => !SKIP.has(k) && (v === null || typeof v !== "object"));
-  if (facts.length) parts.push(el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", {}, k.replaceAll("_", " ")), el("dd", {}, show(v))])));
-  for (const [key, title] of Object.entries(SHOWN)) {
-    if (view[key] !== undefined) parts.push(el("h3", {}, title), table(entries(view[key]).map(([k, v]) => [k, show(v)])));
-  }
+  const facts = FACTS.filter((k) => view[k] !== undefined && view[k] !== null);
+  const parts = [el("dl", { class: "facts" }, facts.flatMap((k) => [el("dt", {}, k), el("dd", { "data-key": k }, show(view[k]))]))];
+  const players = playersTable(view);
+  if (players) parts.push(players);
   const log = view.log ?? view.events ?? [];
   if (log.length) {
     parts.push(el("h3", {}, "Events"), el("ol", { id: "game-log", class: "log" },
       log.slice(-60).map((line) => el("li", {}, typeof line === "string" ? line : line.text ?? JSON.stringify(line)))));
   }
-  const rest = Object.entries(view).filter(([k, v]) => !SKIP.has(k) && v !== null && typeof v === "object");
-  if (rest.length) parts.push(el("details", {}, el("summary", {}, "more"), el("pre", {}, JSON.stringify(Object.fromEntries(rest), null, 1))));
+  const rest = Object.fromEntries(Object.entries(view).filter(([k]) =>
+    !FACTS.includes(k) && !(k in PER_PLAYER) && !["log", "events", "pending"].includes(k)));
+  parts.push(el("details", {}, el("summary", {}, "everything else"), el("pre", {}, JSON.stringify(rest, null, 1))));
   root.replaceChildren(...parts);
   const logList = document.getElementById("game-log");
   if (logList) logList.scrollTop = logList.scrollHeight;

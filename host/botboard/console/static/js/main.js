@@ -5,21 +5,22 @@ import { getJSON, notify, wsURL } from "./api.js";
 import { arenaKeys, drawArena, showCells } from "./arena.js";
 import { focusDecision, setupGame, showGame, undo } from "./game.js";
 import { addFrames, setupTrace, showLink, togglePause } from "./link.js";
-import { focusFirstSlot, setButton, setGameView, setGames, setPalette, setSlot, setSlots,
-         setupStations } from "./stations.js";
+import { loadCatalogue } from "./catalogue.js";
+import { focusFirstSlot, setButton, setGameView, setSlot, setSlots, setupStations,
+         setupTilePicker } from "./stations.js";
 import { setupTools, showLedTest, showReaders, startLedTest } from "./tools.js";
 
 let slots = [];
 
 async function start() {
-  const [layout, status, games, game, frames] = await Promise.all([
-    getJSON("api/layout"), getJSON("api/status"), getJSON("api/games"), getJSON("api/game"),
-    getJSON("api/trace?limit=300"),
+  const [layout, status, game, frames] = await Promise.all([
+    getJSON("api/layout"), getJSON("api/status"), getJSON("api/game"),
+    getJSON("api/trace?limit=300"), loadCatalogue(),
   ]);
   const simulated = Boolean(status.simulated);
   drawArena(layout, simulated);
   setupStations(layout, simulated);
-  setGames(games.games);
+  setupTilePicker();
   setupGame(setGameView);
   setupTrace();
   setupTools(layout);
@@ -38,15 +39,21 @@ function onEvent(event) {
   switch (event.kind) {
     case "status": showLink(event.status); break;
     case "frames": addFrames(event.messages); break;
-    case "cells": setPalette(event.palette); showCells(event.cells, event.palette);
+    case "cells": showCells(event.cells, event.palette);
       document.body.dataset.cellsAt = event.at; break;
     case "slot": slots[event.slot] = event.reading; setSlot(event.slot, event.reading); showReaders(slots); break;
     case "button": setButton(event.button, event.action); break;
     case "led_test": showLedTest(event); break;
     case "plug": notify(event.plugged ? "board plugged back in" : "board unplugged"); break;
-    case "game": getJSON("api/game").then(showGame, () => {}); break;
+    case "game": onGameEvent(event); break;
     default: break;
   }
+}
+
+function onGameEvent(event) {
+  if (event.event === "view") showGame({ session: true, view: event.view });
+  else if (event.event === "message") notify(event.text);
+  else getJSON("api/game").then(showGame, () => {});
 }
 
 function connect() {
@@ -67,6 +74,7 @@ const KEYS = {
   n: () => document.getElementById("ng-players").focus(),
   u: undo,
   d: focusDecision,
+  k: () => document.getElementById("skip-button").click(),
   l: startLedTest,
   c: () => { const b = document.getElementById("plug-button"); if (!b.closest("[hidden]")) b.click(); },
   p: togglePause,

@@ -4,45 +4,38 @@
 // the station's buttons press the board's buttons.
 "use strict";
 import { act, el } from "./api.js";
+import { catalogue, colourCSS, colourName, fillColourSelect, fillKindSelect, kindName } from "./catalogue.js";
 
-const state = { layout: null, slots: [], buttons: {}, palette: [], simulated: false,
-                turn: null, kindNames: null, built: false };
+const state = { layout: null, slots: [], buttons: {}, simulated: false, turn: null };
 
 export function setupStations(layout, simulated) {
-  Object.assign(state, { layout, simulated, built: false });
+  Object.assign(state, { layout, simulated });
   state.slots = Array.from({ length: layout.stations.reduce((n, s) => n + s.slots.length, 0) },
     () => ({ present: false }));
   document.getElementById("tile-picker").hidden = !simulated;
   render();
 }
 
-export function setPalette(palette) {
-  if (palette.length === state.palette.length) return;
-  state.palette = palette;
-  const select = document.getElementById("tile-colour");
-  select.replaceChildren(...palette.map((colour, i) =>
-    el("option", { value: i, selected: i === 2 }, `${i} ${colour}`)));
-  render();
-}
-
-export function setGames(list) {
-  const names = ["", "twintinbots", "botwars", "goblins", "volt"];
-  const select = document.getElementById("tile-game");
-  select.replaceChildren(...names.slice(1).map((name, i) => el("option", { value: i + 1 }, name)));
-  void list;
+export function setupTilePicker() {
+  fillKindSelect(document.getElementById("tile-kind"));
+  fillColourSelect(document.getElementById("tile-colour"));
 }
 
 export function setSlots(readings) { state.slots = readings.map((r) => ({ ...r })); render(); }
 export function setSlot(slot, reading) { state.slots[slot] = reading; render(); }
 export function setButton(button, action) { state.buttons[button] = action; render(); }
 
-// From the game view: whose turn, and tile kind names if the session gives them.
+// From the game view: the station whose turn it is (by name, or by seat index).
 export function setGameView(view) {
-  const turn = view ? (view.current_player ?? view.turn_player ?? view.pending?.player ?? null) : null;
-  const kinds = view ? (view.tile_kinds ?? null) : null;
-  if (turn === state.turn && kinds === state.kindNames) return;
+  let turn = null;
+  if (view && view.stations && view.turn && view.phase !== "over") {
+    const name = view.stations[view.turn];
+    turn = state.layout ? state.layout.stations.findIndex((s) => s.name === name) : null;
+  } else if (view && Number.isInteger(view.current_player)) {
+    turn = view.current_player;
+  }
+  if (turn === state.turn) return;
   state.turn = turn;
-  state.kindNames = kinds;
   render();
 }
 
@@ -50,20 +43,19 @@ function tileText(reading) {
   if (!reading.present) return "empty";
   const tile = reading.tile;
   if (!tile) return `tag ${reading.uid} — ${reading.problem || "no tile payload"}`;
-  const kind = state.kindNames?.[tile.kind] ?? `kind ${tile.kind}`;
-  return `${kind} · colour ${tile.colour} · #${tile.serial}`;
+  return `${kindName(tile.kind)} · ${colourName(tile.colour)} · #${tile.serial}`;
 }
 
 function pickedTile() {
   const num = (id) => Number(document.getElementById(id).value || 0);
-  return { game: num("tile-game") || 1, kind: num("tile-kind"), colour: num("tile-colour"),
+  return { game: catalogue.game_id ?? 1, kind: num("tile-kind"), colour: num("tile-colour"),
            serial: num("tile-serial"), blank: document.getElementById("tile-blank").checked };
 }
 
 function slotButton(slot, position) {
   const reading = state.slots[slot] || { present: false };
   const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-  if (reading.tile) swatch.style.background = state.palette[reading.tile.colour] || "#888";
+  if (reading.tile) swatch.style.background = colourCSS(reading.tile.colour);
   const label = `slot ${slot} (${position + 1}): ${tileText(reading)}`;
   return el("button", {
     type: "button", class: `slot${reading.present ? " full" : ""}${reading.problem ? " problem" : ""}`,

@@ -1,7 +1,8 @@
 // Maker tools: LED test, brightness and power limit, tile writing and
 // enrollment, and the reader test (live reads per slot).
 "use strict";
-import { act, el, getJSON, notify } from "./api.js";
+import { act, el, notify } from "./api.js";
+import { colourName, fillColourSelect, fillKindSelect, kindName } from "./catalogue.js";
 
 let layout = null;
 
@@ -22,10 +23,8 @@ export function setupTools(theLayout) {
   });
   document.getElementById("tiles").addEventListener("submit", (event) => { event.preventDefault(); writeTile(false); });
   document.getElementById("tw-enroll").addEventListener("click", () => writeTile(true));
-  getJSON("api/tools/tiles").then((info) => {
-    document.getElementById("tw-note").textContent = info.write_tile || info.enroll_tile ? ""
-      : "needs the game session's tile tools (or `botboard tiles`)";
-  }, () => {});
+  fillKindSelect(document.getElementById("tw-kind"), (k) => k.code);
+  fillColourSelect(document.getElementById("tw-colour"), (c) => c.name);
 }
 
 export function startLedTest() {
@@ -35,9 +34,13 @@ export function startLedTest() {
 }
 
 function writeTile(enroll) {
-  const num = (id) => Number(document.getElementById(id).value);
-  act("api/tools/tiles/write", { slot: num("tw-slot"), kind: num("tw-kind"), colour: num("tw-colour"), enroll },
-    () => notify(enroll ? "tag enrolled" : "tag written"));
+  const value = (id) => document.getElementById(id).value;
+  act(enroll ? "api/tiles/enroll" : "api/tiles/write",
+    { slot: Number(value("tw-slot")), kind: value("tw-kind"), colour: value("tw-colour") },
+    (data) => {
+      document.getElementById("tw-note").textContent = `${data.uid}: ${data.tile}`;
+      notify(enroll ? `tag ${data.uid} enrolled as ${data.tile}` : `tag ${data.uid} written: ${data.tile}`);
+    });
 }
 
 export function showLedTest(test) {
@@ -56,6 +59,6 @@ export function showReaders(slots) {
   document.querySelector("#readers tbody").replaceChildren(...slots.map((reading, slot) => el("tr",
     { class: reading.present ? "present" : "" },
     el("td", {}, slot), el("td", {}, owner[slot] ?? ""), el("td", {}, reading.present ? reading.uid : "–"),
-    el("td", {}, reading.tile ? `${reading.tile.game} kind ${reading.tile.kind} colour ${reading.tile.colour} #${reading.tile.serial}` : "–"),
+    el("td", {}, reading.tile ? `${reading.tile.game} ${kindName(reading.tile.kind)} ${colourName(reading.tile.colour)} #${reading.tile.serial}` : "–"),
     el("td", {}, reading.reads), el("td", {}, reading.problem || ""))));
 }

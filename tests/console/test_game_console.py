@@ -1,0 +1,95 @@
+"""The game panel against the real session: new game, a turn from virtual tiles, undo, a decision."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from botboard.games import get
+
+from .conftest import ARTIFACTS, LiveDaemon, open_console
+
+# a position where red's robot A zaps blue's at once: the engine asks red which order blue runs
+ZAP_READY = {"crystals": {}, "robots": {"redA": {"at": "0,0", "facing": 0},
+                                        "blueA": {"at": "2,0", "facing": 3}},
+             "programs": {"redA": ["Z", "-", "-"], "redB": ["L", "-", "-"],
+                          "blueA": ["L", "-", "-"], "blueB": ["L", "-", "-"]}}
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, live: LiveDaemon) -> Iterator[Page]:
+    if live.daemon.session is None:
+        pytest.skip("this daemon has no game session")
+    yield from open_console(browser, live)
+
+
+def arena_picture(page: Page) -> str:
+    return str(page.evaluate("""[...document.querySelectorAll('#arena .cell')]
+        .map(c => `${c.dataset.palette}/${c.dataset.effect}`).join(' ')"""))
+
+
+def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemon) -> None:
+    session = live.daemon.session
+    page.fill("#speed", "0")
+    page.locator("#speed").dispatch_event("change")
+    page.fill("#ng-players", "2")
+    page.fill("#ng-seed", "3")
+    page.fill("#ng-options", '{"track": 0}')
+    page.click("#new-game-button")
+    expect(page.locator("#game-view [data-key='phase']")).to_have_text("program")
+    expect(page.locator("#game-view [data-key='turn']")).to_have_text("red")
+    seat_slots, confirm, station = live.call(lambda: (
+        (session.seating.physical(0, 0, 0), session.seating.physical(0, 1, 0)),
+        session.seating.button_of(0, "confirm"), session.seating.station_of[0]))
+    expect(page.locator(f"#stations .station[data-station='{station}']")).to_have_class("station turn")
+    before = arena_picture(page)
+
+    for slot, kind in zip(seat_slots, ("1", "3")):  # F1 on robot A, L on robot B, both red
+        page.select_option("#tile-kind", kind)
+        page.select_option("#tile-colour", "0")
+        page.click(f"#stations .slot[data-slot='{slot}']")
+        expect(page.locator(f"#trace li[data-type='slot']").filter(
+            has_text=f"slot={slot} present=1")).to_have_count(1)
+    expect(page.locator(f"#stations .slot[data-slot='{seat_slots[0]}']")).to_contain_text("F1 · red")
+    page.click(f"#stations [data-button='{confirm}']")
+    expect(page.locator("#game-view [data-key='turn']")).to_have_text("blue")
+    expect(page.locator("#game-log")).to_contain_text("Red programs: A1=F1 + B1=L")
+    page.wait_for_function("""(before) => [...document.querySelectorAll('#arena .cell')]
+        .map(c => `${c.dataset.palette}/${c.dataset.effect}`).join(' ') !== before""", arg=before)
+    gid = session.game_id
+    assert [a["action"] for a in session.journal.actions(gid)] == ["A1=F1 + B1=L"]
+
+    page.click("#undo-button")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    expect(page.locator("#confirm-cancel")).to_be_focused()  # the safe answer is the default
+    page.click("#confirm-ok")
+    expect(page.locator("#game-view [data-key='turn']")).to_have_text("red")
+    assert live.call(lambda: session.state.turns) == 0
+    assert session.journal.actions(gid) == []  # undone actions are kept but no longer count
+
+
+def test_a_pending_decision_is_made_from_the_console(page: Page, live: LiveDaemon) -> None:
+    session = live.daemon.session
+    live.post("/api/game/speed", {"speed": 0})
+
+    def zap_ready() -> None:  # as test_session does: a position with a zap about to happen
+        state = get("twin-tin-bots").scenario_start(2, {"track": 0}, 1, ZAP_READY)
+        session.new_game(2, {"track": 0}, 1)
+        session._start(session.game_id, state)  # noqa: SLF001
+        session._apply("pass")  # noqa: SLF001
+
+    live.call(zap_ready)
+    legend = page.locator("#decision legend")
+    expect(legend).to_contain_text("red must decide")
+    choices = page.locator("#decision .choice")
+    assert choices.count() >= 2
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "console-decision.png"), full_page=True)
+    page.keyboard.press("d")  # keyboard: the first choice, then Enter
+    expect(choices.first).to_be_focused()
+    chosen = choices.first.text_content()
+    page.keyboard.press("Enter")
+    expect(page.locator("#decision")).to_be_empty()
+    assert chosen and session.journal.actions(session.game_id)[-1]["action"] == chosen
