@@ -11,6 +11,7 @@ from .base import Game, GameError
 _ENGINES: dict[str, str] = {
     "twin-tin-bots": "botboard.games.twintinbots.game:GAME",
     "botwars": "botboard.games.botwars.game:GAME",
+    "volt": "botboard.games.volt.game:GAME",
     "goblins": "botboard.games.goblins.game:GAME",
 }
 

@@ -1,0 +1,1 @@
+"""VOLT: a robot arena programmed with dice (docs/volt.md)."""

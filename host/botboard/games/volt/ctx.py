@@ -1,0 +1,86 @@
+"""The working context of one resolution: the state being changed, events, questions.
+
+``ask`` is how rules code asks an operator something: during a replay it
+returns the recorded answer; past the last answer it raises ``NeedDecision``,
+which the game turns into a pending Decision. KillBots never get asked: they
+take the first choice (callers put the KillBot's choice first).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from ..base import Event
+from .arena import Arena
+from .grid import Square
+from .modules import module
+from .state import Die, Robot, State
+
+
+class NeedDecision(Exception):
+    def __init__(self, player: int, kind: str, prompt: str, choices: Sequence[str]) -> None:
+        super().__init__(prompt)
+        self.player, self.kind, self.prompt, self.choices = player, kind, prompt, tuple(choices)
+
+
+class GameOver(Exception):
+    """Unwinds the resolution once an operator takes the winning VP."""
+
+
+class Ctx:
+    def __init__(self, state: State, answers: Sequence[str] = ()) -> None:
+        self.state = state
+        self.arena: Arena = state.arena
+        self.answers = list(answers)
+        self.asked = 0
+        self.events: list[Event] = []
+        self.phase = 0
+        self.unit = 0  # the control unit being activated (0 outside Phase 2)
+        self.active: tuple[Robot, Die] | None = None  # the die being activated
+
+    # -- events and questions -------------------------------------------------
+    def emit(self, kind: str, robot: Robot | None, words: str, **data: Any) -> None:
+        text = f"{robot.name}: {words}" if robot else words
+        full = {"round": self.state.round, "phase": self.phase, "robot": robot.name if robot else None, **data}
+        self.events.append(Event(kind, full, text))
+
+    def ask(self, robot: Robot, kind: str, prompt: str, choices: Sequence[str]) -> str:
+        if not choices:
+            raise AssertionError(f"no choices for {kind}")
+        if len(choices) == 1 or robot.killbot:
+            return choices[0]
+        if self.asked < len(self.answers):
+            answer = self.answers[self.asked]
+            self.asked += 1
+            if answer not in choices:
+                raise AssertionError(f"recorded answer {answer!r} is not among {choices}")
+            return answer
+        raise NeedDecision(robot.seat, kind, f"{robot.name}: {prompt}", choices)
+
+    def use(self, robot: Robot, module_id: str, why: str) -> bool:
+        """An optional module: the preset decides, or the operator is asked."""
+        if not robot.has(module_id):
+            return False
+        preset = robot.preset(module_id)
+        if preset != "ask" or robot.killbot:
+            return preset != "never"
+        name = module(module_id).id
+        return self.ask(robot, "use-module", f"use {name.upper()}? ({why})",
+                        [f"use {name}", f"skip {name}"]) == f"use {name}"
+
+    def rng(self) -> random.Random:
+        """A fresh generator for the next chance draw, from the seed and the draw count."""
+        self.state.draws += 1
+        return random.Random(f"{self.state.seed}:{self.state.draws}")
+
+    # -- who stands where -----------------------------------------------------
+    def robot_at(self, square: Square) -> Robot | None:
+        return self.state.robot_at(square)
+
+    def living(self) -> list[Robot]:
+        return [r for r in self.state.in_start_order() if r.alive]
+
+    def seat_order(self, seat: int) -> tuple[int, int]:
+        robot = self.state.robots[seat]
+        return (robot.start_number or 99, seat)

@@ -1,0 +1,96 @@
+"""Compact scenario positions: a new game with the given fields laid over it
+(docs/scenarios-volt.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import ScenarioError
+from .arena import load_arena
+from .grid import parse_square, square_name
+from .modules import DECKS, module, param
+from .state import Robot, State
+
+KNOWN = {"round", "tokens", "mines", "bag", "decks", "robots"}
+
+
+def compact_position(state: State, position: Mapping[str, Any]) -> State:
+    unknown = set(position) - KNOWN
+    if unknown:
+        raise ScenarioError(f"position: unknown field(s) {', '.join(sorted(unknown))}; "
+                            f"known: {', '.join(sorted(KNOWN))} (the arena is options.arena)")
+    state.round = int(position.get("round", state.round))
+    if "tokens" in position:
+        state.bag += list(state.tokens.values())
+        state.tokens = {}
+        for text, number in position["tokens"].items():
+            square = parse_square(text)
+            if state.arena.vp_spaces.get(int(number)) != square:
+                raise ScenarioError(f"position.tokens: VP token {number} belongs on space {number} "
+                                    f"({_space(state, int(number))}), not {text}")
+            state.tokens[square] = int(number)
+            if int(number) in state.bag:
+                state.bag.remove(int(number))
+    if "bag" in position:
+        state.bag = [int(n) for n in position["bag"]]
+    if "decks" in position:
+        for deck, cards in position["decks"].items():
+            if deck not in DECKS:
+                raise ScenarioError(f"position.decks: unknown deck {deck!r}; decks: {', '.join(DECKS)}")
+            state.decks[deck] = [module(c).id for c in cards]
+    names = {r.name: r.seat for r in state.robots}
+    robots = position.get("robots", {})
+    if not isinstance(robots, Mapping):
+        raise ScenarioError("position.robots: expected an object keyed p1, p2, ... (k3, k4 for KillBots)")
+    for name, fields in robots.items():
+        if name not in names:
+            raise ScenarioError(f"position.robots: no robot {name!r} in this game ({', '.join(names)})")
+        if not isinstance(fields, Mapping):
+            raise ScenarioError(f"position.robots.{name}: expected an object")
+        seat = names[name]
+        robot = Robot.from_json(name, fields, state.robots[seat])
+        if "destroyed" in fields and fields["destroyed"] and "square" not in fields:
+            robot.square = None
+        state.robots[seat] = robot
+    mines = position.get("mines", {})
+    state.mines = {}
+    for text, owner in mines.items():
+        if owner not in names:
+            raise ScenarioError(f"position.mines.{text}: no robot {owner!r}")
+        state.mines[parse_square(text)] = names[owner]
+    for name, fields in robots.items():
+        robot = state.robots[names[name]]
+        if robot.has("mines") and "mines_held" not in fields:
+            placed = sum(1 for o in state.mines.values() if o == robot.seat)
+            robot.mines_held = int(param("mines", "tokens")) - placed
+    _validate(state)
+    return state
+
+
+def _space(state: State, number: int) -> str:
+    square = state.arena.vp_spaces.get(number)
+    return square_name(square) if square else "no such space"
+
+
+def _validate(state: State) -> None:
+    arena = load_arena(state.options["arena"])
+    taken: dict[tuple[int, int], str] = {}
+    for robot in state.robots:
+        if robot.square is None:
+            if not robot.destroyed:
+                raise ScenarioError(f"position.robots.{robot.name}: a robot without a square must be "
+                                    "\"destroyed\": true")
+            continue
+        where = square_name(robot.square)
+        if not arena.on_arena(robot.square):
+            raise ScenarioError(f"position.robots.{robot.name}.square: {where} is outside the "
+                                f"{arena.width}x{arena.height} arena {arena.name}")
+        if robot.square in arena.pits:
+            raise ScenarioError(f"position.robots.{robot.name}.square: {where} is a pit")
+        if robot.square in taken:
+            raise ScenarioError(f"position: {taken[robot.square]} and {robot.name} both stand on {where}")
+        if robot.square in state.mines:
+            raise ScenarioError(f"position: {robot.name} stands on a mine at {where}")
+        if not 0 <= robot.damage <= 2:
+            raise ScenarioError(f"position.robots.{robot.name}.damage: 0..2 on a robot in the arena")
+        taken[robot.square] = robot.name
