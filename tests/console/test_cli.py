@@ -1,0 +1,100 @@
+"""`botboard status`, `trace` and `leds` against a running daemon, and with none."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import pytest
+
+from botboard.sim import free_tcp_port
+
+from ..simboard import BOTBOARD, wait_for
+from .conftest import TOKEN, LiveDaemon
+
+
+def botboard(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([BOTBOARD, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_status_is_one_json_object(live: LiveDaemon) -> None:
+    result = botboard("status", "--console", live.base, "--token", TOKEN)
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert status["link"]["connected"] is True and status["link"]["state"] == "connected"
+    assert status["firmware"]["protocol"] == 1 and status["firmware"]["cells"] == 61
+    assert status["game"]["name"] == "twin-tin-bots"
+    assert status["simulated"] is True
+
+
+def test_status_accepts_the_url_botboard_run_printed(live: LiveDaemon) -> None:
+    result = botboard("status", "--console", live.url)
+    assert result.returncode == 0, result.stderr
+
+
+def test_status_trace_and_leds_say_clearly_when_no_daemon_answers() -> None:
+    nowhere = f"http://127.0.0.1:{free_tcp_port()}"
+    for args in (["status"], ["trace"], ["leds", "test"], ["leds", "config", "--brightness", "9"]):
+        result = botboard(*args, "--console", nowhere, "--timeout", "2")
+        assert result.returncode == 2, args
+        assert "no botboard daemon answers" in result.stderr and "botboard run" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_a_missing_token_is_explained(live: LiveDaemon) -> None:
+    for args in (["status"], ["trace", "--count", "1"]):
+        result = botboard(*args, "--console", live.base)
+        assert result.returncode == 2
+        assert "--token" in result.stderr
+
+
+def test_trace_prints_live_frames_filtered(live: LiveDaemon) -> None:
+    proc = subprocess.Popen([BOTBOARD, "trace", "--console", live.base, "--token", TOKEN,
+                             "--type", "slot", "--count", "2", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.0)  # the trace is connected: it starts with a status event within a second
+        live.post("/api/sim/button", {"button": 3})  # filtered out
+        live.post("/api/sim/place", {"slot": 20, "kind": 2, "colour": 1})
+        wait_for(lambda: live.get("/api/slots")[20]["present"], what="tile in slot 20")
+        live.post("/api/sim/remove", {"slot": 20})
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    frames = [json.loads(line) for line in out.splitlines()]
+    assert proc.returncode == 0, err
+    assert [(f["type"], f["slot"], f["present"]) for f in frames] == [("slot", 20, 1), ("slot", 20, 0)]
+
+
+def test_leds_test_walks_every_cell_in_chain_order(live: LiveDaemon) -> None:
+    result = botboard("leds", "test", "--console", live.base, "--token", TOKEN,
+                      "--step-ms", "5", "--phase", "cells")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["completed"] == 61
+    frames = live.get("/api/trace?limit=2000")
+    lit = []  # cells the test lit white (palette 1, no facing, solid), in the order it did
+    for f in frames:
+        if f["type"] == "set_cells" and f["dir"] == "out":
+            entries = [f["cells"][i:i + 8] for i in range(0, len(f["cells"]), 8)]
+            lit += [int(e[:4], 16) for e in entries if e[4:] == "01f1"]
+    walk = lit[lit.index(0):] if 0 in lit else lit
+    assert walk[:61] == list(range(61))  # chain order: the layout lists cells in chain order
+
+
+@pytest.mark.parametrize("args", [["status"], ["trace"], ["leds"], ["leds", "test"]])
+def test_help(args: list[str]) -> None:
+    result = botboard(*args, "--help")
+    assert result.returncode == 0 and "--console" in result.stdout or "test" in result.stdout
+
+
+def test_leds_config_sends_set_config(live: LiveDaemon) -> None:
+    result = botboard("leds", "config", "--console", live.base, "--token", TOKEN,
+                      "--brightness", "77", "--power-ma", "1500")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["settings"] == {"brightness": 77, "power_ma": 1500}
+    sent = [(f["key"], f["value"]) for f in live.get("/api/trace?limit=200")
+            if f["type"] == "set_config"]
+    assert sent[-2:] == [(1, 77), (2, 1500)]
+    result = botboard("leds", "config", "--console", live.base, "--token", TOKEN, "--brightness", "300")
+    assert result.returncode == 2 and "0..255" in result.stderr

@@ -1,0 +1,77 @@
+"""The console's gate: loopback by default, a token for anything else, on every request."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from botboard.daemon import ConfigError, Daemon, DaemonConfig, check_listen
+
+from ..simboard import BOTBOARD
+from .conftest import TOKEN, LiveDaemon
+
+
+@pytest.mark.parametrize("listen", ["0.0.0.0", "192.168.1.20", "::"])
+def test_a_network_listen_without_a_token_is_refused(listen: str) -> None:
+    with pytest.raises(ConfigError, match="--token"):
+        Daemon(DaemonConfig(listen=listen))
+    assert check_listen("127.0.0.1", None) is None  # loopback needs none
+    assert check_listen(listen, "auto")  # a made-up one is fine
+
+
+def test_botboard_run_refuses_before_starting_anything() -> None:
+    result = subprocess.run([BOTBOARD, "run", "--listen", "0.0.0.0", "--console-port", "1"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert "--token" in result.stderr and "127.0.0.1" in result.stderr
+
+
+@pytest.mark.parametrize("method,path,body", [
+    ("GET", "/", None), ("GET", "/api/status", None), ("GET", "/api/trace", None),
+    ("GET", "/static/js/main.js", None), ("POST", "/api/sim/place", {"slot": 0}),
+    ("POST", "/api/game/undo", {"confirm": True}), ("POST", "/api/tools/config", {"brightness": 1}),
+])
+def test_requests_without_the_right_token_are_rejected(live: LiveDaemon, method: str, path: str,
+                                                        body: dict[str, object] | None) -> None:
+    for token in (None, "wrong", TOKEN[:-1]):
+        status, reply = live.request(method, path, body, token=token)
+        assert status == 401, (path, token)
+        assert "token" in reply["error"]
+    assert live.status()["tools"]["slots"][0]["present"] is False  # nothing was placed
+
+
+def test_the_token_opens_the_page_and_sets_a_same_site_cookie(live: LiveDaemon) -> None:
+    import urllib.request
+
+    with urllib.request.urlopen(f"{live.base}/?token={TOKEN}", timeout=10) as response:
+        cookie = response.headers["set-cookie"]
+        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        assert response.headers["x-frame-options"] == "DENY"
+        assert "default-src 'self'" in response.headers["content-security-policy"]
+    name_value = cookie.split(";")[0]
+    request = urllib.request.Request(f"{live.base}/api/status", headers={"cookie": name_value})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200
+
+
+def test_websockets_need_the_token_and_our_origin(live: LiveDaemon) -> None:
+    ws_url = f"ws://127.0.0.1:{live.port}/ws"
+    for url in (ws_url, f"{ws_url}?token=wrong"):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url, open_timeout=5).close()
+        assert refused.value.response.status_code == 403
+    with pytest.raises(InvalidStatus):  # another site's page, even holding the token
+        connect(f"{ws_url}?token={TOKEN}", origin="http://evil.example", open_timeout=5).close()  # type: ignore[arg-type]
+    with connect(f"{ws_url}?token={TOKEN}", open_timeout=5) as ws:
+        assert json.loads(ws.recv(timeout=5))["kind"] == "status"
+
+
+def test_no_file_outside_the_static_assets_is_served(live: LiveDaemon) -> None:
+    for path in ("/static/../../daemon.py", "/static/%2e%2e/app.py", "/static/../../../../pyproject.toml",
+                 "/api/../pyproject.toml"):
+        status, _ = live.request("GET", path)
+        assert status == 404, path
