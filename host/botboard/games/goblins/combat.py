@@ -97,7 +97,10 @@ def reveal(ctx: Ctx) -> None:
                  front=SIDE_NAMES[robot.front])
     for team in (0, 1):
         enemy = state.robots[1 - team]
-        state.reveal[team]["side"] = (enemy.front + RELATIVE.index(state.reveal[team]["target"])) % 4
+        side = (enemy.front + RELATIVE.index(state.reveal[team]["target"])) % 4
+        state.reveal[team]["side"] = side
+        ctx.emit("aim", f"team {'AB'[team]} attacks robot {'AB'[1 - team]} from its {SIDE_NAMES[side]} side "
+                 "(yard side)", team=team, side=SIDE_NAMES[side])
     _squabble(ctx)
     start_abilities(ctx, BEFORE_ROLL, "before")
 
@@ -175,7 +178,7 @@ def set_order(ctx: Ctx, team: int, order: tuple[int, ...], decided: bool = True)
     state.hits[team] = hits
     if decided:
         state.queue.pop(0)
-        ctx.emit("order", f"team {'AB'[team]} orders its dice: {show(hits)}", team=team, dice=hits)
+        ctx.emit("order", f"team {'AB'[team]} orders its dice: {show(hits)}", team=team, dice=list(hits))
         if not state.queue:
             fight(ctx)
 

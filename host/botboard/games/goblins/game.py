@@ -111,34 +111,7 @@ class Goblins(Game[State, Action]):
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         self._check(state, action)
         new = state.clone()
-        ctx = Ctx(new)
-        kind = new.queue[0][1]
-        player, args = action.player, action.args
-        if kind == "keep":
-            keep(ctx, player, tuple(int(a[1:]) for a in args))
-        elif kind == "place":
-            place(ctx, player, int(args[0][1:]), args[1], "NESW".index(args[2]))
-            if not new.queue:
-                _next_step(ctx)
-        elif kind == "agendas":
-            choose_agendas(ctx, player, args)
-        elif kind == "pilot":
-            set_pilot(ctx, player, RELATIVE.index(args[0]), RELATIVE.index(args[1]))
-        elif kind == "tactic":
-            set_tactic(ctx, player, int(args[0]))
-        elif kind in ("before", "after"):
-            if action.verb == "done":
-                new.queue.pop(0)
-            else:
-                use(ctx, player, kind, (action.verb, *args))
-            advance(ctx, kind)
-        elif kind == "order":
-            set_order(ctx, new.team_of(player), tuple(0 if a == "-" else int(a) for a in args))
-        else:
-            new.queue.pop(0)
-            choose_token(ctx, new.team_of(player), args[0])
-            _continue_fight(ctx)
-        return new, ctx.events
+        return new, _dispatch(new, action)
 
     def _check(self, state: State, action: Action) -> None:
         if state.outcome is not None:
@@ -149,8 +122,8 @@ class Goblins(Game[State, Action]):
         legal = self.legal_actions(state)
         if action not in legal:
             examples = ", ".join(str(a) for a in list(legal)[:3])
-            raise IllegalAction(f"{action} is not a legal answer; {pname(player)} must {PROMPTS[kind]} "
-                                f"(e.g. {examples}; {len(legal)} choices)")
+            raise IllegalAction(f"{action} is not a legal answer{_why(state, action)}; {pname(player)} must "
+                                f"{PROMPTS[kind]} (e.g. {examples}; {len(legal)} choices)")
 
     def pending(self, state: State) -> Decision | None:
         player = self.current_player(state)
@@ -198,6 +171,49 @@ class Goblins(Game[State, Action]):
         if "queue" in position:  # a whole state as state_to_json writes it
             return self.state_from_json(position)
         return compact_position(self.new_game(players, options, seed), position)
+
+
+def _dispatch(new: State, action: Action) -> list[Event]:
+    """Apply a legal ``action`` to ``new`` (a clone, changed in place); the events."""
+    ctx = Ctx(new)
+    kind = new.queue[0][1]
+    player, args = action.player, action.args
+    if kind == "keep":
+        keep(ctx, player, tuple(int(a[1:]) for a in args))
+    elif kind == "place":
+        place(ctx, player, int(args[0][1:]), args[1], "NESW".index(args[2]))
+        if not new.queue:
+            _next_step(ctx)
+    elif kind == "agendas":
+        choose_agendas(ctx, player, args)
+    elif kind == "pilot":
+        set_pilot(ctx, player, RELATIVE.index(args[0]), RELATIVE.index(args[1]))
+    elif kind == "tactic":
+        set_tactic(ctx, player, int(args[0]))
+    elif kind in ("before", "after"):
+        if action.verb == "done":
+            new.queue.pop(0)
+        else:
+            use(ctx, player, kind, (action.verb, *args))
+        advance(ctx, kind)
+    elif kind == "order":
+        set_order(ctx, new.team_of(player), tuple(0 if a == "-" else int(a) for a in args))
+    else:
+        new.queue.pop(0)
+        choose_token(ctx, new.team_of(player), args[0])
+        _continue_fight(ctx)
+    return ctx.events
+
+
+def _why(state: State, action: Action) -> str:
+    """The rule step's own reason for refusing ``action``, if it has one."""
+    try:
+        _dispatch(state.clone(), action)
+    except IllegalAction as err:
+        return f" ({err})"
+    except (ValueError, IndexError, KeyError):
+        return ""
+    return ""
 
 
 def _next_step(ctx: Ctx) -> None:

@@ -47,6 +47,7 @@ def observe(state: State, viewer: int | None, to_act: int | None) -> dict[str, J
             "score": me.score, "track": me.score % 50, "promotions": me.score // 50,
             "hand": [f"t{t}" for t in me.hand] if mine else len(me.hand),
             "agenda_hand": list(me.agenda_hand) if mine else len(me.agenda_hand),
+            "agenda_cards": len(me.agenda_hand), "tiles_in_hand": len(me.hand),
             "agendas": list(me.agendas) if mine or state.stage == "over" else len(me.agendas),
             "history": me.history,
         }
