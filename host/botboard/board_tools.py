@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("botboard.tools")
 
-MIRROR_TICK_S = 0.1  # how soon after a change the host asks the board what it shows
+MIRROR_TICK_S = 0.02  # how soon after a change the host asks the board what it shows
 MIRROR_REFRESH_S = 5.0  # and how often anyway, to catch anything else
 LED_STEP_MS = 60  # default time each LED test step stays lit
 LED_TEST_PALETTE = 1  # white in the host's palette
@@ -276,9 +276,20 @@ class BoardTools:
         return {"slot": slot, "uid": uid.hex(), "payload": payload.hex() if payload else ""}
 
     async def sim_place_raw(self, slot: int, uid: bytes, payload: bytes | None) -> None:
-        """A tag with exactly this uid and payload (tile writing on the simulated board)."""
+        """A tag with exactly this uid and payload (tile writing on the simulated board).
+
+        A tag already there is lifted first, until the board reports it gone:
+        the reader only reads a tag's memory when it arrives.
+        """
         self._check_slot(slot)
-        await self._sim_call(self._sim().place(slot, uid, payload))
+        sim = self._sim()
+        if self.slots[slot].present:
+            await self._sim_call(sim.remove(slot))
+            for _ in range(100):
+                if not self.slots[slot].present:
+                    break
+                await asyncio.sleep(0.02)
+        await self._sim_call(sim.place(slot, uid, payload))
 
     async def remove_tile(self, slot: int) -> dict[str, Any]:
         self._check_slot(slot)

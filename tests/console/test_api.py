@@ -1,0 +1,59 @@
+"""The console API's answers to bad requests, tile writing and enrollment, no session."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..simboard import wait_for
+from .conftest import LiveDaemon
+
+
+def test_bad_requests_name_what_is_wrong(live: LiveDaemon) -> None:
+    cases = [
+        ("/api/sim/place", {"slot": 99}, "slots 0..23"),
+        ("/api/sim/place", {"slot": "x"}, "whole number"),
+        ("/api/sim/button", {"button": 2, "action": "smash"}, "click, long, press or release"),
+        ("/api/sim/touch", {"cell": 61}, "cells 0..60"),
+        ("/api/tools/config", {}, "brightness"),
+        ("/api/tools/config", {"brightness": 256}, "0..255"),
+        ("/api/tools/led-test", {"step_ms": 1}, "5..5000"),
+        ("/api/game/undo", {}, "confirm"),
+        ("/api/game/decide", {}, "choice"),
+        ("/api/tiles/write", {"slot": 0, "kind": "XX", "colour": "red"}, "not a tile kind"),
+        ("/api/tiles/enroll", {"slot": 5, "kind": "F1", "colour": "red"}, "no tag on slot 5"),
+    ]
+    for path, body, words in cases:
+        status, reply = live.request("POST", path, body)
+        assert status in (400, 409), (path, status)
+        assert words in reply["error"], (path, reply)
+
+
+def test_a_blank_tag_is_written_or_enrolled_from_the_console(live: LiveDaemon) -> None:
+    live.post("/api/sim/place", {"slot": 21, "blank": True})
+    wait_for(lambda: live.get("/api/slots")[21]["present"], what="blank tag read")
+    reading = live.get("/api/slots")[21]
+    assert reading["tile"] is None and "payload" in reading["problem"]
+    enrolled = live.post("/api/tiles/enroll", {"slot": 21, "kind": "LZ", "colour": ""})
+    assert enrolled["uid"] == reading["uid"] and "LZ" in enrolled["tile"]
+    registry = json.loads(Path(enrolled["registry"]).read_text())
+    assert registry["tags"][reading["uid"]] == {"kind": "LZ", "colour": None}
+
+    written = live.post("/api/tiles/write", {"slot": 21, "kind": "F2", "colour": "blue", "serial": 9})
+    assert written["uid"] == reading["uid"]  # the same tag, now carrying a payload
+    wait_for(lambda: (live.get("/api/slots")[21]["tile"] or {}).get("kind") == 2, what="rewritten tag")
+    tile = live.get("/api/slots")[21]["tile"]
+    assert (tile["colour"], tile["serial"]) == (1, 9)
+    live.post("/api/sim/remove", {"slot": 21})
+
+
+def test_without_a_session_the_game_endpoints_say_so(live: LiveDaemon) -> None:
+    session = live.daemon.session
+    live.call(lambda: setattr(live.daemon, "session", None))
+    try:
+        assert live.get("/api/game") == {"session": False, "game": "twin-tin-bots", "view": None}
+        status, reply = live.request("POST", "/api/game/new", {"players": 2})
+        assert status == 409 and "no game session" in reply["error"]
+        assert live.status()["game"]["session"] is False
+    finally:
+        live.call(lambda: setattr(live.daemon, "session", session))
