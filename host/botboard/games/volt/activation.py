@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ctx import Ctx
 from .damage import recall_mines
-from .grid import DIAGONAL, KEYS, ORTHOGONAL, UNITS, square_name
+from .grid import DIAGONAL, KEYS, ORTHOGONAL, UNITS, Square, square_name
 from .lasers import crossfire, fire, grenade, line_of_fire, water_cannon
 from .modules import module, param
 from .movement import discharge, jump, move, repulsion_blast, teleport, teleport_target
@@ -67,9 +67,8 @@ def blue_action(ctx: Ctx, robot: Robot, number: int, key: int) -> None:
     if fits(robot, "jetpack", "blue", number) and ctx.use(robot, "jetpack", f"jump {number} {KEYS[key]}"):
         jump(ctx, robot, key, number)
     else:
-        if robot.has("mines") and ctx.use(robot, "mines", "lay a mine on the space you leave"):
-            lay_mine(ctx, robot)
-        move(ctx, robot, key, number)
+        mine = robot.has("mines") and ctx.use(robot, "mines", "lay a mine on the space you leave")
+        move(ctx, robot, key, number, (lambda square: lay_mine(ctx, robot, square)) if mine else None)
     if robot.alive and fits(robot, "repulsion-blast", "blue", number) \
             and ctx.use(robot, "repulsion-blast", "push the adjacent robots away"):
         repulsion_blast(ctx, robot)
@@ -78,9 +77,9 @@ def blue_action(ctx: Ctx, robot: Robot, number: int, key: int) -> None:
         discharge(ctx, robot)
 
 
-def lay_mine(ctx: Ctx, robot: Robot) -> None:
-    assert robot.square is not None
-    if robot.square in ctx.state.mines:
+def lay_mine(ctx: Ctx, robot: Robot, square: Square) -> None:
+    """A mine on the square just left; with none left on the card, one comes back from the arena."""
+    if not robot.alive or square in ctx.state.mines or ctx.robot_at(square) is not None:
         return
     if robot.mines_held == 0:
         own = sorted(s for s, o in ctx.state.mines.items() if o == robot.seat)
@@ -90,8 +89,8 @@ def lay_mine(ctx: Ctx, robot: Robot) -> None:
         robot.mines_held += 1
         ctx.emit("mine-taken", robot, f"takes its mine from {square_name(own[0])}", square=square_name(own[0]))
     robot.mines_held -= 1
-    ctx.state.mines[robot.square] = robot.seat
-    ctx.emit("mine-laid", robot, f"lays a mine on {square_name(robot.square)}", square=square_name(robot.square))
+    ctx.state.mines[square] = robot.seat
+    ctx.emit("mine-laid", robot, f"lays a mine on {square_name(square)}", square=square_name(square))
 
 
 # -- the red die -------------------------------------------------------------

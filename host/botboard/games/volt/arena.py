@@ -13,7 +13,19 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..base import ScenarioError
-from .grid import FACINGS, KEYS, Edge, Square, cut, edge, parse_key, parse_side, parse_square, square_name, step
+from .grid import (
+    FACINGS,
+    KEYS,
+    Edge,
+    Square,
+    cut,
+    edge,
+    parse_key,
+    parse_side,
+    parse_square,
+    square_name,
+    step,
+)
 
 DATA = Path(__file__).parent / "data"
 

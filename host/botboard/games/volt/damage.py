@@ -90,6 +90,7 @@ def finish(ctx: Ctx, seats: list[int], reason: str) -> None:
                      "robots": {r.name: r.vp for r in state.robots}}
     heir = championship_heir(ctx, seats)
     if heir is not None:
+        state.outcome["champion_modules_from"] = state.options["champion"]
         state.outcome["champion_modules_to"] = heir
     state.phase = "over"
     ctx.emit("game-over", None, f"game over: {reason}", winners=[state.robots[s].name for s in seats])

@@ -17,7 +17,17 @@ import random
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..base import JSON, Decision, Event, Game, GameError, GameInfo, IllegalAction, Outcome, ScenarioError
+from ..base import (
+    JSON,
+    Decision,
+    Event,
+    Game,
+    GameError,
+    GameInfo,
+    IllegalAction,
+    Outcome,
+    ScenarioError,
+)
 from . import actions as notation
 from .actions import Action
 from .arena import load_arena, render
@@ -129,7 +139,7 @@ class Volt(Game[State, Action]):
             new.answers, new.emitted = [], 0
             after, more = resolve(new)
             return after, events + more
-        new.answers.append(action.words)
+        new.answers.append(str(_choice(state, action)).split(" ", 1)[1])
         return resolve(new)
 
     def _check(self, state: State, action: Action) -> None:
@@ -142,8 +152,7 @@ class Volt(Game[State, Action]):
         if state.phase == "decide":
             pending = state.pending
             assert pending is not None
-            text = str(action)
-            if text not in pending["choices"]:
+            if _choice(state, action) is None:
                 raise IllegalAction(f"{pending['prompt']}: answer with one of {', '.join(pending['choices'])}")
             return
         if action.verb == "answer":
@@ -214,6 +223,9 @@ class Volt(Game[State, Action]):
                 view["program"] = "hidden" if robot.submitted else []
                 view["done"] = []
                 view["inventory"] = len(robot.inventory)
+        if state.outcome and "champion_modules_to" in state.outcome:
+            doc["championship"] = {"from": state.outcome["champion_modules_from"],
+                                   "to": state.outcome["champion_modules_to"]}
         doc["render"] = self.render(state).splitlines()
         return doc
 
@@ -234,6 +246,16 @@ class Volt(Game[State, Action]):
         if "phase" in position:
             return self.state_from_json(position)
         return compact_position(self.new_game(players, options, seed), position)
+
+
+def _choice(state: State, action: Action) -> str | None:
+    """The pending choice ``action`` names (letter case does not matter)."""
+    assert state.pending is not None
+    text = str(action).lower()
+    for choice in state.pending["choices"]:
+        if choice.lower() == text:
+            return str(choice)
+    return None
 
 
 def resolve(state: State) -> tuple[State, list[Event]]:

@@ -52,7 +52,7 @@ def choose_facing(ctx: Ctx, robot: Robot) -> tuple[int, int | None]:
 
 def program_killbots(ctx: Ctx) -> None:
     for robot in ctx.state.robots:
-        if not robot.killbot or not robot.alive:
+        if not robot.killbot or not robot.alive or robot.submitted:
             continue
         facing, distance = choose_facing(ctx, robot)
         if facing != robot.facing:

@@ -50,7 +50,7 @@ def table() -> dict[str, Module]:
         params = {k: v for k, v in item.items()
                   if k not in ("id", "name", "deck", "die", "range", "instead", "source")}
         rng = tuple(item["range"]) if item["range"] else None
-        out[item["id"]] = Module(item["id"], item["name"], item["deck"], item["die"], rng,  # type: ignore[arg-type]
+        out[item["id"]] = Module(item["id"], item["name"], item["deck"], item["die"], rng,
                                  item["instead"], item["source"], params)
     return out
 

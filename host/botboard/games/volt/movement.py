@@ -12,10 +12,12 @@ mover whose line cannot move does not move either.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .ctx import Ctx
 from .damage import damage, destroy, trigger_mines
 from .grid import FACINGS, KEYS, Square, adjacent, square_name, step
+from .modules import param
 from .state import Robot
 
 
@@ -28,8 +30,13 @@ class PushOp:
     conducted: set[int] = field(default_factory=set)  # CONDUCTOR carriers that already struck
 
 
-def move(ctx: Ctx, robot: Robot, key: int, spaces: int) -> int:
-    """The robot's own move of ``spaces`` squares; returns the squares actually moved."""
+def move(ctx: Ctx, robot: Robot, key: int, spaces: int,
+         on_leave: Callable[[Square], None] | None = None) -> int:
+    """The robot's own move of ``spaces`` squares; returns the squares actually moved.
+
+    ``on_leave`` is called with the starting square once the robot has left it
+    (MINES lays its mine there).
+    """
     op = PushOp(robot.seat)
     moved = 0
     for i in range(spaces):
@@ -37,7 +44,11 @@ def move(ctx: Ctx, robot: Robot, key: int, spaces: int) -> int:
             break
         if robot.killbot:
             key = _caution(ctx, robot, key)
-        if not advance(ctx, robot, key, op, spaces - i, own=True):
+        start = robot.square
+        if advance(ctx, robot, key, op, spaces - i, own=True):
+            if i == 0 and on_leave is not None and start is not None:
+                on_leave(start)
+        else:
             if robot.alive:
                 ctx.emit("blocked", robot, f"cannot move {KEYS[key]} from {square_name(robot.square)}",  # type: ignore[arg-type]
                          square=square_name(robot.square), key=KEYS[key])  # type: ignore[arg-type]
@@ -114,7 +125,7 @@ def advance(ctx: Ctx, lead: Robot, key: int, op: PushOp, left: int, own: bool) -
         pushed = line[1:] if own else line
         if not all(_can_be_pushed(ctx, r, key, op, left) for r in pushed):
             return False
-        ahead = [step(r.square, key) for r in line if r.square is not None]  # type: ignore[arg-type]
+        ahead = [step(r.square, key) for r in line if r.square is not None]
         mines = [s for s in ahead if s in ctx.state.mines]
         if not mines:
             break
@@ -153,9 +164,8 @@ def advance(ctx: Ctx, lead: Robot, key: int, op: PushOp, left: int, own: bool) -
     return True
 
 
-def _param(module_id: str, key: str) -> object:
-    from .modules import param
-    return param(module_id, key)
+def _param(module_id: str, key: str) -> int:
+    return int(param(module_id, key))
 
 
 def _wall_control(ctx: Ctx, robot: Robot) -> bool:

@@ -119,8 +119,6 @@ def preparation(ctx: Ctx) -> None:
     draw_vp_token(ctx)
     for robot in ctx.state.robots:
         if robot.destroyed:
-            robot.damage, robot.shield = 0, 0
-            robot.destroyed = False
             reboot(ctx, robot)
     for robot in ctx.state.robots:
         if not robot.killbot and robot.inventory:
@@ -151,16 +149,18 @@ def draw_vp_token(ctx: Ctx) -> None:
 
 
 def reboot(ctx: Ctx, robot: Robot) -> None:
+    """Damage comes off a destroyed robot, which returns on a start space of its side."""
     starts = [s for s in ctx.arena.starts_of(robot.side) if _reboot_room(ctx, s)]
     if not starts:
-        robot.destroyed = True
+        robot.damage, robot.shield = 0, 0
         ctx.emit("no-reboot", robot, "no start space of its side can take it this round")
         return
     answer = ctx.ask(robot, "reboot", "reboot on which start space?",
                      [f"start {square_name(s.square)}" for s in starts])
     start = next(s for s in starts if square_name(s.square) == answer.split()[1])
     _shove(ctx, start)
-    robot.square = start.square
+    robot.damage, robot.shield = 0, 0
+    robot.destroyed, robot.square = False, start.square
     ctx.emit("reboot", robot, f"reboots on {square_name(start.square)}", square=square_name(start.square))
 
 

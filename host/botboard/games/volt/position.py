@@ -7,6 +7,8 @@ from typing import Any, Mapping
 
 from ..base import ScenarioError
 from .arena import load_arena
+from .ctx import Ctx
+from .killbots import program_killbots
 from .grid import parse_square, square_name
 from .modules import DECKS, module, param
 from .state import Robot, State
@@ -64,6 +66,10 @@ def compact_position(state: State, position: Mapping[str, Any]) -> State:
             placed = sum(1 for o in state.mines.values() if o == robot.seat)
             robot.mines_held = int(param("mines", "tokens")) - placed
     _validate(state)
+    for robot in state.robots:  # KillBots program from where the position puts them
+        if robot.killbot and "program" not in robots.get(robot.name, {}):
+            robot.program, robot.submitted = [], False
+    program_killbots(Ctx(state))
     return state
 
 

@@ -13,8 +13,8 @@ from itertools import permutations
 from typing import Iterator, Sequence, overload
 
 from ..base import IllegalAction
-from .activation import legal_keys
 from .actions import Action
+from .activation import legal_keys
 from .grid import KEYS, UNITS
 from .state import Robot
 
