@@ -34,10 +34,18 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
     session = live.daemon.session
     page.fill("#speed", "0")
     page.locator("#speed").dispatch_event("change")
-    page.fill("#ng-players", "2")
-    page.fill("#ng-seed", "3")
-    page.fill("#ng-options", '{"track": 0}')
-    page.click("#new-game-button")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("n")  # keyboard only: the form, its fields in order, then the button
+    expect(page.locator("#ng-players")).to_be_focused()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("2")
+    page.keyboard.press("Tab")
+    page.keyboard.type("3")
+    page.keyboard.press("Tab")
+    page.keyboard.type('{"track": 0}')
+    page.keyboard.press("Tab")
+    expect(page.locator("#new-game-button")).to_be_focused()
+    page.keyboard.press("Enter")
     expect(page.locator("#game-view [data-key='phase']")).to_have_text("program")
     expect(page.locator("#game-view [data-key='turn']")).to_have_text("red")
     seat_slots, confirm, station = live.call(lambda: (
@@ -61,10 +69,17 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
     gid = session.game_id
     assert [a["action"] for a in session.journal.actions(gid)] == ["A1=F1 + B1=L"]
 
-    page.click("#undo-button")
+    page.keyboard.press("u")  # focus is on the station's confirm button: shortcuts work
     expect(page.locator("#confirm-dialog")).to_be_visible()
     expect(page.locator("#confirm-cancel")).to_be_focused()  # the safe answer is the default
-    page.click("#confirm-ok")
+    page.keyboard.press("Escape")  # changed our mind: nothing happens
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    assert len(session.journal.actions(gid)) == 1
+    page.click("#undo-button")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(page.locator("#confirm-ok")).to_be_focused()
+    page.keyboard.press("Enter")
     expect(page.locator("#game-view [data-key='turn']")).to_have_text("red")
     assert live.call(lambda: session.state.turns) == 0
     assert session.journal.actions(gid) == []  # undone actions are kept but no longer count
