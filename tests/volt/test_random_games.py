@@ -9,7 +9,6 @@ import random
 from collections import Counter
 
 import pytest
-
 from botboard.games.base import Event
 from botboard.games.volt.game import GAME
 from botboard.games.volt.state import State

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from botboard import scenario
 from botboard.games.volt.modules import table
 

@@ -47,7 +47,8 @@ MAX_ROBOTS = 4
 
 class Volt(Game[State, Action]):
     info = GameInfo(name="volt", title="VOLT", min_players=2, max_players=4, has_chance=True,
-                    hidden_information=True, options=DEFAULTS, max_turns=40)
+                    hidden_information=True, options=DEFAULTS,
+                    max_turns=41)  # the default round cap, plus room for its decisions
 
     # -- setting up ------------------------------------------------------------
     def new_game(self, players: int, options: Mapping[str, JSON] | None = None, seed: int = 0) -> State:

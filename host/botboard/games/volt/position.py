@@ -8,8 +8,8 @@ from typing import Any, Mapping
 from ..base import ScenarioError
 from .arena import load_arena
 from .ctx import Ctx
-from .killbots import program_killbots
 from .grid import parse_square, square_name
+from .killbots import program_killbots
 from .modules import DECKS, module, param
 from .state import Robot, State
 

@@ -9,7 +9,6 @@ round-trip through JSON; ``clone`` copies everything a rule may change.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -86,7 +85,11 @@ class Robot:
         return self.presets.get(module, "ask")
 
     def clone(self) -> Robot:
-        return copy.deepcopy(self)
+        copy = Robot(**self.__dict__)
+        copy.program = [Die(**d.__dict__) for d in self.program]
+        copy.modules, copy.inventory = list(self.modules), list(self.inventory)
+        copy.presets = dict(self.presets)
+        return copy
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -181,7 +184,17 @@ class State:
         return sorted(self.robots, key=lambda r: (r.start_number or 99, r.seat))
 
     def clone(self) -> State:
-        return copy.deepcopy(self)
+        """A copy a rule may change; the snapshot is shared (it is never changed in place)."""
+        copy = State(**self.__dict__)
+        copy.options = dict(self.options)
+        copy.robots = [r.clone() for r in self.robots]
+        copy.mines, copy.tokens = dict(self.mines), dict(self.tokens)
+        copy.bag = list(self.bag)
+        copy.decks = {k: list(v) for k, v in self.decks.items()}
+        copy.answers = list(self.answers)
+        copy.outcome = dict(self.outcome) if self.outcome is not None else None
+        copy.pending = dict(self.pending) if self.pending is not None else None
+        return copy
 
     def to_json(self) -> dict[str, JSON]:
         return {
