@@ -15,7 +15,8 @@ from typing import Sequence
 from .context import Ctx, pname
 from .defense import covering, supply_left
 from .state import Robot
-from .yard import free_squares, loose
+from .tiles import Box
+from .yard import COCKPIT, connected, free_squares, joined, loose
 
 AFTER_ROLL = ("nitro", "emergency", "homing", "dynamite")
 Use = tuple[str, ...]  # ("tape", "r2c3"), ("nitro", "all"), ("homing", "2", "5") ...
@@ -23,7 +24,7 @@ Use = tuple[str, ...]  # ("tape", "r2c3"), ("nitro", "all"), ("homing", "2", "5"
 
 def start_abilities(ctx: Ctx, kinds: Sequence[str], phase: str) -> None:
     state = ctx.state
-    able = [t for t in (0, 1) if uses(ctx, t, phase)]
+    able = [t for t in (0, 1) if can_act(ctx, t, phase)]
     if len(able) == 2:
         unused = [state.reveal[t]["unused"] for t in (0, 1)]
         if unused[0] == unused[1]:
@@ -43,7 +44,7 @@ def advance(ctx: Ctx, phase: str) -> None:
     """Skip tacticians with nothing left to do; move on when nobody is left."""
     from .combat import roll, start_ordering
     state = ctx.state
-    while state.queue and not uses(ctx, state.team_of(state.queue[0][0]), phase):
+    while state.queue and not can_act(ctx, state.team_of(state.queue[0][0]), phase):
         state.queue.pop(0)
     if not state.queue:
         roll(ctx) if phase == "before" else start_ordering(ctx)
@@ -54,7 +55,17 @@ def _left(ctx: Ctx, team: int) -> list[str]:
     return [a for a in info["abilities"] if a not in info["used_abilities"]]
 
 
-def uses(ctx: Ctx, team: int, phase: str) -> list[Use]:
+def can_act(ctx: Ctx, team: int, phase: str) -> bool:
+    """Whether ``team`` has any ability use open (cheaper than listing them)."""
+    left = _left(ctx, team)
+    if phase == "before" and "crane" in left and ctx.robot(team).yard:
+        if uses(ctx, team, phase, crane=False):
+            return True
+        return bool(crane_moves(ctx, ctx.robot(team)))
+    return bool(uses(ctx, team, phase))
+
+
+def uses(ctx: Ctx, team: int, phase: str, crane: bool = True) -> list[Use]:
     """Every ability use open to ``team`` now (``done`` not included)."""
     left = _left(ctx, team)
     robot = ctx.robot(team)
@@ -65,7 +76,7 @@ def uses(ctx: Ctx, team: int, phase: str) -> list[Use]:
         if "duct-tape" in left and supply_left(ctx.state, ctx.box) > 0:
             out += [("tape", s) for s in sorted(robot.yard)
                     if ctx.box.tiles[robot.yard[s][0]].type != "armor"]
-        if "crane" in left:
+        if "crane" in left and crane:
             out += [("crane", *move) for move in crane_moves(ctx, robot)]
         return out
     dice = ctx.state.dice[team]
@@ -91,16 +102,27 @@ def crane_moves(ctx: Ctx, robot: Robot) -> list[tuple[str, str, str]]:
         if covering(robot, square):
             continue
         tile = robot.yard.pop(square)
+        rest = connected(robot.yard, box)
+        whole = len(rest) == len(robot.yard)  # the others hold on without it
         for dest in [square] + targets:
             for rot in range(4):
                 if dest == square and rot == tile[1]:
                     continue
                 robot.yard[dest] = [tile[0], rot]
-                if not loose(robot.yard, box):
+                if _holds(robot, box, dest, rest) if whole else not loose(robot.yard, box):
                     out.append((square, dest, "NESW"[rot]))
                 del robot.yard[dest]
         robot.yard[square] = tile
     return out
+
+
+def _holds(robot: Robot, box: Box, dest: str, attached: set[str]) -> bool:
+    """Whether the tile on ``dest`` joins the cockpit or a tile joined to it."""
+    for side in range(4):
+        other = joined(robot.yard, box, dest, side)
+        if other is not None and (other == COCKPIT or other in attached):
+            return True
+    return False
 
 
 def use(ctx: Ctx, player: int, phase: str, what: Use) -> None:

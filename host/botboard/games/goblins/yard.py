@@ -44,6 +44,9 @@ def step(square: str, side: int) -> str | None:
 
 
 _XY: dict[str, Square] = {f"r{y}c{x}": (x, y) for y in range(1, SIZE + 1) for x in range(1, SIZE + 1)}
+_NEIGHBOURS: dict[str, list[tuple[int, str]]] = {
+    square: [(side, other) for side in range(4) if (other := step(square, side)) is not None]
+    for square in _XY}
 
 
 def has_metal(yard: Yard, box: Box, square: str, side: int) -> bool:
@@ -65,12 +68,21 @@ def joined(yard: Yard, box: Box, square: str, side: int) -> str | None:
 
 def connected(yard: Yard, box: Box) -> set[str]:
     """Occupied squares reachable from the cockpit over metal (the cockpit excluded)."""
+    tiles = box.tiles
+
+    def metal(square: str, side: int) -> bool:
+        if square == COCKPIT:
+            return True
+        tile_id, rot = yard[square]
+        return tiles[tile_id].metal[(side - rot) % 4]
+
     seen, todo = {COCKPIT}, [COCKPIT]
     while todo:
         square = todo.pop()
-        for side in range(4):
-            other = joined(yard, box, square, side)
-            if other is not None and other not in seen:
+        for side, other in _NEIGHBOURS[square]:
+            if other in seen or other not in yard:
+                continue
+            if metal(square, side) and metal(other, (side + 2) % 4):
                 seen.add(other)
                 todo.append(other)
     seen.discard(COCKPIT)

@@ -1,0 +1,73 @@
+"""Box files: the placeholder is marked as such; a user's file gets errors that say what to fix."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from botboard.games.goblins.game import GAME
+from botboard.games.goblins.tiles import DATA, BoxError, box_from_json, load_box, main
+
+PLACEHOLDER = json.loads((DATA / "boxes" / "placeholder.json").read_text())
+
+
+def test_placeholder_box_is_marked_and_matches_the_known_counts() -> None:
+    box = load_box("placeholder")
+    assert box.placeholder
+    types = [t.type for t in box.tiles.values()]
+    assert len(types) == 60
+    assert (types.count("weapon"), types.count("armor"), types.count("engine"), types.count("decoration")) == \
+        (33, 9, 9, 9)
+    assert len(box.tactics) == 24 and len(box.blueprints) == 8
+    assert GAME.observe(GAME.new_game(2))["placeholder_box"] is True
+
+
+def _broken(change: str) -> dict:
+    doc = copy.deepcopy(PLACEHOLDER)
+    exec(change, {"doc": doc})
+    return doc
+
+
+@pytest.mark.parametrize("change,message", [
+    ("doc['tiles'][0]['type'] = 'laser'", "'type' must be one of"),
+    ("doc['tiles'][0]['arrows'] = ''", "weapon tiles have arrows"),
+    ("doc['tiles'][55]['metal'] = 'NES'", "decoration tiles have metal on all four edges"),
+    ("doc['tiles'][0]['metal'] = 'NN'", "listed twice"),
+    ("doc['tiles'][1]['id'] = 1", "id 1 is used twice"),
+    ("doc['tiles'][0]['arrows'] = 'X'", "edge letters"),
+    ("doc['blueprints'][0]['blocked'] = ['r3c3', 'r1c1', 'r1c2', 'r1c3']", "other than the cockpit"),
+    ("doc['blueprints'][0]['blocked'] = ['r1c1']", "4 different squares"),
+    ("doc['tactics'][0]['abilities'] = ['teleport']", "'abilities' must list"),
+    ("doc['yard_numbers']['N'] = [1, 1, 2, 3, 4]", "yard_numbers.N"),
+    ("del doc['tiles'][30:]", "two robots need at least 40"),
+    ("doc['format'] = 'other'", "'format' must be"),
+])
+def test_mistakes_in_a_box_file_are_named(change: str, message: str) -> None:
+    with pytest.raises(BoxError, match=message):
+        box_from_json(_broken(change), "my-box")
+
+
+def test_a_users_box_file_is_used_by_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = copy.deepcopy(PLACEHOLDER)
+    doc.update(name="my box", placeholder=False)
+    doc["blueprints"] = [{"name": "octozoid", "blocked": ["r1c2", "r1c4", "r5c2", "r5c4"]}]
+    path = tmp_path / "my-box.json"
+    path.write_text(json.dumps(doc))
+    state = GAME.new_game(2, {"box": str(path)})
+    view = GAME.observe(state)
+    assert view["placeholder_box"] is False
+    assert view["robots"][0]["blocked"] == ["r1c2", "r1c4", "r5c2", "r5c4"]
+    assert main(["check", str(path)]) == 0
+    assert "ok:" in capsys.readouterr().out
+
+
+def test_the_checker_reports_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    assert main(["check", str(path)]) == 1
+    assert "not JSON" in capsys.readouterr().out
+    with pytest.raises(BoxError, match="no such shipped box"):
+        load_box(str(tmp_path / "missing.json"))
