@@ -4,7 +4,13 @@
 #   render draws the cell states at a steady frame rate
 # The HAL (hal_rp2 on the Pico, hal_sim on the unix port) supplies the
 # serial port, readers, buttons, LED strip and clock; everything here runs
-# unchanged on both.
+# unchanged on both.  Each task's body is one method (link_step, input_step,
+# render_step) so that the benchmark can run and measure exactly what the
+# tasks run (a step allocates nothing in steady state).
+#
+# Errors the board finds about itself (config refused, readers or LED chains
+# missing: hal.boot_errors) are sent after HELLO and again after every
+# HELLO_REQ, so a host that connects late still learns about them.
 import gc
 import struct
 import time
@@ -20,7 +26,10 @@ from .scanner import SlotScanner
 
 HOST_SILENT_MS = 3000  # no frame from the host for this long: show the waiting pattern
 INPUT_PERIOD_MS = 2
+SCAN_BUDGET = 4  # reader polls per input step (3 priority slots + 1 other)
+FRAME_MS = 20  # renderer period: 50 frames/s
 _WAITING_PALETTE = 15
+_GAME_NAMES = ("", "Twin Tin Bots", "BotWars", "Goblins, Inc.", "VOLT")  # tilepayload.GAMES
 
 
 class Board:
@@ -35,11 +44,16 @@ class Board:
         self.last_host = self.started
         self.waiting = False
         self.running = True
+        self.handoff = False  # the host asked for the REPL
         self.link = Link(hal.write, time.ticks_ms, self._on_message)
         self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
                                    on_error=self._on_reader_error)
         self.buttons = hal.make_buttons(self._on_key, self._on_button_error)
+        self.game = cfg.get("game", 0)  # tilepayload game id of this board's tiles, 0: any
+        self.frame_ms = FRAME_MS
+        self._rx = bytearray(256)
+        self._rxv = memoryview(self._rx)
         self._events = []  # messages the link could not take yet (queue full)
         self.cell_updates = 0  # SET_CELLS messages applied, and an order-sensitive checksum
         self.cell_updates_check = 0  # of them: proves none was lost, doubled or swapped
@@ -64,12 +78,21 @@ class Board:
                         self.cell_count, self.cell_count * cfg["leds_per_cell"], cfg["slots"],
                         cfg["buttons"], gc.mem_free(), 500)
 
+    def _boot_errors(self):
+        for code, ref, text in self.hal.boot_errors:
+            self.error(code, ref, text)
+
     def _on_slot(self, slot, present, uid, payload):
         if present:
             self.present[slot] = (bytes(uid), bytes(payload or b""))
         else:
             self.present.pop(slot, None)
         self.send(m.SLOT, slot, 1 if present else 0, bytes(uid or b""), bytes(payload or b""))
+        if present and payload and self.game and payload[2] != self.game:
+            g = payload[2]
+            self.error(m.E_BAD_TAG, slot, "slot %d: a tile of %s, not of %s" % (
+                slot, _GAME_NAMES[g] if g < len(_GAME_NAMES) else "game %d" % g,
+                _GAME_NAMES[self.game] if self.game < len(_GAME_NAMES) else "this game"))
 
     def _on_reader_error(self, slot, code, text):
         self.error(code, slot, text)
@@ -109,6 +132,7 @@ class Board:
         for slot in sorted(self.present):  # census: the host learns what the slots hold
             uid, tag = self.present[slot]
             self.send(m.SLOT, slot, 1, uid, tag)
+        self._boot_errors()
 
     def _ping(self, payload):
         token = struct.unpack(">I", payload)[0]
@@ -168,6 +192,8 @@ class Board:
             self.scanner.present_after = max(1, value)
         elif key == m.CONFIG_ABSENT_AFTER:
             self.scanner.absent_after = max(1, value)
+        elif key == m.CONFIG_FRAME_MS:
+            self.frame_ms = min(max(value, 5), 1000)
         else:
             self.error(m.E_CONFIG, key, "unknown setting")
 
@@ -175,25 +201,36 @@ class Board:
         self.scanner.set_priority([s for s in payload if s < self.cfg["slots"]])
 
     def _repl(self, payload):
+        self.handoff = True
         self.running = False  # main() returns: the REPL gets the port
 
-    # -- tasks ------------------------------------------------------------
+    # -- tasks: each loop runs one step method ----------------------------
+    def link_step(self, now):
+        # Returns the bytes read: 0 when the line was idle, None once closed.
+        n = self.hal.read_into(self._rx)
+        if n:
+            self.link.feed(self._rxv[:n])
+        elif n is None:
+            self.running = False  # the serial port is gone (simulated board: stdin closed)
+        self.link.poll()
+        self._flush_events()
+        if not self.waiting and time.ticks_diff(now, self.last_host) > HOST_SILENT_MS:
+            self._show_waiting()
+        return n
+
+    def input_step(self, now):
+        self.scanner.step(SCAN_BUDGET)
+        self.buttons.scan(now)
+
+    def render_step(self, now):
+        if self.renderer.frame(now):
+            self.hal.strip.show()
+
     async def link_task(self):
-        buf = bytearray(256)
-        view = memoryview(buf)
         hal = self.hal
         while self.running:
-            n = hal.read_into(buf)
-            if n:
-                self.link.feed(view[:n])
-            elif n is None:
-                self.running = False  # the serial port is gone (simulated board: stdin closed)
-            else:
+            if not self.link_step(time.ticks_ms()):
                 await hal.wait_readable(20)
-            self.link.poll()
-            self._flush_events()
-            if not self.waiting and time.ticks_diff(time.ticks_ms(), self.last_host) > HOST_SILENT_MS:
-                self._show_waiting()
 
     def _show_waiting(self):
         # A slow blue pulse on every cell says "waiting for the host"; the
@@ -204,28 +241,30 @@ class Board:
             self.renderer.set_cell(i, _WAITING_PALETTE, m.NO_FACING, m.PULSE)
 
     async def input_task(self):
+        hal = self.hal
         while self.running:
-            self.scanner.step(4)
-            self.buttons.scan(time.ticks_ms())
-            self.hal.watchdog_checkin(0)
+            self.input_step(time.ticks_ms())
+            hal.watchdog_checkin(0)
             await asyncio.sleep_ms(INPUT_PERIOD_MS)
 
-    async def render_task(self, period_ms=20):
-        strip = self.hal.strip
+    async def render_task(self):
+        hal = self.hal
         while self.running:
-            if self.renderer.frame(time.ticks_ms()):
-                strip.show()
-            self.hal.watchdog_checkin(1)
-            await asyncio.sleep_ms(period_ms)
+            self.render_step(time.ticks_ms())
+            hal.watchdog_checkin(1)
+            await asyncio.sleep_ms(self.frame_ms)
 
     async def run(self):
         self.link.send(m.HELLO, self.hello())  # a board that boots says so at once
+        self._boot_errors()
         tasks = [asyncio.create_task(self.input_task()), asyncio.create_task(self.render_task())]
         for extra in self.hal.extra_tasks(self):
             tasks.append(asyncio.create_task(extra))
         await self.link_task()
         for task in tasks:
             task.cancel()
+        self.link.poll()  # the last ACK goes out before the port changes hands
+        await asyncio.sleep_ms(50)
 
 
 _HANDLERS = {
@@ -249,4 +288,11 @@ def main():
     except ImportError:
         from . import hal_sim as hal_module
     hal = hal_module.Hal()
-    asyncio.run(Board(hal).run())
+    board = Board(hal)
+    try:
+        asyncio.run(board.run())
+    finally:
+        # After the REPL message the port goes back to the REPL for good (deploy);
+        # after a crash only the keyboard interrupt comes back, and the watchdog,
+        # no longer fed, restarts the firmware.
+        hal.release(board.handoff)

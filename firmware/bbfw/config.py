@@ -1,14 +1,29 @@
 # The board config (board.json): a compact form of a layout in hardware/,
-# written by the host (botboard deploy, botboard sim). Checked at boot so a
-# config from another layout is refused with words instead of lighting the
-# wrong LEDs.
+# written by the host (botboard deploy, botboard sim).  Checked at boot: a
+# config that is missing, malformed or inconsistent is refused with words
+# (load_or_refuse gives an empty board and the reason, which the firmware
+# sends to the host as an ERROR) instead of lighting the wrong LEDs.
+#
+#   {"layout": "ttb-big", "game": 1, "cells": 91, "leds_per_cell": 7,
+#    "slots": 36, "buttons": 24, "touch": true,
+#    "chains": [[pin, first_cell, cells(, sense_pin)], ...],
+#    "pins": {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20,
+#             "rst": 21, "row_latch": 22, "cols": [10, ...], "safe": 28}}
 import json
 
 _REQUIRED = ("layout", "cells", "leds_per_cell", "slots", "buttons", "chains")
+MAX_SLOTS = 64  # 8 chips of 74HC595 chip selects
+MAX_KEYS = 256
 
 
 class ConfigError(Exception):
     pass
+
+
+def empty(layout="none"):
+    # what a board with a refused config runs: no cells, no slots, no keys
+    return {"layout": layout, "cells": 0, "leds_per_cell": 7, "slots": 0, "buttons": 0,
+            "touch": False, "chains": []}
 
 
 def load(path):
@@ -22,13 +37,48 @@ def load(path):
     return check(doc)
 
 
+def load_or_refuse(path):
+    # (config, None) or (empty config, why it was refused)
+    try:
+        return load(path), None
+    except ConfigError as err:
+        return empty(), "board config refused: %s" % err
+
+
+def _count(doc, key, top):
+    v = doc[key]
+    if not isinstance(v, int) or not 0 <= v <= top:
+        raise ConfigError("%r must be a number 0..%d, not %r" % (key, top, v))
+    return v
+
+
 def check(doc):
+    if not isinstance(doc, dict):
+        raise ConfigError("board config must be a JSON object")
     for key in _REQUIRED:
         if key not in doc:
             raise ConfigError("board config lacks %r" % key)
-    led_cells = 0
+    cells = _count(doc, "cells", 4096)
+    _count(doc, "leds_per_cell", 7)
+    slots = _count(doc, "slots", MAX_SLOTS)
+    keys = _count(doc, "buttons", MAX_KEYS) + (cells if doc.get("touch") else 0)
+    if keys > MAX_KEYS:
+        raise ConfigError("%d buttons and touch pads: the matrix has at most %d keys" % (keys, MAX_KEYS))
+    if slots and "pins" in doc and "cs_latch" not in doc["pins"]:
+        raise ConfigError("slots need pins.cs_latch")
+    nxt = 0
     for chain in doc["chains"]:
-        led_cells += chain[2]
-    if led_cells != doc["cells"]:
-        raise ConfigError("chains drive %d cells but the layout has %d" % (led_cells, doc["cells"]))
+        if not isinstance(chain, list) or len(chain) < 3:
+            raise ConfigError("a chain is [pin, first_cell, cells], not %r" % (chain,))
+        if chain[1] != nxt or chain[2] <= 0:
+            raise ConfigError("chains must cover the cells in order: chain at cell %r" % chain[1])
+        nxt += chain[2]
+    if nxt != cells:
+        raise ConfigError("chains drive %d cells but the layout has %d" % (nxt, cells))
     return doc
+
+
+def chain_leds(doc):
+    # LEDs on each chain, as configured
+    lpc = doc["leds_per_cell"]
+    return [c[2] * lpc for c in doc["chains"]]

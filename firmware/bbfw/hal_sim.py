@@ -9,7 +9,12 @@
 # by one JSON line), which is also how tests and the console read back what
 # the LEDs show.
 #
-# Usage: micropython -m bbfw.sim_main CONFIG_PATH CONTROL_PORT
+# The simulated hardware is built from the board config, or from another
+# config (HARDWARE_PATH: what the board really has) to test a board.json
+# written for a different layout: readers beyond the hardware's never answer,
+# LED chains shorter than configured are found by the boot checks.
+#
+# Usage: micropython firmware/main.py CONFIG_PATH CONTROL_PORT [HARDWARE_PATH]
 import binascii
 import json
 import select
@@ -19,6 +24,7 @@ import asyncio
 from bbshared import messages as m
 
 from . import config as board_config
+from . import selftest
 from .drivers.buttons import ButtonMatrix
 from .drivers.mfrc522 import MFRC522
 from .readers import ReaderBank
@@ -38,14 +44,22 @@ async def _write_hex_reply(writer, key, data, extra):
 
 
 class ModelStrip:
-    # What a WS2812 chain would show: `buf` is drawn into, show() latches it.
-    def __init__(self, leds):
+    # What a WS2812 chain would show: `buf` is drawn into and show() sends
+    # it; the renderer calls show() right after drawing, in the same step, so
+    # buf is what the LEDs show whenever another task looks (no second copy:
+    # 1.9 KB for the big arena).
+    # `fitted` is the LEDs really on each chain (a sense wire on the last LED
+    # tells the firmware whether a chain is shorter than configured).
+    def __init__(self, leds, fitted=()):
         self.buf = bytearray(3 * leds)
-        self.shown = bytearray(3 * leds)
+        self.fitted = fitted
         self.frames = 0
 
+    def chain_short(self, configured):
+        f = self.fitted
+        return [f[i] < configured[i] if i < len(f) else True for i in range(len(configured))]
+
     def show(self):
-        self.shown[:] = self.buf
         self.frames += 1
 
 
@@ -80,18 +94,26 @@ _HOLD_MS = {"click": 80, "long": 1200}  # how long a click or a long press holds
 
 
 class Hal:
-    def __init__(self, config_path=None, control_port=None):
+    def __init__(self, config_path=None, control_port=None, hardware_path=None):
         argv = sys.argv
-        self.config = board_config.load(config_path or (argv[1] if len(argv) > 1 else "board.json"))
+        path = config_path or (argv[1] if len(argv) > 1 else "board.json")
         self.control_port = int(control_port or (argv[2] if len(argv) > 2 else 0))
-        leds = self.config["cells"] * self.config["leds_per_cell"]
-        self.strip = ModelStrip(leds)
-        self.field = SimReaderField(self.config["slots"])
-        self.readers = ReaderBank([MFRC522(self.field.spi, self.field.cs(i))
-                                   for i in range(self.config["slots"])])
+        hw_path = hardware_path or (argv[3] if len(argv) > 3 else None)
+        cfg, refused = board_config.load_or_refuse(path)
+        self.config = cfg
+        self.boot_errors = [(m.E_CONFIG, 0, refused)] if refused else []
+        hw = board_config.load(hw_path) if hw_path else cfg
+        slots = cfg["slots"]
+        self.field = SimReaderField(min(hw["slots"], slots))
+        # a configured slot the hardware lacks: a chip select wired to nothing
+        self.readers = ReaderBank([MFRC522(self.field.spi, self.field.cs(i) if i < hw["slots"]
+                                           else SimPin(1)) for i in range(slots)])
         self.readers.init()
-        cells = self.config["cells"] if self.config.get("touch") else 0
-        self.matrix = ModelMatrix(self.config["buttons"] + cells)
+        self.strip = ModelStrip(cfg["cells"] * cfg["leds_per_cell"], board_config.chain_leds(hw))
+        self.boot_errors += selftest.check(
+            cfg, self.readers.alive, self.strip.chain_short(board_config.chain_leds(cfg)))
+        cells = cfg["cells"] if cfg.get("touch") else 0
+        self.matrix = ModelMatrix(cfg["buttons"] + cells)
         self._stdin = sys.stdin.buffer
         self._stdout = sys.stdout.buffer
         self._poll = select.poll()
@@ -101,12 +123,15 @@ class Hal:
     # -- serial -----------------------------------------------------------
     def read_into(self, buf):
         # Bytes waiting on the serial line, without blocking; None once closed.
+        # ipoll, not poll: it allocates nothing (the main loop must not)
         n = 0
         poll = self._poll
         while n < len(buf):
-            ready = poll.poll(0)
-            if not ready or not ready[0][1] & select.POLLIN:
-                if ready and ready[0][1] & (select.POLLHUP | select.POLLERR):
+            ev = 0
+            for _, ev in poll.ipoll(0):
+                pass
+            if not ev & select.POLLIN:
+                if ev & (select.POLLHUP | select.POLLERR):
                     return n or None
                 break
             b = self._stdin.read(1)
@@ -125,10 +150,15 @@ class Hal:
 
     # -- inputs -----------------------------------------------------------
     def make_buttons(self, on_key, on_error):
-        return ButtonMatrix(self.matrix.rows, self.matrix.col_pins, on_key, on_error=on_error)
+        return ButtonMatrix(self.matrix.rows, self.matrix.col_pins, on_key, on_error=on_error,
+                            stuck_ms=self.config.get("stuck_ms", 30000))
 
     def watchdog_checkin(self, task):
         pass  # no watchdog on the unix port
+
+    def release(self, handoff):
+        # the REPL message: the unix port has no REPL on this port, just stop
+        self._stdout.flush()
 
     def extra_tasks(self, board):
         if self.control_port:
@@ -189,13 +219,15 @@ class Hal:
         elif op == "touch":
             self._press(self.config["buttons"] + req["cell"], req.get("action", "click"))
         elif op == "leds":
-            return ("leds", self.strip.shown, {"frames": self.strip.frames})
+            return ("leds", self.strip.buf, {"frames": self.strip.frames})
         elif op == "cells":
             return ("cells", board.cells, {"waiting": board.waiting})
         elif op == "stats":
             import gc
 
+            gc.collect()
             return {"ok": True, "link": board.link.stats, "heap_free": gc.mem_free(),
+                    "heap_used": gc.mem_alloc(), "polls": board.scanner.polls,
                     "present": sorted(board.present), "cell_updates": board.cell_updates,
                     "cell_updates_check": board.cell_updates_check}
         elif op == "flood":  # link tests: send n TOUCH events numbered 0..n-1

@@ -7,6 +7,8 @@
 #                                     (nothing sent) while the last frame is
 #                                     still going out or latching
 #   strip.busy() -> bool
+#   strip.send_chain(i, extra)        chain i only, dark, with `extra` LEDs more
+#                                     than configured (boot check of the length)
 #
 # Why not neopixel.write: it bit-bangs with interrupts masked for 30 us per
 # LED (19 ms for 637 LEDs), which starves USB and the readers.  Here each
@@ -90,3 +92,10 @@ class WS2812:
         self._started = time.ticks_us()
         self.frames += 1
         return True
+
+    def send_chain(self, i, extra=0):
+        n = len(self._src[i]) + 3 * extra
+        self._blank = bytearray(n)  # boot only; kept until the DMA is done
+        self._dma[i].config(read=self._blank, write=self._txf[i], count=n,
+                            ctrl=self._ctrl[i], trigger=True)
+        self._started = time.ticks_us()

@@ -7,7 +7,8 @@
 #   m.dead_miso                          -1, or what a reader that never
 #                                        answers drives on MISO
 #   m.remove_after                       -1, or frames until the tags leave
-#   m.frames, m.tx_bits, m.rx_bits       frames and bits on the air (figures)
+#   m.frames, m.tx_bits, m.rx_bits       frames and bits on the air, all chips
+#                                        together (figures)
 #
 # Modelled (datasheet addresses): register file, 64-byte FIFO with level and
 # flush, commands Idle / CalcCRC / Transmit / Transceive / SoftReset, the timer
@@ -53,25 +54,27 @@ _RESET = ((_CommandReg, 0x20), (_ComIrqReg, 0x14), (0x07, 0x21), (0x0B, 0x08),
           (0x29, 0x20), (_VersionReg, 0x92))
 _PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
 _NO_TAGS = ()  # an empty field (the field object sets a list when tags come)
+_FIFO = const(64)  # where the FIFO starts in regs
 _txf = None  # the frame being sent, copied out of the FIFO (shared: one send at a time)
 
 
 class MFRC522Model:
+    # air-time counters of all chips together (class attributes: one set)
+    frames = 0
+    tx_bits = 0  # bits sent into the field, for air-time figures
+    rx_bits = 0  # bits answered by tags
+
     def __init__(self):
         # 36 of these share the firmware's heap in the simulated board: few
         # attributes (16 bytes each on the 64-bit unix port), one buffer
         global _txf
         if _txf is None:
             _txf = bytearray(64)
-        self.regs = bytearray(128)  # registers 0..63, then the FIFO
-        self.fifo = memoryview(self.regs)[64:]
+        self.regs = bytearray(128)  # registers 0..63, then the FIFO at _FIFO
         self.level = 0
         self.tags = _NO_TAGS
         self.dead_miso = -1  # -1: alive; else what a dead chip drives on MISO
         self.remove_after = -1
-        self.frames = 0
-        self.tx_bits = 0  # bits sent into the field, for air-time figures
-        self.rx_bits = 0  # bits answered by tags
         self._addr = -1
         self.reset()
 
@@ -109,10 +112,10 @@ class MFRC522Model:
         if reg == _FIFODataReg:
             if self.level == 0:
                 return 0
-            v = self.fifo[0]
+            f = self.regs
+            v = f[_FIFO]
             self.level -= 1
-            f = self.fifo
-            for i in range(self.level):
+            for i in range(_FIFO, _FIFO + self.level):
                 f[i] = f[i + 1]
             return v
         if reg == _FIFOLevelReg:
@@ -135,7 +138,7 @@ class MFRC522Model:
                 r[_ErrorReg] &= ~0x10
         elif reg == _FIFODataReg:
             if self.level < 64:
-                self.fifo[self.level] = v
+                r[_FIFO + self.level] = v
                 self.level += 1
             else:
                 r[_ErrorReg] |= 0x10  # BufferOvfl
@@ -161,7 +164,7 @@ class MFRC522Model:
             return
         r[_CommandReg] = (r[_CommandReg] & 0xF0) | cmd
         if cmd == _CALCCRC:
-            c = crc_a(self.fifo, self.level) if r[_ModeReg] & 3 == 1 else \
+            c = crc_a(r, self.level, _FIFO) if r[_ModeReg] & 3 == 1 else \
                 self._crc(_PRESETS[r[_ModeReg] & 3])
             r[_CRCResultRegL] = c & 0xFF
             r[_CRCResultRegH] = c >> 8
@@ -174,7 +177,7 @@ class MFRC522Model:
 
     def _crc(self, crc):
         for i in range(self.level):
-            crc ^= self.fifo[i]
+            crc ^= self.regs[_FIFO + i]
             for _ in range(8):
                 crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
         return crc
@@ -187,12 +190,12 @@ class MFRC522Model:
         nbits = (n - 1) * 8 + last if last and n else n * 8
         txf = _txf
         for i in range(n):
-            txf[i] = self.fifo[i]
+            txf[i] = r[_FIFO + i]
         self.level = 0
         r[_ErrorReg] = 0
         r[_ComIrqReg] |= 0x40  # TxIRq
-        self.frames += 1
-        self.tx_bits += nbits
+        MFRC522Model.frames += 1
+        MFRC522Model.tx_bits += nbits
         if self.remove_after == 0:
             self.tags = _NO_TAGS
             self.remove_after = -1
@@ -227,10 +230,10 @@ class MFRC522Model:
                 if t.end > end:
                     end = t.end
         count = end - start
-        fifo = self.fifo
+        fifo = r
         nbytes = (align + count + 7) >> 3
         for i in range(nbytes):
-            fifo[i] = 0
+            fifo[_FIFO + i] = 0
         coll = -1
         for i in range(count):
             src = start + i
@@ -248,9 +251,9 @@ class MFRC522Model:
                 break
             if v:
                 d = align + i
-                fifo[d >> 3] |= 1 << (d & 7)
+                fifo[_FIFO + (d >> 3)] |= 1 << (d & 7)
         self.level = nbytes
-        self.rx_bits += count
+        MFRC522Model.rx_bits += count
         r[_ControlReg] = (r[_ControlReg] & 0xF8) | ((align + count) & 7)
         if coll >= 0:
             pos = align + coll + 1

@@ -64,6 +64,10 @@ class SPIBus:
         self._out = bytes(self._out) + bytes((i,))
         self._on = bytearray(len(self._devs))
 
+    def swap(self, i, dev):
+        # device i replaced between transactions (its chip select is high)
+        self._devs[i] = dev
+
     def clock_into(self, shift):
         self._clocked.append(shift)
 
@@ -150,9 +154,18 @@ class ShiftRegModel:
 
 
 class SimReaderField:
+    # Readers with an empty field all share one chip model (`idle`): the
+    # driver writes the same registers to every chip, and what differs per
+    # operation (FIFO, IRQ flags) is set up afresh each time, so the driver
+    # cannot tell.  A slot gets its own model when something happens there
+    # (a tag placed, the reader killed) - its registers copied from the
+    # shared one - and goes back to the shared one when it is empty again.
+    # 36 readers then cost one model instead of 36 (14 KB of the simulated
+    # board's heap on the 64-bit unix port).
     def __init__(self, count, chain=False):
         self.spi = SPIBus()
-        self.models = [MFRC522Model() for _ in range(count)]
+        self.idle = MFRC522Model()
+        self.models = [self.idle] * count
         self.shift = None
         self.hc595 = None
         if chain:
@@ -172,28 +185,47 @@ class SimReaderField:
     def cs(self, i):
         return self._cs[i]
 
+    def own(self, slot):
+        # the slot's own chip model, made from the shared one if need be
+        m = self.models[slot]
+        if m is self.idle:
+            m = MFRC522Model()
+            m.regs[:64] = self.idle.regs[:64]
+            self.models[slot] = m
+            self.spi.swap(slot, m)
+        return m
+
+    def _settle(self, slot):
+        # back to the shared model once nothing sets the slot apart
+        m = self.models[slot]
+        if m is not self.idle and not m.tags and m.dead_miso < 0 and m.remove_after < 0:
+            self.models[slot] = self.idle
+            self.spi.swap(slot, self.idle)
+
     def place(self, slot, uid, payload=None):
         tag = Ntag213(uid, payload)
-        self.models[slot].tags = [tag]
+        self.own(slot).tags = [tag]
         return tag
 
     def add_second_tag(self, slot, uid, payload=None):
         tag = Ntag213(uid, payload)
-        m = self.models[slot]
+        m = self.own(slot)
         m.tags = list(m.tags) + [tag]
         return tag
 
     def remove(self, slot):
         self.models[slot].tags = ()
+        self._settle(slot)
 
     def remove_after(self, slot, frames):
-        self.models[slot].remove_after = frames
+        self.own(slot).remove_after = frames
 
     def kill(self, slot, miso=0x00):
-        self.models[slot].dead_miso = miso
+        self.own(slot).dead_miso = miso
 
     def revive(self, slot):
         self.models[slot].dead_miso = -1
+        self._settle(slot)
 
     def tag(self, slot, k=0):
         return self.models[slot].tags[k]

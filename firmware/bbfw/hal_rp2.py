@@ -1,0 +1,186 @@
+# The real board's HAL: Raspberry Pi Pico (RP2040) or Pico 2 (RP2350).
+#
+# Same interface as hal_sim.Hal:
+#   hal.config, hal.boot_errors       board.json, and what the boot checks found
+#   hal.strip (.buf, .show()), hal.readers (ReaderBank)
+#   hal.make_buttons(on_key, on_error) -> ButtonMatrix
+#   hal.read_into(buf) -> n           serial bytes waiting, without blocking
+#   await hal.wait_readable(ms); hal.write(data)
+#   hal.watchdog_checkin(task); hal.extra_tasks(board); hal.release(handoff)
+#
+# Serial is the USB CDC port (sys.stdin / sys.stdout), made binary-safe by
+# micropython.kbd_intr(-1): a 0x03 byte in a frame must not raise
+# KeyboardInterrupt.  release() puts Ctrl-C back, so that after the REPL
+# message mpremote finds a working REPL.
+#
+# Pins come from board.json ("pins", hardware/pinout.md); the defaults are
+# the reference wiring.  Readers: SPI0 at 10 MHz, chip selects through a
+# 74HC595 chain with /OE; matrix rows on a second 595 chain sharing SCK and
+# MOSI, columns on GPIO inputs with pull-ups; LED chains on PIO + DMA.
+import select
+import sys
+
+import asyncio
+import micropython
+from machine import Pin, SPI
+
+from . import config as board_config
+from . import selftest
+from .drivers.buttons import ButtonMatrix
+from .drivers.hc595 import HC595
+from .drivers.mfrc522 import MFRC522
+from .drivers.ws2812 import WS2812
+from .readers import ReaderBank
+from .watchdog import Watchdog, make_wdt
+
+CONFIG_PATH = "board.json"
+PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 21,
+        "row_latch": 22, "cols": [10, 11, 12, 13, 14, 15, 26, 27], "safe": 28}
+SPI_HZ = 10_000_000
+WDT_MS = 8000  # the RP2040's limit is about 8.3 s
+# WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
+_WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
+
+
+class Hal:
+    def __init__(self, config_path=CONFIG_PATH):
+        micropython.kbd_intr(-1)  # from here on the USB serial carries binary frames
+        cfg, refused = board_config.load_or_refuse(config_path)
+        self.config = cfg
+        self.boot_errors = [(7, 0, refused)] if refused else []  # E_CONFIG
+        pins = dict(PINS)
+        pins.update(cfg.get("pins", {}))
+        self.pins = pins
+        self.spi = SPI(0, baudrate=SPI_HZ, polarity=0, phase=0, sck=Pin(pins["sck"]),
+                       mosi=Pin(pins["mosi"]), miso=Pin(pins["miso"]))
+        Pin(pins["rst"], Pin.OUT, value=1)  # readers out of hard power-down
+        self.readers = self._make_readers(cfg["slots"])
+        self.strip = self._make_strip(cfg)
+        self.boot_errors += selftest.check(cfg, self.readers.alive, self._chain_short(cfg))
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._stdin = sys.stdin.buffer
+        self._stdout = sys.stdout.buffer
+        self._watchdog = None
+
+    def _make_readers(self, slots):
+        p = self.pins
+        chain = HC595(self.spi, Pin(p["cs_latch"], Pin.OUT, value=0),
+                      Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
+        bank = ReaderBank([MFRC522(self.spi, chain.cs(i)) for i in range(slots)])
+        bank.init()
+        return bank
+
+    def _make_strip(self, cfg):
+        chains = cfg["chains"]
+        lengths = board_config.chain_leds(cfg)
+        if not chains:
+            return _NoStrip()
+        return WS2812([c[0] for c in chains], lengths)
+
+    def _chain_short(self, cfg):
+        # A chain whose config names a sense pin (the last LED's DOUT wired
+        # back to a GPIO): send exactly the configured LEDs - nothing may come
+        # out of the end; then one LED more - something must.
+        result = []
+        strip = self.strip
+        for i, c in enumerate(cfg["chains"]):
+            if len(c) < 4:
+                result.append(None)
+                continue
+            pin = Pin(c[3], Pin.IN, Pin.PULL_DOWN)
+            seen = [0]
+
+            def edge(_, seen=seen):
+                seen[0] += 1
+            pin.irq(edge, Pin.IRQ_RISING)
+            exact = self._sense(strip, i, 0, seen)
+            extra = self._sense(strip, i, 1, seen)
+            pin.irq(None)
+            result.append(bool(exact or not extra))
+        return result
+
+    @staticmethod
+    def _sense(strip, chain, extra, seen):
+        import time
+
+        while strip.busy():
+            pass
+        seen[0] = 0
+        strip.send_chain(chain, extra)
+        while strip.busy():
+            pass
+        time.sleep_ms(1)
+        return seen[0]
+
+    # -- serial ---------------------------------------------------------------
+    def read_into(self, buf):
+        # ipoll and read(1): no allocation, never blocks
+        n = 0
+        poll = self._poll
+        stdin = self._stdin
+        while n < len(buf):
+            ev = 0
+            for _, ev in poll.ipoll(0):
+                pass
+            if not ev & select.POLLIN:
+                break
+            b = stdin.read(1)
+            if not b:
+                break
+            buf[n] = b[0]
+            n += 1
+        return n
+
+    async def wait_readable(self, timeout_ms):
+        await asyncio.sleep_ms(1)
+
+    def write(self, data):
+        self._stdout.write(data)
+
+    # -- inputs -------------------------------------------------------------
+    def make_buttons(self, on_key, on_error):
+        cfg = self.config
+        p = self.pins
+        cols = [Pin(c, Pin.IN, Pin.PULL_UP) for c in p["cols"]]
+        keys = cfg["buttons"] + (cfg["cells"] if cfg.get("touch") else 0)
+        nrows = (keys + len(cols) - 1) // len(cols)
+        rows_chain = HC595(self.spi, Pin(p["row_latch"], Pin.OUT, value=0), None, max(nrows, 1))
+        rows = [rows_chain.pin(i) for i in range(nrows)]
+        return ButtonMatrix(rows, cols, on_key, on_error=on_error,
+                            stuck_ms=cfg.get("stuck_ms", 30000))
+
+    # -- watchdog -------------------------------------------------------------
+    def watchdog_checkin(self, task):
+        if self._watchdog is not None:
+            self._watchdog.checkin(task)
+
+    def extra_tasks(self, board):
+        # started with the firmware's tasks, never in safe mode: a WDT cannot
+        # be stopped by the API once it runs
+        self._watchdog = Watchdog(make_wdt(WDT_MS), tasks=2)
+        return [self._watchdog.run()]
+
+    def release(self, handoff):
+        micropython.kbd_intr(3)
+        if handoff:
+            _stop_watchdog()  # deploy copies files for longer than the timeout
+
+
+def _stop_watchdog():
+    # Clear ENABLE in the watchdog's CTRL register (the machine API has no stop).
+    import machine
+
+    chip = "RP2350" if "RP2350" in sys.implementation._machine else "RP2040"
+    machine.mem32[_WDT_CTRL[chip]] &= ~(1 << 30)
+
+
+class _NoStrip:
+    # a board whose config was refused: nothing to light
+    buf = bytearray(0)
+
+    def show(self):
+        return True
+
+    def busy(self):
+        return False

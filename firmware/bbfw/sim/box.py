@@ -1,0 +1,87 @@
+# A whole board in one MicroPython process, for tests and the benchmark: the
+# real Board over the simulated HAL, with the serial line replaced by a host
+# stand-in that frames messages, acknowledges the board's reliable frames and
+# keeps what the board said.  Sim-only code (unix port).
+#
+#   box = Box(config_path, hardware_path=None)
+#   box.hello(epoch=1)                 HELLO_REQ, as a host opens a session
+#   box.send(mtype, *fields)           one reliable message to the board
+#   box.steps(n, sleep_ms=0)           n rounds of link, input and render steps
+#   box.said(mtype) -> [fields, ...]   decoded messages of that type, and
+#   box.errors() -> [[code, ref, text]]   forget() clears them
+#   box.field, box.hal, box.board      the tag field, HAL and Board
+import time
+
+from bbshared import messages as m
+from bbshared.frame import Deframer, build, FLAG_RELIABLE
+from bbfw import app, hal_sim
+
+
+class Box:
+    def __init__(self, config_path, hardware_path=None):
+        hal = hal_sim.Hal(config_path, "0", hardware_path)
+        hal.write = self._from_board  # before Board: its link writes through it
+        hal.read_into = self._to_board
+        self.hal = hal
+        self.field = hal.field
+        self.got = []  # (mtype, payload bytes) from the board
+        self._inbox = bytearray()
+        self._seq = 0
+        self._df = Deframer(self._frame, self._bad)
+        self.bad_frames = 0
+        self.board = app.Board(hal)
+
+    # -- the line ---------------------------------------------------------
+    def _from_board(self, data):
+        self._df.feed(data)
+
+    def _to_board(self, buf):
+        n = min(len(buf), len(self._inbox))
+        buf[:n] = self._inbox[:n]
+        self._inbox = self._inbox[n:]
+        return n
+
+    def _bad(self, reason):
+        self.bad_frames += 1
+
+    def _frame(self, version, mtype, seq, flags, payload):
+        if mtype == m.ACK or mtype == m.NAK:
+            return
+        self.got.append((mtype, bytes(payload)))
+        if flags & FLAG_RELIABLE:
+            self._inbox += build(m.PROTOCOL_VERSION, m.ACK, 0, self.board.link.epoch << 4,
+                                 bytes((seq,)))
+
+    # -- host side ----------------------------------------------------------
+    def hello(self, epoch=1):
+        self._seq = 0
+        self._inbox += build(m.PROTOCOL_VERSION, m.HELLO_REQ, 0, epoch << 4,
+                             m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, epoch, "box"))
+        self.steps(1)
+
+    def send(self, mtype, *fields):
+        flags = FLAG_RELIABLE | (self.board.link.epoch << 4)
+        self._inbox += build(m.PROTOCOL_VERSION, mtype, self._seq, flags, m.encode(mtype, *fields))
+        self._seq = (self._seq + 1) & 0xFF
+        self.steps(1)
+
+    def steps(self, n, sleep_ms=0):
+        b = self.board
+        for _ in range(n):
+            now = time.ticks_ms()
+            b.link_step(now)
+            b.input_step(now)
+            b.render_step(now)
+            b.link_step(now)  # the ACKs of what the board just said
+            if sleep_ms:
+                time.sleep_ms(sleep_ms)
+
+    # -- what the board said ------------------------------------------------
+    def said(self, mtype):
+        return [list(m.decode(t, p)) for t, p in self.got if t == mtype]
+
+    def errors(self):
+        return self.said(m.ERROR)
+
+    def forget(self):
+        self.got = []
