@@ -133,3 +133,21 @@ def test_no_game_session_is_said_plainly(page: Page, live: LiveDaemon) -> None:
         pytest.skip("a session exists: see the game tests")
     expect(page.locator("#game-view")).to_contain_text("no game session")
     expect(page.locator("#undo-button")).to_be_disabled()
+
+
+def test_square_grids_are_drawn_as_squares_north_up(page: Page) -> None:
+    """BotWars-style (x, y) from (1, 1) in the south-west: drawn from a layout like any other."""
+    square = {"id": "sq", "title": "square test", "grid": "square", "touch": False,
+              "cells": [[x, y] for y in (1, 2) for x in (1, 2, 3)], "stations": []}
+    page.evaluate("(layout) => import('./static/js/arena.js').then((m) => m.drawArena(layout, false))",
+                  square)
+    cells = page.locator("#arena .cell")
+    expect(cells).to_have_count(6)
+    boxes = [cells.nth(i).locator(".body").bounding_box() for i in range(6)]
+    assert all(len((cells.nth(i).locator(".body").get_attribute("points") or "").split()) == 4
+               for i in range(6))
+    assert boxes[0] and boxes[1] and boxes[3]
+    assert boxes[1]["x"] > boxes[0]["x"]  # x grows eastwards
+    assert boxes[3]["y"] < boxes[0]["y"]  # y grows northwards: (1, 2) is above (1, 1)
+    page.reload()  # back to the daemon's layout for anything after
+    expect(page.locator("#arena .cell")).to_have_count(61)
