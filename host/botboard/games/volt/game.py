@@ -259,10 +259,24 @@ def _choice(state: State, action: Action) -> str | None:
     return None
 
 
+_PARSED: dict[int, tuple[dict[str, Any], State]] = {}
+
+
+def _parsed(snapshot: dict[str, Any]) -> State:
+    """The snapshot as a State, parsed once per snapshot object (replays reuse it)."""
+    hit = _PARSED.get(id(snapshot))
+    if hit is None or hit[0] is not snapshot:
+        if len(_PARSED) > 16:
+            _PARSED.clear()
+        hit = (snapshot, State.from_json(snapshot))
+        _PARSED[id(snapshot)] = hit
+    return hit[1]
+
+
 def resolve(state: State) -> tuple[State, list[Event]]:
     """(Re)play the round from its snapshot with the answers given so far."""
     assert state.snapshot is not None
-    base = State.from_json(state.snapshot)
+    base = _parsed(state.snapshot).clone()
     ctx = Ctx(base, state.answers)
     try:
         play_round(ctx)

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from ..base import JSON, ScenarioError
 from .arena import Arena, load_arena
 from .grid import FACINGS, KEYS, UNITS, Square, parse_key, parse_square, square_name
+from .modules import module
 
 PRESETS = ("ask", "always", "never")
 
@@ -126,7 +127,6 @@ def _set(robot: Robot, key: str, value: Any) -> None:
     elif key == "program":
         robot.program = [Die.from_json(d) for d in value]
     elif key in ("modules", "inventory"):
-        from .modules import module  # the table checks the names
         setattr(robot, key, [module(m).id for m in value])
     elif key == "presets":
         for name, preset in value.items():
