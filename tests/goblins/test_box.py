@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
-
 from botboard.games.goblins.game import GAME
 from botboard.games.goblins.tiles import DATA, BoxError, box_from_json, load_box, main
 
@@ -25,29 +25,37 @@ def test_placeholder_box_is_marked_and_matches_the_known_counts() -> None:
     assert GAME.observe(GAME.new_game(2))["placeholder_box"] is True
 
 
-def _broken(change: str) -> dict:
-    doc = copy.deepcopy(PLACEHOLDER)
-    exec(change, {"doc": doc})
-    return doc
+def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        for key in path[:-1]:
+            doc = doc[key]
+        doc[path[-1]] = value
+    return change
+
+
+def _cut_tiles(doc: dict[str, Any]) -> None:
+    del doc["tiles"][30:]
 
 
 @pytest.mark.parametrize("change,message", [
-    ("doc['tiles'][0]['type'] = 'laser'", "'type' must be one of"),
-    ("doc['tiles'][0]['arrows'] = ''", "weapon tiles have arrows"),
-    ("doc['tiles'][55]['metal'] = 'NES'", "decoration tiles have metal on all four edges"),
-    ("doc['tiles'][0]['metal'] = 'NN'", "listed twice"),
-    ("doc['tiles'][1]['id'] = 1", "id 1 is used twice"),
-    ("doc['tiles'][0]['arrows'] = 'X'", "edge letters"),
-    ("doc['blueprints'][0]['blocked'] = ['r3c3', 'r1c1', 'r1c2', 'r1c3']", "other than the cockpit"),
-    ("doc['blueprints'][0]['blocked'] = ['r1c1']", "4 different squares"),
-    ("doc['tactics'][0]['abilities'] = ['teleport']", "'abilities' must list"),
-    ("doc['yard_numbers']['N'] = [1, 1, 2, 3, 4]", "yard_numbers.N"),
-    ("del doc['tiles'][30:]", "two robots need at least 40"),
-    ("doc['format'] = 'other'", "'format' must be"),
+    (_set(("tiles", 0, "type"), "laser"), "'type' must be one of"),
+    (_set(("tiles", 0, "arrows"), ""), "weapon tiles have arrows"),
+    (_set(("tiles", 55, "metal"), "NES"), "decoration tiles have metal on all four edges"),
+    (_set(("tiles", 0, "metal"), "NN"), "listed twice"),
+    (_set(("tiles", 1, "id"), 1), "id 1 is used twice"),
+    (_set(("tiles", 0, "arrows"), "X"), "edge letters"),
+    (_set(("blueprints", 0, "blocked"), ["r3c3", "r1c1", "r1c2", "r1c3"]), "other than the cockpit"),
+    (_set(("blueprints", 0, "blocked"), ["r1c1"]), "4 different squares"),
+    (_set(("tactics", 0, "abilities"), ["teleport"]), "'abilities' must list"),
+    (_set(("yard_numbers", "N"), [1, 1, 2, 3, 4]), "yard_numbers.N"),
+    (_cut_tiles, "two robots need at least 40"),
+    (_set(("format",), "other"), "'format' must be"),
 ])
-def test_mistakes_in_a_box_file_are_named(change: str, message: str) -> None:
+def test_mistakes_in_a_box_file_are_named(change: Callable[[dict[str, Any]], None], message: str) -> None:
+    doc = copy.deepcopy(PLACEHOLDER)
+    change(doc)
     with pytest.raises(BoxError, match=message):
-        box_from_json(_broken(change), "my-box")
+        box_from_json(doc, "my-box")
 
 
 def test_a_users_box_file_is_used_by_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

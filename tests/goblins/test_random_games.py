@@ -13,7 +13,6 @@ import random
 from collections import Counter
 
 import pytest
-
 from botboard.games.base import Event
 from botboard.games.goblins.defense import supply_left
 from botboard.games.goblins.game import GAME

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from botboard.games.base import IllegalAction, InvalidNotation, ScenarioError
 from botboard.games.goblins.agendas import score
 from botboard.games.goblins.game import GAME

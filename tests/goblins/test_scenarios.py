@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from botboard import scenario
 
 FILES = sorted((Path(__file__).parent / "scenarios").glob("*.json"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from bbshared import tilepayload
 from botboard.games.goblins import tagcodec
 from botboard.games.goblins.tiles import TileDef, box_from_json, load_box
