@@ -4,7 +4,6 @@ messages, the lazy program list, hidden programs, replay and JSON round trips.""
 from __future__ import annotations
 
 import pytest
-
 from botboard.games.base import IllegalAction, InvalidNotation, ScenarioError
 from botboard.games.volt.arena import load_arena
 from botboard.games.volt.game import GAME

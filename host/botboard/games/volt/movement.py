@@ -49,9 +49,9 @@ def move(ctx: Ctx, robot: Robot, key: int, spaces: int,
             if i == 0 and on_leave is not None and start is not None:
                 on_leave(start)
         else:
-            if robot.alive:
-                ctx.emit("blocked", robot, f"cannot move {KEYS[key]} from {square_name(robot.square)}",  # type: ignore[arg-type]
-                         square=square_name(robot.square), key=KEYS[key])  # type: ignore[arg-type]
+            if robot.alive and robot.square is not None:
+                where = square_name(robot.square)
+                ctx.emit("blocked", robot, f"cannot move {KEYS[key]} from {where}", square=where, key=KEYS[key])
             break
         moved += 1
     return moved
@@ -138,7 +138,8 @@ def advance(ctx: Ctx, lead: Robot, key: int, op: PushOp, left: int, own: bool) -
             return False  # destroyed while moving: pushes nothing more (FAQ 1f)
     if own and len(line) > 1:
         first = line[1]
-        if first.has("conductor") and first.seat not in op.conducted and ctx.use(first, "conductor", f"{lead.name} pushes you"):
+        if (first.has("conductor") and first.seat not in op.conducted
+                and ctx.use(first, "conductor", f"{lead.name} pushes you")):
             op.conducted.add(first.seat)
             damage(ctx, lead, int(_param("conductor", "damage")), first.seat, "conductor")
             if not lead.alive:
