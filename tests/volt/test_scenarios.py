@@ -44,3 +44,13 @@ def test_every_module_appears_in_a_scenario() -> None:
 def test_order_rules_and_phase_steps_have_scenarios() -> None:
     names = {p.stem for p in FILES}
     assert [n for n in ORDER + PHASES if n not in names] == []
+
+
+GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_golden_playthrough(path: Path) -> None:
+    """Recorded random games replay to the same state (hash), positions and VP."""
+    doc = scenario.load(path)
+    assert scenario.check(doc, scenario.run(doc)) == []
