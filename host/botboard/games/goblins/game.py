@@ -27,13 +27,20 @@ from . import actions as notation
 from .abilities import advance, use, uses
 from .actions import Action, die_name, tile_name
 from .agendas import deck as agenda_deck
-from .build import keep, keep_choices, place, place_choices
-from .combat import RELATIVE, order_choices, set_order, set_pilot, set_tactic, show
+from .build import keep, keep_choices, place, place_choices, start_step
+from .combat import (
+    RELATIVE,
+    check_robots,
+    order_choices,
+    set_order,
+    set_pilot,
+    set_tactic,
+)
 from .context import Ctx, pname
 from .damage import choose_token, resolve, target_of
 from .defense import token_choices
 from .position import compact_position
-from .rounds import agenda_choices, choose_agendas, start_round
+from .rounds import after_build, agenda_choices, choose_agendas, start_round
 from .scoring import VARIANTS
 from .state import Player, State
 from .tiles import load_box
@@ -217,8 +224,6 @@ def _why(state: State, action: Action) -> str:
 
 
 def _next_step(ctx: Ctx) -> None:
-    from .build import start_step
-    from .rounds import after_build
     state = ctx.state
     state.step += 1
     if state.step < len(state.schedule):
@@ -228,10 +233,8 @@ def _next_step(ctx: Ctx) -> None:
 
 
 def _continue_fight(ctx: Ctx) -> None:
-    from .combat import check_robots
     if resolve(ctx):
         check_robots(ctx)
 
 
-__all__ = ["GAME", "Goblins", "show"]
 GAME = Goblins()

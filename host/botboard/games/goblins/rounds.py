@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from itertools import combinations
 
+from ..base import IllegalAction
 from .agendas import BET_SIDES, BETTING
 from .build import start_step
 from .context import Ctx, pname
@@ -115,7 +117,6 @@ def _deal_agendas(ctx: Ctx, players: list[int]) -> None:
 
 def agenda_choices(hand: list[str]) -> list[tuple[str, ...]]:
     """Every way to keep 4 of ``hand``, the betting card once per side."""
-    from itertools import combinations
     out = []
     for combo in combinations(sorted(hand), 4):
         if BETTING in combo:
@@ -152,7 +153,6 @@ def _count_tactics(ctx: Ctx) -> None:
 
 
 def choose_agendas(ctx: Ctx, player: int, kept: tuple[str, ...]) -> None:
-    from ..base import IllegalAction
     me = ctx.state.players[player]
     if tuple(sorted(kept)) not in agenda_choices(me.agenda_hand):
         raise IllegalAction(f"{pname(player)} must keep 4 of their agendas ({', '.join(me.agenda_hand)}), "
