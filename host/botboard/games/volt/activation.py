@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ctx import Ctx
 from .damage import recall_mines
-from .grid import DIAGONAL, KEYS, ORTHOGONAL, UNITS, Square, square_name
+from .grid import DIAGONAL, KEYS, ORTHOGONAL, UNITS, Square, adjacent, square_name
 from .lasers import crossfire, fire, grenade, line_of_fire, water_cannon
 from .modules import module, param
 from .movement import discharge, jump, move, repulsion_blast, teleport, teleport_target
@@ -69,12 +69,18 @@ def blue_action(ctx: Ctx, robot: Robot, number: int, key: int) -> None:
     else:
         mine = robot.has("mines") and ctx.use(robot, "mines", "lay a mine on the space you leave")
         move(ctx, robot, key, number, (lambda square: lay_mine(ctx, robot, square)) if mine else None)
-    if robot.alive and fits(robot, "repulsion-blast", "blue", number) \
+    if robot.alive and fits(robot, "repulsion-blast", "blue", number) and _neighbours(ctx, robot) \
             and ctx.use(robot, "repulsion-blast", "push the adjacent robots away"):
         repulsion_blast(ctx, robot)
-    if robot.alive and fits(robot, "red-module-b", "blue", number) \
+    if robot.alive and fits(robot, "red-module-b", "blue", number) and _neighbours(ctx, robot) \
             and ctx.use(robot, "red-module-b", "1 damage to everything adjacent"):
         discharge(ctx, robot)
+
+
+def _neighbours(ctx: Ctx, robot: Robot) -> bool:
+    """A robot or mine adjacent: only then is an area module worth asking about."""
+    assert robot.square is not None
+    return any(ctx.robot_at(s) is not None or s in ctx.state.mines for s in adjacent(robot.square))
 
 
 def lay_mine(ctx: Ctx, robot: Robot, square: Square) -> None:

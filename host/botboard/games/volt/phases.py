@@ -177,9 +177,8 @@ def _reboot_room(ctx: Ctx, start: Start) -> bool:
     line = _line(ctx, start)
     if not line:
         return True
-    front = line[-1]
-    ahead = step(front, start.arrow)
-    return (ctx.arena.open_step(front, start.arrow) and ahead not in ctx.arena.pits)
+    ahead = step(line[-1], start.arrow)
+    return all(ctx.arena.open_step(s, start.arrow) for s in line) and ahead not in ctx.arena.pits
 
 
 def _shove(ctx: Ctx, start: Start) -> None:
