@@ -211,6 +211,7 @@ class Volt(Game[State, Action]):
         doc = state.to_json()
         for key in ("snapshot", "answers", "emitted", "bag", "decks", "draws"):
             doc.pop(key)
+        doc["options"] = {**state.options, "arena": state.arena.name}  # an inline arena by its name only
         doc["deck_sizes"] = {k: len(v) for k, v in state.decks.items()}
         current = self.current_player(state)
         doc["to_act"] = f"p{current + 1}" if current is not None else None
