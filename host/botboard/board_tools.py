@@ -38,7 +38,6 @@ log = logging.getLogger("botboard.tools")
 MIRROR_TICK_S = 0.02  # how soon after a change the host asks the board what it shows
 MIRROR_REFRESH_S = 5.0  # and how often anyway, to catch anything else
 LED_STEP_MS = 60  # default time each LED test step stays lit
-LED_TEST_PALETTE = 1  # white in the host's palette
 BUTTON_ACTIONS = {m.PRESS: "press", m.RELEASE: "release", m.LONG_PRESS: "long"}
 
 
@@ -88,6 +87,11 @@ def describe_tile(payload: bytes) -> tuple[dict[str, Any] | None, str]:
         return None, str(err)
     return {"game": tilepayload.GAMES.get(game, f"game {game}"), "game_id": game,
             "kind": kind, "colour": colour, "serial": serial}, ""
+
+
+def brightest(palette: list[tuple[int, int, int]]) -> int:
+    """The palette entry nearest to full white (the LED test lights cells with it)."""
+    return max(range(len(palette)), key=lambda i: (sum(palette[i]), min(palette[i])), default=1)
 
 
 def virtual_uid(game: int, kind: int, colour: int, serial: int) -> bytes:
@@ -243,13 +247,14 @@ class BoardTools:
     async def _run_led_test(self, steps: list[tuple[str, int, int]], step_s: float) -> None:
         conn = self._connected()
         before = list(conn.image.cells)
+        white = brightest(conn.image.palette)  # the session owns the palette: find its white
         test = self.led_test
         try:
             for n, (phase, cell, facing) in enumerate(steps, 1):
                 effect = m.SOLID
                 conn.set_cells({i: CellState() for i, c in enumerate(conn.image.cells)
                                 if c != CellState() and i != cell} |
-                               {cell: CellState(LED_TEST_PALETTE, facing, effect)})
+                               {cell: CellState(white, facing, effect)})
                 test.step, test.phase, test.cell = n, phase, cell
                 if n == 1 or n % 7 == 0 or n == len(steps):
                     self.daemon.publish({"kind": "led_test", **test.to_json()})

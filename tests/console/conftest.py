@@ -133,7 +133,9 @@ def browser() -> Iterator[Any]:
     """One headless Debian chromium for a test module (never a downloaded browser)."""
     import tempfile
 
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15000)  # a loaded machine (2 shared cores) is slow, not wrong
 
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 
 import pytest
 
+from botboard.board_tools import brightest
 from botboard.sim import free_tcp_port
 
 from ..simboard import BOTBOARD, wait_for
@@ -54,7 +54,8 @@ def test_trace_prints_live_frames_filtered(live: LiveDaemon) -> None:
                              "--type", "slot", "--count", "2", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(1.0)  # the trace is connected: it starts with a status event within a second
+        assert proc.stderr is not None
+        assert "following" in proc.stderr.readline()  # connected: what comes now, it sees
         live.post("/api/sim/button", {"button": 3})  # filtered out
         live.post("/api/sim/place", {"slot": 20, "kind": 2, "colour": 1})
         wait_for(lambda: live.get("/api/slots")[20]["present"], what="tile in slot 20")
@@ -72,12 +73,14 @@ def test_leds_test_walks_every_cell_in_chain_order(live: LiveDaemon) -> None:
                       "--step-ms", "5", "--phase", "cells")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["completed"] == 61
+    palette = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in live.get("/api/cells")["palette"]]
+    white = "%02xf1" % brightest(palette)  # the lit cell: the whitest entry, no facing, solid
     frames = live.get("/api/trace?limit=2000")
-    lit = []  # cells the test lit white (palette 1, no facing, solid), in the order it did
+    lit = []  # cells the test lit, in the order it did
     for f in frames:
         if f["type"] == "set_cells" and f["dir"] == "out":
             entries = [f["cells"][i:i + 8] for i in range(0, len(f["cells"]), 8)]
-            lit += [int(e[:4], 16) for e in entries if e[4:] == "01f1"]
+            lit += [int(e[:4], 16) for e in entries if e[4:] == white]
     walk = lit[lit.index(0):] if 0 in lit else lit
     assert walk[:61] == list(range(61))  # chain order: the layout lists cells in chain order
 

@@ -12,7 +12,7 @@ import os
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import CliError
 
@@ -80,7 +80,8 @@ class ConsoleClient:
             return f"{self.base} answered 404: is it a botboard daemon (and this version)?"
         return detail or f"the daemon answered HTTP {err.code}"
 
-    def events(self, open_timeout: float | None = None) -> Iterator[dict[str, Any]]:
+    def events(self, open_timeout: float | None = None,
+               on_open: Callable[[], None] | None = None) -> Iterator[dict[str, Any]]:
         """The live websocket's events, one dict each, until the daemon goes away."""
         from websockets.exceptions import ConnectionClosed, InvalidStatus
         from websockets.sync.client import connect
@@ -96,6 +97,8 @@ class ConsoleClient:
         except (OSError, TimeoutError) as err:
             raise CliError(f"no botboard daemon answers at {self.base} ({err}): start one with "
                            "`botboard run`, or give its address with --console URL") from None
+        if on_open:
+            on_open()
         with ws:
             try:
                 for raw in ws:

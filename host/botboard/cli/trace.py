@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any, Callable
 
@@ -74,7 +75,10 @@ def run(args: argparse.Namespace) -> int:
         for frame in client.get(f"/api/trace?limit={min(args.history, 2000)}"):
             if emit(frame):
                 return 0
-    for event in client.events():
+    def opened() -> None:
+        print(f"botboard trace: following {client.base} (Ctrl-C stops)", file=sys.stderr, flush=True)
+
+    for event in client.events(on_open=opened):
         if event.get("kind") == "frames":
             for frame in event["messages"]:
                 if emit(frame):

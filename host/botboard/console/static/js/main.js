@@ -13,10 +13,11 @@ import { setupTools, showLedTest, showReaders, startLedTest } from "./tools.js";
 let slots = [];
 
 async function start() {
-  const [layout, status, game, frames] = await Promise.all([
+  const [layout, status, game, frames, games] = await Promise.all([
     getJSON("api/layout"), getJSON("api/status"), getJSON("api/game"),
-    getJSON("api/trace?limit=300"), loadCatalogue(),
+    getJSON("api/trace?limit=300"), getJSON("api/games"), loadCatalogue(),
   ]);
+  showGameOptions(games);
   const simulated = Boolean(status.simulated);
   drawArena(layout, simulated);
   setupStations(layout, simulated);
@@ -33,6 +34,18 @@ async function start() {
   document.getElementById("arena").addEventListener("keydown", arenaKeys);
   document.addEventListener("keydown", shortcuts);
   connect();
+}
+
+// The new-game form says which variants (options) the game has, with their defaults.
+function showGameOptions(games) {
+  const info = games.games.find((g) => g.name === games.current);
+  if (!info) return;
+  const players = document.getElementById("ng-players");
+  players.min = info.min_players;
+  players.max = info.max_players;
+  const options = document.getElementById("ng-options");
+  options.placeholder = JSON.stringify(info.options);
+  options.title = `${info.title} options (defaults shown); give only the ones to change`;
 }
 
 function onEvent(event) {

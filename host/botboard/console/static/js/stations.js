@@ -42,7 +42,7 @@ export function setGameView(view) {
 function tileText(reading) {
   if (!reading.present) return "empty";
   const tile = reading.tile;
-  if (!tile) return `tag ${reading.uid} — ${reading.problem || "no tile payload"}`;
+  if (!tile) return `⚠ ${(reading.problem || "no tile payload").split(/ \(|:/)[0]}`;
   return `${kindName(tile.kind)} · ${colourName(tile.colour)} · #${tile.serial}`;
 }
 
@@ -56,7 +56,8 @@ function slotButton(slot, position) {
   const reading = state.slots[slot] || { present: false };
   const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
   if (reading.tile) swatch.style.background = colourCSS(reading.tile.colour);
-  const label = `slot ${slot} (${position + 1}): ${tileText(reading)}`;
+  const label = `slot ${slot} (${position + 1}): ` + (reading.present && !reading.tile
+    ? `tag ${reading.uid}: ${reading.problem || "no tile payload"}` : tileText(reading));
   return el("button", {
     type: "button", class: `slot${reading.present ? " full" : ""}${reading.problem ? " problem" : ""}`,
     "data-slot": slot, disabled: !state.simulated, title: label, "aria-label":
