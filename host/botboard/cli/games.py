@@ -1,0 +1,47 @@
+"""``botboard games``: the games in the journal, or one game's record (export)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("games", help="list journaled games, or export one as JSON",
+                       description="Lists the games in the journal (id, game, players, seed, "
+                       "actions, started, outcome). --export ID prints one game as one JSON record.")
+    p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
+    p.add_argument("--export", type=int, metavar="ID", help="print this game's record as JSON")
+    p.add_argument("--json", action="store_true", help="the list as JSON")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..session.host import data_dir
+    from ..session.journal import Journal, JournalError
+    from . import CliError
+
+    path = data_dir(args.data_dir)
+    if not (path / "botboard.sqlite").exists():
+        raise CliError(f"no journal in {path} (give --data-dir)")
+    journal = Journal.in_dir(path)
+    try:
+        if args.export is not None:
+            print(json.dumps(journal.export(args.export)))
+            return 0
+        rows = journal.games()
+        if args.json:
+            print(json.dumps(rows))
+            return 0
+        print(f"{'id':>4}  {'game':<14} {'pl':>2} {'seed':>6} {'actions':>7}  {'started':<24} outcome")
+        for r in rows:
+            outcome = r["outcome"]
+            words = (f"{outcome['reason']}: {', '.join(map(str, outcome['winners']))}"
+                     if outcome else "unfinished")
+            print(f"{r['id']:>4}  {r['game']:<14} {r['players']:>2} {r['seed']:>6} "
+                  f"{r['actions']:>7}  {r['started']:<24} {words}")
+    except JournalError as err:
+        raise CliError(str(err)) from err
+    finally:
+        journal.close()
+    return 0

@@ -1,0 +1,42 @@
+"""``botboard replay GAME``: re-run a journaled game and print its final state hash."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("replay", help="re-run a journaled game and print its final state hash",
+                       description="Replays the game's journaled actions from its seed, checking "
+                       "every recorded state hash, and prints the final one. --json prints the "
+                       "game's whole record (its export) with the replayed hash.")
+    p.add_argument("game", type=int, help="the game's id (see `botboard games`)")
+    p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
+    p.add_argument("--json", action="store_true", help="print the game's record as one JSON object")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..session.host import data_dir
+    from ..session.journal import Journal, JournalError, replay
+    from . import CliError
+
+    path = data_dir(args.data_dir)
+    if not (path / "botboard.sqlite").exists():
+        raise CliError(f"no journal in {path} (give --data-dir)")
+    journal = Journal.in_dir(path)
+    try:
+        engine, state, _ = replay(journal, args.game)
+        digest = engine.state_hash(state)
+        if args.json:
+            record = journal.export(args.game)
+            record["replayed_hash"] = digest
+            print(json.dumps(record))
+        else:
+            print(digest)
+    except JournalError as err:
+        raise CliError(str(err)) from err
+    finally:
+        journal.close()
+    return 0

@@ -1,0 +1,56 @@
+"""``botboard selfplay``: a whole game of Twin Tin Bots played through the simulated board."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("selfplay", help="play a whole game through the simulated board, like people",
+                       description="Virtual hands put tagged tiles into the simulated board's "
+                       "readers, press its buttons and touch its hexes until the game ends; the "
+                       "game session reads every move from the board and journals it. Prints one "
+                       "JSON object: winner, turns, state_hash, game (the journal id).")
+    p.add_argument("--sim", action="store_true", help="start a simulated board (the default "
+                   "unless --port is given)")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--variants", default=None, metavar="SPEC",
+                   help="variant pieces: 'all' (one of each) or e.g. teleporters=1,rocks=2,blobs=1,mud=1")
+    p.add_argument("--track", type=int, default=0, metavar="N",
+                   help="crystals left on the track at the start (default 0: the end phase "
+                   "starts at once, a short game; -1: the full track)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
+                   help="any other engine option, e.g. score_victory=false")
+    p.add_argument("--layout", default=None, help="layout (default ttb-small, ttb-big for 5-6 players)")
+    p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
+    p.add_argument("--speed", type=float, default=0.0,
+                   help="animation seconds per step (default 0: no waiting)")
+    p.add_argument("--port", default=None, help="use this (simulated) board instead of starting one")
+    p.add_argument("--control", default=None, metavar="HOST:PORT",
+                   help="that board's control socket (with --port)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the latest unfinished game in the journal (after a crash)")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..session.selfplay import SelfplayError, parse_variants, run
+    from ..session.session import SessionError
+    from . import CliError
+
+    options = parse_variants(args.variants)
+    if args.track >= 0:
+        options["track"] = args.track
+    for item in args.option:
+        key, _, value = item.partition("=")
+        options[key] = json.loads(value)
+    try:
+        result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
+                                 args.speed, args.port, args.control, args.resume))
+    except (SelfplayError, SessionError) as err:
+        raise CliError(str(err)) from err
+    print(json.dumps(result))
+    return 0

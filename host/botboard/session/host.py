@@ -1,0 +1,71 @@
+"""Glue between the session and the daemon's board connection.
+
+``ConnBoard`` adapts a ``BoardConnection`` to what the session draws on;
+``attach`` builds the session a daemon owns: journal and tile registry in
+the data directory, resume the latest unfinished game or start one.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from bbshared import messages as m
+
+from ..layouts import ROOT, Layout
+from ..link.connection import BoardConnection
+from ..link.image import CellState
+from ..games.base import GameError
+from .journal import Journal, JournalError
+from .session import GameSession, SessionError
+from .tiles import Registry
+
+DEFAULT_DATA_DIR = ROOT / "var"
+log = logging.getLogger("botboard.session")
+
+
+class ConnBoard:
+    def __init__(self, conn: BoardConnection) -> None:
+        self.conn = conn
+
+    def set_cells(self, changes: dict[int, CellState]) -> None:
+        self.conn.set_cells(changes)
+
+    def set_palette(self, rgb: list[tuple[int, int, int]]) -> None:
+        if self.conn.image is not None:
+            self.conn.image.palette = list(rgb)  # every resync sends it
+        if self.conn.state == "connected":
+            self.conn.send(m.SET_PALETTE, 0, bytes(v for colour in rgb for v in colour))
+
+
+def data_dir(path: str | Path | None) -> Path:
+    return Path(path) if path else DEFAULT_DATA_DIR
+
+
+def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None,
+                 publish: Callable[[dict[str, Any]], None] | None = None,
+                 step_s: float | None = None) -> GameSession:
+    folder = data_dir(where)
+    session = GameSession(layout, Journal.in_dir(folder), ConnBoard(conn), Registry(folder),
+                          publish=publish)
+    if step_s is not None:
+        session.set_speed(step_s)
+    conn.listeners.append(session.on_message)
+    return session
+
+
+def attach(daemon: Any, where: str | Path | None, players: int | None = None,
+           options: dict[str, Any] | None = None, seed: int = 0,
+           step_s: float | None = None) -> GameSession:
+    """Give ``daemon`` its session: resume the latest unfinished game, else start one."""
+    assert daemon.conn is not None, "start the board first"
+    session = make_session(daemon.layout, daemon.conn, where, daemon.publish, step_s)
+    daemon.session = session
+    try:
+        if not session.resume() and players:
+            session.new_game(players, options or {}, seed)
+    except (SessionError, JournalError, GameError) as err:  # the daemon still runs: say why
+        log.warning("game session: %s", err)
+        session.say(f"could not resume or start the game: {err}")
+    return session

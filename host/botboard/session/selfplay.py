@@ -1,0 +1,257 @@
+"""Playing without people: virtual hands at the simulated board.
+
+``Hands`` does what players do at the table, through the simulated board's
+control socket only: put virtual tagged tiles into the virtual readers, take
+them out, press buttons, touch hexes. It looks at the table the way people
+do (what the board reports, what the session says), and may ask the engine
+which moves are legal to pick one, but it never gives the session an action:
+the session reads every move from the slots, as at a real table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+from ..games.twintinbots import actions as A
+from ..games.twintinbots import content as C
+from ..link.connection import BoardConnection
+from ..sim_control import SimControl, SimControlError
+from .physical import seat_programs
+from .session import GameSession
+from .tiles import Tile, TileError, payload, virtual_uid
+
+HOLD_S = 0.2  # a press held this long: the board scans its keys between reader polls
+WAIT_S = 20.0  # longest wait for the board or the session before giving up
+
+
+class SelfplayError(RuntimeError):
+    pass
+
+
+class Hands:
+    def __init__(self, session: GameSession, conn: BoardConnection, control: SimControl,
+                 seed: int) -> None:
+        self.session = session
+        self.conn = conn
+        self.ctl = control
+        self.rng = random.Random(seed)
+        self.alive: Any = lambda: True  # False once the board is known dead (selfplay's own sim)
+
+    # -- looking ------------------------------------------------------------------
+    async def until(self, predicate: Any, what: str, timeout: float = WAIT_S) -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise SelfplayError(f"timed out waiting for {what}; the session says: "
+                                    f"{self.session.message}")
+            await asyncio.sleep(0.01)
+
+    def held(self, slot: int) -> Tile | None:
+        reading = self.session.table.reading(slot)
+        if reading is None:
+            return None
+        try:
+            return self.session.registry.identify(reading.uid, reading.payload)
+        except TileError:
+            return None
+
+    def ready(self) -> bool:
+        s = self.session
+        return self.conn.state == "connected" and s.mode in ("program", "decide", "over")
+
+    # -- hands ----------------------------------------------------------------------
+    async def set_station(self, seat: int, programs: A.Programs) -> None:
+        """Make a station's slots hold ``programs``: take out what differs, then put in."""
+        seating = self.session.seating
+        assert seating is not None
+        slots = seating.slots_of(seat)
+        want = [programs[pos // 3][pos % 3] for pos in range(6)]
+        have = [self.held(slot) for slot in slots]
+        for pos, slot in enumerate(slots):
+            tile = have[pos]
+            if (tile.kind if tile else 0) != want[pos] or self.session.table.reading(slot) and not tile:
+                if self.session.table.reading(slot) is not None:
+                    await self.ctl.remove(slot)
+                have[pos] = None
+        in_use: set[tuple[int, int]] = set()
+        for pos, tile in enumerate(have):
+            if tile is not None:
+                in_use.add(self._serial_key(seat, slots[pos]))
+        for pos, slot in enumerate(slots):
+            if have[pos] is None and want[pos]:
+                tile = Tile(want[pos], None if want[pos] in C.SPECIALS else seat)
+                serial = next(n for n in range(1, 4) if (want[pos], n) not in in_use)
+                in_use.add((want[pos], serial))
+                await self.ctl.place(slot, virtual_uid(tile, serial), payload(tile, serial))
+        await self.until(lambda: [self.held(s).kind if self.held(s) else 0 for s in slots] == want,
+                         f"the {C.COLOURS[seat]} station to read {want}")
+
+    def _serial_key(self, seat: int, slot: int) -> tuple[int, int]:
+        reading = self.session.table.reading(slot)
+        assert reading is not None
+        return reading.uid[3], (reading.uid[4] << 8) | reading.uid[5]
+
+    async def press(self, seat: int, role: str) -> None:
+        """Press and release as a finger does: held long enough for a busy board to scan it."""
+        assert self.session.seating is not None
+        button = self.session.seating.button_of(seat, role)
+        await self.ctl.button(button, "press")
+        await asyncio.sleep(HOLD_S)
+        await self.ctl.button(button, "release")
+        await asyncio.sleep(HOLD_S / 2)
+
+    # -- playing ----------------------------------------------------------------------
+    async def restore_others(self) -> None:
+        """Put back any station that does not hold its seat's program (a restarted board)."""
+        state = self.session.state
+        assert state is not None
+        for seat in range(state.layout.players):
+            if seat == state.player and self.session.mode == "program":
+                continue
+            want = seat_programs(state, seat)
+            seating = self.session.seating
+            assert seating is not None
+            have = [self.held(s).kind if self.held(s) else 0 for s in seating.slots_of(seat)]
+            if have != [want[p // 3][p % 3] for p in range(6)]:
+                await self.set_station(seat, want)
+
+    def choose(self) -> A.Action:
+        state = self.session.state
+        assert state is not None
+        legal = self.session.engine.legal_actions(state)
+        singles = getattr(legal, "singles", [])
+        if singles and self.rng.random() < 0.8:
+            return singles[self.rng.randrange(len(singles))]
+        return legal[self.rng.randrange(len(legal))]
+
+    async def play_turn(self) -> None:
+        session = self.session
+        state = session.state
+        assert state is not None and session.game_id is not None
+        seat = state.player
+        done = len(session.journal.actions(session.game_id))
+        await self.restore_others()
+        action = self.choose()
+        target, _ = A.apply_programming(seat_programs(state, seat), state.hands[seat], action)
+        await self.set_station(seat, target)
+        await self.press(seat, "confirm")
+        deadline = time.monotonic() + WAIT_S
+        while len(session.journal.actions(session.game_id)) == done:
+            if session.awaiting is not None:
+                await self.press(seat, "confirm")  # the second confirm: pass, or the joker
+                await self.until(lambda: session.awaiting is None, "the second confirm")
+            if time.monotonic() > deadline:
+                raise SelfplayError(f"{C.COLOURS[seat]}'s move {A.programming_to_str(action)} "
+                                    f"was not taken: {session.message}")
+            await asyncio.sleep(0.02)
+
+    async def decide(self) -> None:
+        session = self.session
+        picker = session.picker
+        assert picker is not None and session.bmap is not None and session.game_id is not None
+        done = len(session.journal.actions(session.game_id))
+        index = self.rng.randrange(len(picker.candidates))
+        chosen = picker.candidates[index]
+        alone = sum(1 for c in picker.candidates if c.cell == chosen.cell) == 1
+        seat = picker.decision.player
+        if alone:
+            cell = session.bmap.to_board[chosen.cell]
+            await self.ctl.request("touch", cell=cell, action="press")
+            await asyncio.sleep(HOLD_S)
+            await self.ctl.request("touch", cell=cell, action="release")
+        else:
+            while session.picker is picker and picker.selected.choice != chosen.choice:
+                before = picker.index
+                await self.press(seat, "next")
+                await self.until(lambda: picker.index != before, "the selection to move")
+            await self.press(seat, "confirm")
+        await self.until(lambda: len(session.journal.actions(session.game_id or 0)) > done,
+                         f"the decision {chosen.choice}")
+
+    async def play(self, max_actions: int = 2000) -> None:
+        """Play until the game is over (board restarts and refusals are lived through)."""
+        session = self.session
+        for _ in range(max_actions):
+            await self.until(self.ready, "the board and the session to be ready", 60)
+            if session.mode == "over":
+                return
+            try:
+                if session.mode == "decide":
+                    await self.decide()
+                else:
+                    await self.play_turn()
+            except (SimControlError, ConnectionError, OSError) as err:
+                await asyncio.sleep(0.5)  # the board went away: wait for it, then look again
+                _ = err
+            except SelfplayError:
+                if self.conn.state == "connected" or not self.alive():
+                    raise
+        raise SelfplayError(f"no end after {max_actions} actions")
+
+
+def parse_variants(text: str | None) -> dict[str, Any]:
+    """``teleporters=1,rocks=2`` or ``all`` (one of each) -> engine options."""
+    if not text:
+        return {}
+    if text == "all":
+        return {"teleporters": 1, "rocks": 1, "blobs": 1, "mud": 1}
+    out: dict[str, Any] = {}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        out[key.strip()] = int(value) if value else 1
+    return out
+
+
+async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
+              layout_name: str | None = None, step_s: float = 0.0, port: str | None = None,
+              control: str | None = None, resume: bool = False) -> dict[str, Any]:
+    """One selfplay game through a simulated board; the summary ``botboard selfplay`` prints."""
+    from .. import layouts
+    from ..link.image import BoardImage
+    from ..sim import SimBoard
+    from .host import make_session
+
+    layout = layouts.load(layout_name or ("ttb-big" if players > 4 else "ttb-small"))
+    sim = None
+    if port is None:
+        sim = SimBoard(layout.id)
+        sim.start()
+        port, control = sim.port, f"127.0.0.1:{sim.control_port}"
+    if control is None:
+        raise SelfplayError("a board given with --port needs its --control HOST:PORT "
+                            "(the simulated board prints it)")
+    host, _, ctl_port = control.rpartition(":")
+    conn = BoardConnection(port, BoardImage.blank(len(layout.cells)))
+    session = make_session(layout, conn, data_dir, step_s=step_s)
+    link = asyncio.create_task(conn.run())
+    ctl = SimControl(host or "127.0.0.1", int(ctl_port))
+    try:
+        if not (resume and session.resume()):
+            session.new_game(players, options, seed)
+        hands = Hands(session, conn, ctl, seed * 7919 + session.game_id if session.game_id else seed)
+        if sim is not None:
+            hands.alive = lambda: sim.proc is not None and sim.proc.poll() is None
+        try:
+            await hands.play()
+        except SelfplayError as err:
+            if sim is not None and sim.proc is not None and sim.proc.poll() is not None:
+                raise SelfplayError(f"the simulated board died{sim.last_words()}") from err
+            raise
+        state = session.state
+        assert state is not None and session.game_id is not None
+        outcome = session.engine.outcome(state)
+        return {"game": session.game_id, "winner": [C.COLOURS[w] for w in outcome.winners]
+                if outcome else None, "reason": outcome.reason if outcome else None,
+                "turns": state.turns, "actions": len(session.journal.actions(session.game_id)),
+                "state_hash": session.engine.state_hash(state), "players": state.layout.players,
+                "seed": session.journal.game(session.game_id).seed}
+    finally:
+        link.cancel()
+        conn.close()
+        ctl.close()
+        session.journal.close()
+        if sim is not None:
+            sim.stop()
