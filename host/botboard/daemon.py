@@ -35,6 +35,11 @@ class DaemonConfig:
     console_port: int = DEFAULT_CONSOLE_PORT
     token: str | None = None
     sim_baud: int | None = None
+    data_dir: str | None = None  # the journal and tile registry (default ./var)
+    players: int | None = None  # start a game of Twin Tin Bots if none is unfinished
+    seed: int = 0
+    options: dict[str, Any] | None = None
+    step_s: float | None = None  # animation seconds per step
 
 
 class ConfigError(ValueError):
@@ -93,7 +98,17 @@ class Daemon:
         self.conn = BoardConnection(port, image)
         self.conn.listeners.append(self._on_board_message)
         self.conn.listeners.append(self.tools.on_message)
+        self._attach_session()
         return port
+
+    def _attach_session(self) -> None:
+        """The Twin Tin Bots session (botboard.session) owns the game slot."""
+        if self.game_name not in ("twin-tin-bots", "ttb"):
+            return
+        from .session.host import attach
+
+        cfg = self.config
+        attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s)
 
     def _on_board_message(self, msg: Message) -> None:
         self.publish({"kind": "trace", "message": msg.to_json()})

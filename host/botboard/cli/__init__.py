@@ -15,7 +15,8 @@ import sys
 
 from .. import __version__
 
-_COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars", "status", "trace", "leds")
+_COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars", "status", "trace", "leds",
+             "selfplay", "replay", "games", "tiles")
 
 
 class CliError(Exception):
