@@ -17,6 +17,15 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--token", help="token every console request must carry; 'auto' makes one")
     p.add_argument("--sim-baud", type=int, default=None,
                    help="pace the simulated board's link like a UART at this rate")
+    p.add_argument("--data-dir", default=None,
+                   help="where the game journal and tile registry live (default ./var)")
+    p.add_argument("--players", type=int, default=None,
+                   help="start a game of this many players unless an unfinished one resumes")
+    p.add_argument("--seed", type=int, default=0, help="seed of a new game (default 0)")
+    p.add_argument("--variants", default=None, metavar="SPEC",
+                   help="variant pieces of a new game: 'all' or e.g. teleporters=1,rocks=2")
+    p.add_argument("--speed", type=float, default=None,
+                   help="animation seconds per step (default 0.35; 0: no animation)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,10 +40,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..daemon import ConfigError, Daemon, DaemonConfig
     from ..layouts import LayoutError
+    from ..session.selfplay import parse_variants
     from . import CliError
 
     config = DaemonConfig(port=args.port, layout=args.layout, game=args.game, listen=args.listen,
-                          console_port=args.console_port, token=args.token, sim_baud=args.sim_baud)
+                          console_port=args.console_port, token=args.token, sim_baud=args.sim_baud,
+                          data_dir=args.data_dir, players=args.players, seed=args.seed,
+                          options=parse_variants(args.variants), step_s=args.speed)
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:
