@@ -25,8 +25,9 @@ from .render import Renderer
 from .scanner import SlotScanner
 
 HOST_SILENT_MS = 3000  # no frame from the host for this long: show the waiting pattern
-INPUT_PERIOD_MS = 2
-SCAN_BUDGET = 4  # reader polls per input step (3 priority slots + 1 other)
+SCAN_BUDGET = 4  # reader polls per input step with no priorities set (3 + 1 other)
+PRESENT_EVERY = 4  # a priority slot holding a tag is checked on one visit in 4
+BUTTON_MS = 8  # matrix scan period: with 3 agreeing scans, a 24 ms debounce
 FRAME_MS = 20  # renderer period: 50 frames/s
 _WAITING_PALETTE = 15
 _GAME_NAMES = ("", "Twin Tin Bots", "BotWars", "Goblins, Inc.", "VOLT")  # tilepayload.GAMES
@@ -52,6 +53,9 @@ class Board:
         self.buttons = hal.make_buttons(self._on_key, self._on_button_error)
         self.game = cfg.get("game", 0)  # tilepayload game id of this board's tiles, 0: any
         self.frame_ms = FRAME_MS
+        self.scan_budget = SCAN_BUDGET
+        self.scanner.present_every = PRESENT_EVERY
+        self._next_buttons = self.started
         self._rx = bytearray(256)
         self._rxv = memoryview(self._rx)
         self._events = []  # messages the link could not take yet (queue full)
@@ -198,7 +202,11 @@ class Board:
             self.error(m.E_CONFIG, key, "unknown setting")
 
     def _set_priority(self, payload):
-        self.scanner.set_priority([s for s in payload if s < self.cfg["slots"]])
+        # every priority slot (the active station) polled in each input step,
+        # plus one of the others so that nothing starves
+        slots = [s for s in payload if s < self.cfg["slots"]]
+        self.scanner.set_priority(slots)
+        self.scan_budget = max(SCAN_BUDGET, len(slots) + 1)
 
     def _repl(self, payload):
         self.handoff = True
@@ -219,8 +227,10 @@ class Board:
         return n
 
     def input_step(self, now):
-        self.scanner.step(SCAN_BUDGET)
-        self.buttons.scan(now)
+        self.scanner.step(self.scan_budget)
+        if time.ticks_diff(now, self._next_buttons) >= 0:
+            self._next_buttons = time.ticks_add(now, BUTTON_MS)
+            self.buttons.scan(now)
 
     def render_step(self, now):
         if self.renderer.frame(now):
@@ -241,18 +251,28 @@ class Board:
             self.renderer.set_cell(i, _WAITING_PALETTE, m.NO_FACING, m.PULSE)
 
     async def input_task(self):
+        # hal.input_period_ms: 0 on the Pico (poll again as soon as the other
+        # tasks had their turn), a few ms in the simulated board (a shared CPU)
         hal = self.hal
         while self.running:
             self.input_step(time.ticks_ms())
             hal.watchdog_checkin(0)
-            await asyncio.sleep_ms(INPUT_PERIOD_MS)
+            await asyncio.sleep_ms(hal.input_period_ms)
 
     async def render_task(self):
+        # frames on a fixed schedule: the drawing time is not added to the period
         hal = self.hal
+        due = time.ticks_ms()
         while self.running:
-            self.render_step(time.ticks_ms())
+            now = time.ticks_ms()
+            self.render_step(now)
             hal.watchdog_checkin(1)
-            await asyncio.sleep_ms(self.frame_ms)
+            due = time.ticks_add(due, self.frame_ms)
+            wait = time.ticks_diff(due, time.ticks_ms())
+            if wait < 0:  # fell behind: start afresh rather than rush
+                due = time.ticks_ms()
+                wait = 0
+            await asyncio.sleep_ms(wait)
 
     async def run(self):
         self.link.send(m.HELLO, self.hello())  # a board that boots says so at once

@@ -43,6 +43,7 @@ _WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
 
 class Hal:
+    input_period_ms = 0  # poll the readers again as soon as the other tasks ran
     def __init__(self, config_path=CONFIG_PATH):
         micropython.kbd_intr(-1)  # from here on the USB serial carries binary frames
         cfg, refused = board_config.load_or_refuse(config_path)

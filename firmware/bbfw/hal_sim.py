@@ -94,11 +94,16 @@ _HOLD_MS = {"click": 80, "long": 1200}  # how long a click or a long press holds
 
 
 class Hal:
+    input_period_ms = 2  # the simulated board shares a CPU: no busy polling
     def __init__(self, config_path=None, control_port=None, hardware_path=None):
-        argv = sys.argv
-        path = config_path or (argv[1] if len(argv) > 1 else "board.json")
-        self.control_port = int(control_port or (argv[2] if len(argv) > 2 else 0))
-        hw_path = hardware_path or (argv[3] if len(argv) > 3 else None)
+        if config_path is None:  # run as the firmware: main.py CONFIG PORT [HARDWARE]
+            argv = sys.argv
+            config_path = argv[1] if len(argv) > 1 else "board.json"
+            control_port = argv[2] if len(argv) > 2 else 0
+            hardware_path = argv[3] if len(argv) > 3 else None
+        path = config_path
+        self.control_port = int(control_port or 0)
+        hw_path = hardware_path
         cfg, refused = board_config.load_or_refuse(path)
         self.config = cfg
         self.boot_errors = [(m.E_CONFIG, 0, refused)] if refused else []

@@ -160,15 +160,15 @@ def test_tag_removed_during_the_payload_read_makes_no_arrival() -> None:
 sc.set_priority([4])
 f.place(4, U1, P1)
 tag = f.tag(4)
-sc.step(2)                 # first read
-f.remove_after(4, 1)       # still there for the FAST_READ check, gone for the READ
+sc.step(2)                 # first read: WUPA + select
+f.remove_after(4, 0)       # gone before the confirming read, which is the payload READ
 sc.step(2)
 mid = [bank.status[4], tag.frames]
 for i in range(6):
     sc.step(2)
 print(json.dumps({"ev": ev, "err": err, "mid": mid}))
 """)
-    assert r["mid"] == [1, 6]  # READ timed out; the tag had seen WUPA, 4 select frames, FAST_READ
+    assert r["mid"] == [1, 5]  # READ timed out; the tag had seen WUPA and 4 select frames
     assert r["ev"] == [] and r["err"] == []
 
 

@@ -37,7 +37,6 @@ class Ntag213:
     def __init__(self, uid, payload=None):
         if len(uid) != 7:
             raise ValueError("NTAG213 UIDs have 7 bytes, got %d" % len(uid))
-        self.uid = bytes(uid)
         m = bytearray(_PAGES * 4)
         m[0:3] = uid[0:3]
         m[3] = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]
@@ -52,12 +51,6 @@ class Ntag213:
         if payload:
             m[16:16 + len(payload)] = payload
         self.mem = m
-        # cascade level bytes: CL1 = CT u0 u1 u2 BCC0, CL2 = u3..u6 BCC1
-        self._cl = bytearray(10)
-        self._cl[0] = 0x88
-        self._cl[1:5] = m[0:4]
-        self._cl[5:9] = uid[3:7]
-        self._cl[9] = m[8]
         self.out = bytearray(66)  # up to 16 pages + CRC
         self.start = 0
         self.end = 0
@@ -109,19 +102,25 @@ class Ntag213:
             return self._command(f, nbits)
         return 0
 
+    def _cl(self, level, i):
+        # byte i of cascade level `level`, read from the UID pages (no copy:
+        # a full big arena holds 36 of these tags in the simulated board):
+        # CL1 = CT u0 u1 u2 BCC0 (pages 0: u0 u1 u2 BCC0), CL2 = u3..u6 BCC1
+        if level == 0:
+            return 0x88 if i == 0 else self.mem[i - 1]
+        return self.mem[4 + i]
+
     def _cascade(self, f, nbits, level):
         if nbits < 16 or f[0] != (0x93, 0x95)[level]:
             self._fail()
             return 0
-        cl = self._cl
-        base = 5 * level
         nvb = f[1]
         if nvb == 0x70:
             if nbits != 72 or crc_a(f, 7) != f[7] | (f[8] << 8):
                 self._fail()
                 return 0
             for i in range(5):
-                if f[2 + i] != cl[base + i]:
+                if f[2 + i] != self._cl(level, i):
                     self._fail()
                     return 0
             self.state = READY2 if level == 0 else ACTIVE
@@ -132,10 +131,10 @@ class Ntag213:
             self._fail()
             return 0
         for b in range(known):
-            if (f[2 + (b >> 3)] ^ cl[base + (b >> 3)]) >> (b & 7) & 1:
+            if (f[2 + (b >> 3)] ^ self._cl(level, b >> 3)) >> (b & 7) & 1:
                 return 0  # not our UID: stay silent, stay ready
         for i in range(5):
-            self.out[i] = cl[base + i]
+            self.out[i] = self._cl(level, i)
         self.start = known
         return 40
 

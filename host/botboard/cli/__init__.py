@@ -16,7 +16,7 @@ import sys
 from .. import __version__
 
 _COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars", "status", "trace", "leds",
-             "selfplay", "replay", "games", "tiles")
+             "selfplay", "replay", "games", "tiles", "deploy", "hardware")
 
 
 class CliError(Exception):

