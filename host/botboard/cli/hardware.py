@@ -6,7 +6,7 @@ import argparse
 import sys
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("hardware", help="reference hardware: draw a layout's LED chains and slot map")
     tools = p.add_subparsers(dest="tool", metavar="TOOL", required=True)
     draw = tools.add_parser("draw", help="SVG of a layout: LED-chain order and reader/slot map")

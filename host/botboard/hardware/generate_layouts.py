@@ -12,6 +12,11 @@ from typing import Any
 from ..layouts import BUTTON_ROLES, LAYOUT_DIR
 
 SLOTS_PER_STATION = 6  # 3 order slots per robot, 2 robots
+# the reference pinout (hardware/pinout.md), copied into every layout so that
+# a board wired differently needs only its layout file edited
+PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 21,
+        "row_latch": 22, "cols": [10, 11, 12, 13, 14, 15, 26, 27], "safe": 28}
+FIRST_CHAIN_PIN = 2  # LED chains on GP2..GP9, one PIO state machine each
 
 
 def hex_cells_serpentine(radius: int) -> list[tuple[int, int]]:
@@ -38,35 +43,65 @@ def stations(names: list[str], slots: int = SLOTS_PER_STATION) -> list[dict[str,
             for i, name in enumerate(names)]
 
 
+def yard_cells(yards: int, size: int = 5) -> list[tuple[int, int]]:
+    """Construction yards side by side, one empty column between them, rows from the north."""
+    cells = []
+    for yard in range(yards):
+        x0 = yard * (size + 1)
+        cells += [(x0 + x, y) for x, y in square_cells_serpentine(size, size)]
+    return cells
+
+
 def chains(cell_count: int, per_chain: int) -> list[dict[str, int]]:
     """Split the cells over PIO chains on consecutive pins from GP6."""
     out: list[dict[str, int]] = []
     first = 0
     while first < cell_count:
         n = min(per_chain, cell_count - first)
-        out.append({"pin": 6 + len(out), "first_cell": first, "cells": n})
+        out.append({"pin": FIRST_CHAIN_PIN + len(out), "first_cell": first, "cells": n})
         first += n
     return out
 
 
 def layouts() -> list[dict[str, Any]]:
     small, big = hex_cells_serpentine(4), hex_cells_serpentine(5)
+    botwars, volt = square_cells_serpentine(12, 12), square_cells_serpentine(8, 8)
+    yards = yard_cells(2)
+    compass = ["north", "east", "south", "west"]
     return [
         {"id": "ttb-small", "title": "Twin Tin Bots, small arena (61 hexes), 4 stations",
-         "grid": "hex", "leds_per_cell": 7, "touch": True, "cells": small,
+         "grid": "hex", "game": "twintinbots", "leds_per_cell": 7, "touch": True, "cells": small,
          "chains": chains(len(small), 31),
-         "stations": stations(["north", "east", "south", "west"])},
+         "stations": stations(compass)},
         {"id": "ttb-big", "title": "Twin Tin Bots, big arena (91 hexes), 6 stations",
-         "grid": "hex", "leds_per_cell": 7, "touch": True, "cells": big,
+         "grid": "hex", "game": "twintinbots", "leds_per_cell": 7, "touch": True, "cells": big,
          "chains": chains(len(big), 46),
          "stations": stations(["north", "north-east", "south-east", "south", "south-west",
                                "north-west"])},
+        # BotWars: a 5-card program per player, one slot per register
+        {"id": "botwars", "title": "BotWars, 12x12 factory floor, 4 stations of 5 registers",
+         "grid": "square", "game": "botwars", "leds_per_cell": 1, "touch": True, "cells": botwars,
+         "chains": chains(len(botwars), 72), "stations": stations(compass, 5)},
+        # VOLT: the arena size is not known from the rules notes (a data
+        # choice, 8x8); one slot per die position on each operator's controller
+        {"id": "volt", "title": "VOLT, 8x8 arena, 4 operators with 4 die slots",
+         "grid": "square", "game": "volt", "leds_per_cell": 1, "touch": True, "cells": volt,
+         "chains": chains(len(volt), 64), "stations": stations(compass, 4)},
+        # Goblins, Inc.: two 5x5 construction yards (one robot each), a reader
+        # under every square for the construction tiles; the cockpit square too
+        {"id": "goblins", "title": "Goblins, Inc., two 5x5 construction yards",
+         "grid": "square", "game": "goblins", "leds_per_cell": 1, "touch": False, "cells": yards,
+         "chains": chains(len(yards), 50),
+         "stations": [{"name": name, "slots": list(range(25 * i, 25 * (i + 1))),
+                       "buttons": {role: 4 * i + k for k, role in enumerate(BUTTON_ROLES)}}
+                      for i, name in enumerate(["yard-a", "yard-b"])]},
     ]
 
 
 def main() -> None:
     LAYOUT_DIR.mkdir(parents=True, exist_ok=True)
     for layout in layouts():
+        layout["pins"] = PINS
         text = json.dumps(layout, indent=1)
         (LAYOUT_DIR / f"{layout['id']}.json").write_text(text + "\n")
 

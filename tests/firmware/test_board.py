@@ -1,0 +1,185 @@
+"""The whole firmware (Board over the simulated HAL) in MicroPython: errors to the
+host, priorities, settings, boot checks, the REPL handoff."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from botboard import layouts
+from tests.mpy import run_mpy
+
+SETUP = """
+import json, time
+from bbfw.sim.box import Box
+from bbshared import messages as m, tilepayload as tp
+U = b'\\x04\\x01\\x02\\x03\\x04\\x05'
+def uid(i): return U + bytes((i,))
+TILE = tp.encode(1, 3, 2, 9)
+box = Box(CONFIG, HARDWARE)
+box.hello()
+"""
+
+
+@pytest.fixture(scope="module")
+def configs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    out = {}
+    d = tmp_path_factory.mktemp("configs")
+    for name in ("ttb-small", "ttb-big"):
+        cfg = layouts.load(name).board_config()
+        path = d / f"{name}.json"
+        path.write_text(json.dumps(cfg))
+        out[name] = str(path)
+        cfg["stuck_ms"] = 40
+        path = d / f"{name}-stuck.json"
+        path.write_text(json.dumps(cfg))
+        out[f"{name}-stuck"] = str(path)
+    out["missing"] = str(d / "nothing-here.json")
+    return out
+
+
+def run(code: str, config: str, hardware: str | None = None) -> Any:
+    prefix = SETUP.replace("CONFIG", repr(config)).replace("HARDWARE", repr(hardware))
+    return json.loads(run_mpy(prefix + code).strip().splitlines()[-1])
+
+
+def test_bad_tags_and_a_dead_reader_are_errors_with_the_slot_and_the_board_goes_on(configs: dict[str, str]) -> None:
+    r = run("""
+box.field.place(0, uid(0))                                  # blank sticker
+box.field.place(1, uid(1), TILE[:15] + b'\\x00')           # corrupt payload
+box.field.place(2, uid(2), tp.encode(2, 1, 1, 5))           # a BotWars tile
+box.field.kill(3)
+box.send(m.SET_PRIORITY, bytes([0, 1, 2, 3]))
+box.steps(12)
+errors = sorted(box.errors())
+box.forget()
+box.field.revive(3)
+box.field.place(3, uid(3), TILE)
+box.steps(12)
+later = [[s[0], s[1], s[3].hex()] for s in box.said(m.SLOT)]
+print(json.dumps({"errors": errors, "later": later, "again": box.errors(), "tile": TILE.hex()}))
+""", configs["ttb-small"])
+    assert [e[:2] for e in r["errors"]] == [[4, 0], [4, 1], [4, 2], [5, 3]]
+    texts = [e[2] for e in r["errors"]]
+    assert texts[0] == "slot 0: tag has no tile payload"
+    assert texts[1] == "slot 1: tile payload corrupt"
+    assert texts[2] == "slot 2: a tile of BotWars, not of Twin Tin Bots"
+    assert texts[3] == "slot 3: reader not answering"
+    # the revived reader's tile arrives, with its payload; nothing is reported twice
+    assert r["later"] == [[3, 1, r["tile"]]]
+    assert r["again"] == []
+
+
+def test_a_stuck_button_is_reported_once_with_its_number(configs: dict[str, str]) -> None:
+    r = run("""
+box.hal.matrix.down[5] = 1
+for i in range(400):
+    box.steps(1, sleep_ms=1)
+    if box.errors():
+        break
+box.steps(20, sleep_ms=1)
+print(json.dumps({"buttons": box.said(m.BUTTON), "errors": box.errors()}))
+""", configs["ttb-small-stuck"])
+    assert r["buttons"][0] == [5, 1]  # pressed first
+    assert r["errors"] == [[6, 5, "button 5 stuck down"]]
+
+
+def test_priority_slots_are_read_first_end_to_end(configs: dict[str, str]) -> None:
+    r = run("""
+box.field.place(31, uid(31), TILE)
+box.field.place(5, uid(5), TILE)
+box.send(m.SET_PRIORITY, bytes([30, 31, 32, 33, 34, 35]))
+box.forget()
+box.steps(2)
+first = [s[0] for s in box.said(m.SLOT)]
+box.steps(80)
+print(json.dumps({"first": first, "all": sorted(s[0] for s in box.said(m.SLOT)),
+                  "budget": box.board.scan_budget}))
+""", configs["ttb-big"])
+    assert r["first"] == [31]  # seen, then confirmed by the payload read, in two steps
+    assert r["all"] == [5, 31]  # the other slot is read too, later
+    assert r["budget"] == 7  # the whole station and one other slot per step
+
+
+def test_present_after_and_absent_after_are_set_by_the_host(configs: dict[str, str]) -> None:
+    r = run("""
+box.send(m.SET_PRIORITY, bytes([4]))
+box.send(m.SET_CONFIG, m.CONFIG_PRESENT_AFTER, 4)
+box.send(m.SET_CONFIG, m.CONFIG_ABSENT_AFTER, 2)
+box.forget()
+box.field.place(4, uid(4), TILE)
+steps = 0
+while not box.said(m.SLOT) and steps < 50:
+    box.steps(1)
+    steps += 1
+arrival = steps
+box.board.scanner.present_every = 1
+box.field.remove(4)
+while len(box.said(m.SLOT)) < 2 and steps < 100:
+    box.steps(1)
+    steps += 1
+print(json.dumps({"arrival": arrival, "departure": steps - arrival,
+                  "events": [s[:2] for s in box.said(m.SLOT)]}))
+""", configs["ttb-small"])
+    assert r["arrival"] == 4 and r["departure"] == 2
+    assert r["events"] == [[4, 1], [4, 0]]
+
+
+def test_a_config_for_another_layout_is_refused_with_errors_and_the_board_still_reads(configs: dict[str, str]) -> None:
+    # board.json of the big arena on the small arena's hardware
+    r = run("""
+box.field.place(2, uid(2), TILE)
+box.steps(40)
+print(json.dumps({"errors": box.errors(), "slots": [s[:2] for s in box.said(m.SLOT)]}))
+""", configs["ttb-big"], configs["ttb-small"])
+    codes = [e[:2] for e in r["errors"]]
+    assert [7, 24] in codes  # E_CONFIG at the first slot with no reader
+    assert [10, 0] in codes and [10, 1] in codes  # both LED chains shorter than configured
+    assert any("expects 36 readers" in e[2] for e in r["errors"])
+    assert [2, 1] in r["slots"]
+
+
+def test_a_missing_config_boots_an_empty_board_that_says_why(configs: dict[str, str]) -> None:
+    r = run("""
+box.steps(3)
+print(json.dumps({"hello": box.said(m.HELLO)[-1], "errors": box.errors()}))
+""", configs["missing"])
+    assert r["hello"][2:7] == ["none", 0, 0, 0, 0]
+    assert r["errors"][0][0] == 7 and "no board config" in r["errors"][0][2]
+
+
+def test_boot_errors_are_sent_again_after_every_hello_req(configs: dict[str, str]) -> None:
+    r = run("""
+n1 = len(box.errors())
+box.hello(epoch=2)
+print(json.dumps({"first": n1, "total": len(box.errors())}))
+""", configs["missing"])
+    assert r["first"] == 1 and r["total"] == 2
+
+
+def test_the_repl_message_stops_the_firmware_loop(configs: dict[str, str]) -> None:
+    r = run("""
+box.send(m.REPL)
+print(json.dumps({"running": box.board.running, "handoff": box.board.handoff}))
+""", configs["ttb-small"])
+    assert r == {"running": False, "handoff": True}
+
+
+def test_boot_checks_find_what_the_hardware_lacks() -> None:
+    out = run_mpy("""
+import json
+from bbfw import selftest
+cfg = {"layout": "x", "leds_per_cell": 7, "chains": [[2, 0, 10], [3, 10, 10]]}
+print(json.dumps([
+    selftest.check(cfg, bytearray([1, 1, 0, 0, 0]), [False, None]),
+    selftest.check(cfg, bytearray([1, 0, 1, 0, 0]), [True, False]),
+    selftest.check(cfg, bytearray([1, 1, 1, 1, 0]), [None, None]),
+]))
+""")
+    prefix_config, holes, one_missing = json.loads(out.strip().splitlines()[-1])
+    assert [e[:2] for e in prefix_config] == [[7, 2]]
+    assert [e[:2] for e in holes] == [[10, 0]]  # scattered missing readers: the scanner reports them
+    assert one_missing == []

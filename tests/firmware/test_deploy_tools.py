@@ -1,0 +1,114 @@
+"""Host tools around the firmware: the mpy-cross build, deploy's REPL handoff
+against the simulated board, the layout drawings, the firmware benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from botboard import deploy, firmware_build, layouts
+from botboard.bench import firmware as bench
+from botboard.hardware.draw import svg
+from botboard.sim import SimBoard
+
+
+def test_the_board_build_holds_the_firmware_and_no_simulator_code() -> None:
+    build = firmware_build.build(board_only=True)
+    mods = set(build.modules)
+    assert {"bbfw/app.mpy", "bbfw/hal_rp2.mpy", "bbfw/drivers/ws2812.mpy",
+            "bbshared/link.mpy", "bbshared/messages.mpy"} <= mods
+    assert not any(m.startswith("bbfw/sim/") or m == "bbfw/hal_sim.mpy" for m in mods)
+    assert all((build.directory / m).read_bytes()[:1] == b"M" for m in mods)  # .mpy header
+    assert build.main.name == "main.py"
+    # unchanged sources: the same cache directory, nothing compiled again
+    assert firmware_build.build(board_only=True).directory == build.directory
+
+
+def test_deploy_copies_modules_main_and_config_in_order(tmp_path: Path) -> None:
+    build = firmware_build.build(board_only=True)
+    cmds = deploy.copy_commands(build.directory, build.main, tmp_path / "board.json")
+    assert cmds[0][0] == "exec" and "('bbfw', 'bbshared')" in cmds[0][1]
+    assert cmds[1][:3] == ["fs", "cp", "-r"] and cmds[1][-1] == ":"
+    assert cmds[2][-1] == ":main.py" and cmds[3][-1] == ":board.json" and cmds[4] == ["reset"]
+
+
+def test_deploy_reports_a_failing_mpremote_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    monkeypatch.setattr(deploy, "handoff", lambda port: False)
+    seen: list[str] = []
+
+    def runner(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(cmd, 1, "", "could not enter raw repl")
+
+    with pytest.raises(deploy.DeployError, match="mpremote failed while removing the old firmware: "
+                       "could not enter raw repl"):
+        deploy.deploy("/dev/null-port", "ttb-small", progress=seen.append, runner=runner)
+    assert seen[0].startswith("compiling") and any("no firmware answered" in s for s in seen)
+
+
+def test_handoff_stops_the_simulated_firmware() -> None:
+    board = SimBoard("ttb-small")
+    board.start()
+    try:
+        assert deploy.handoff(board.port, timeout=5) is True
+        for _ in range(100):
+            if board.proc and board.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert board.proc is not None and board.proc.poll() == 0  # the loop ended, cleanly
+    finally:
+        board.stop()
+
+
+def test_handoff_to_a_silent_port_says_nothing_answered() -> None:
+    master, slave = os.openpty()
+    try:
+        assert deploy.handoff(os.ttyname(slave), timeout=0.3) is False
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_handoff_to_a_missing_port_is_a_clear_error() -> None:
+    with pytest.raises(deploy.DeployError, match="cannot open /dev/no-such-board"):
+        deploy.handoff("/dev/no-such-board")
+
+
+@pytest.mark.parametrize("name", layouts.names())
+def test_every_layout_is_drawn_with_its_cells_chains_and_slots(name: str) -> None:
+    layout = layouts.load(name)
+    text = svg(layout)
+    assert text.count("<polygon") == len(layout.cells)
+    for n, chain in enumerate(layout.chains):
+        assert f"chain {n} GP{chain['pin']}" in text
+    for station in layout.stations:
+        assert f">{station.name}<" in text
+    last = layout.slot_count - 1
+    assert re.search(rf"\b{last} \({last // 8}\.Q{'ABCDEFGH'[last % 8]}\)", text)
+
+
+def test_every_layout_makes_a_board_config_the_firmware_accepts() -> None:
+    from tests.mpy import run_mpy
+
+    configs = [layouts.load(n).board_config() for n in layouts.names()]
+    out = run_mpy("from bbfw import config\nimport json\nfor c in %s:\n    config.check(c)\n"
+                  "print('ok')" % repr(configs))
+    assert out.strip().endswith("ok")
+    assert all(c["chains"][0][0] == 2 for c in configs)  # LED chains from GP2 (pinout.md)
+
+
+def test_firmware_bench_allocates_nothing_per_iteration_and_reports_its_figures() -> None:
+    args = argparse.Namespace(layout="ttb-small", iterations=2000, pico_loop_us=bench.PICO_LOOP_US,
+                              pico2_loop_us=bench.PICO2_LOOP_US, no_bisect=True)
+    r = bench.run(args)
+    assert r["alloc_per_iteration_bytes"] == 0
+    assert r["per_event"]["led_bytes_per_frame"] == 3 * 427
+    assert r["per_event"]["empty_slot_poll"]["spi_bytes"] == 19  # 14 to the reader + 5 to the 595s
+    assert r["per_event"]["link_bytes_slot_arrival"] == 37
+    assert r["frame_rate_fps"] > 0 and r["tag_to_event_ms_worst"] > 0
