@@ -74,13 +74,19 @@ def test_table_settles_and_spots_flicker_and_two_tags() -> None:
     assert not table.settled([3], 10.1)
     assert table.settled([3], 10.3)
     assert not table.update(3, True, uid_a, b"", 10.4)  # the same reading again: no change
-    for i in range(6):
-        table.update(4, i % 2 == 0, uid_a, b"", 20.0 + 0.2 * i)
-    assert table.flickering(4, 21.1)
+    for i in range(6):  # tiles exchanged quickly: not flicker
+        table.update(4, i % 2 == 0, bytes((4, i)), b"", 20.0 + 0.2 * i)
+    assert not table.flickering(4, 21.1)
+    for i in range(8):  # the same tag coming and going
+        table.update(4, i % 2 == 0, uid_a, b"", 22.0 + 0.2 * i)
+    assert table.flickering(4, 23.5)
     assert not table.flickering(4, 30.0)
-    for i, uid in enumerate((uid_a, uid_b, uid_a)):
-        table.update(5, True, uid, b"", 40.0 + 0.1 * i)
-    assert table.doubled(5, 40.3)
+    table.update(5, True, uid_a, b"", 40.0)
+    table.update(5, True, uid_b, b"", 40.1)
+    assert not table.doubled(5, 40.15)  # one quick exchange of tiles is not two tags
+    table.update(5, True, uid_a, b"", 40.2)
+    table.update(5, True, uid_b, b"", 40.3)
+    assert table.doubled(5, 40.4)
 
 
 def test_journal_records_replays_undoes_and_exports(tmp_path: Path) -> None:

@@ -24,7 +24,8 @@ from .session import GameSession
 from .tiles import Tile, TileError, payload, virtual_uid
 
 HOLD_S = 0.2  # a press held this long: the board scans its keys between reader polls
-WAIT_S = 20.0  # longest wait for the board or the session before giving up
+WAIT_S = 20.0
+ZAP_TILES = {C.TILE_BY_CODE[c] for c in ("Z", "ZZ", "LZ", "FZ")}  # longest wait for the board or the session before giving up
 
 
 class SelfplayError(RuntimeError):
@@ -123,6 +124,9 @@ class Hands:
         assert state is not None
         legal = self.session.engine.legal_actions(state)
         singles = getattr(legal, "singles", [])
+        zaps = [a for a in singles if a[0] == A.PLACE and a[3] in ZAP_TILES]
+        if zaps and self.rng.random() < 0.3:  # players like zapping: it makes decisions
+            return zaps[self.rng.randrange(len(zaps))]
         if singles and self.rng.random() < 0.8:
             return singles[self.rng.randrange(len(singles))]
         return legal[self.rng.randrange(len(legal))]
@@ -231,7 +235,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
     try:
         if not (resume and session.resume()):
             session.new_game(players, options, seed)
-        hands = Hands(session, conn, ctl, seed * 7919 + session.game_id if session.game_id else seed)
+        hands = Hands(session, conn, ctl, seed)
         if sim is not None:
             hands.alive = lambda: sim.proc is not None and sim.proc.poll() is None
         try:

@@ -13,9 +13,10 @@ from collections import deque
 from dataclasses import dataclass, field
 
 SETTLE_S = 0.25  # a slot unchanged this long is trusted
-FLICKER_WINDOW_S = 2.0  # changes counted over this window...
-FLICKER_CHANGES = 6  # ...this many or more: a tile left half in the slot
-DOUBLE_WINDOW_S = 1.0  # two uids present in turn, no departure between, within this: two tags
+FLICKER_WINDOW_S = 3.0  # returns of the tag that just left, counted over this window...
+FLICKER_RETURNS = 3  # ...this many or more: a tile left half in the slot
+DOUBLE_WINDOW_S = 1.0  # uids alternating, no departure between, this often in this window:
+DOUBLE_SWAPS = 3  # two tags (one quick exchange of tiles is a single swap)
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,9 @@ class Reading:
 class _Slot:
     reading: Reading | None = None
     changed: float = -1e9
-    changes: deque[float] = field(default_factory=lambda: deque(maxlen=32))
     uid_swaps: deque[float] = field(default_factory=lambda: deque(maxlen=8))
+    returns: deque[float] = field(default_factory=lambda: deque(maxlen=8))
+    gone: bytes = b""  # uid of the tag that left last
 
 
 class Table:
@@ -51,9 +53,12 @@ class Table:
             return False
         if new is not None and s.reading is not None and new.uid != s.reading.uid:
             s.uid_swaps.append(now)  # another uid without the first leaving: two tags?
+        if new is None and s.reading is not None:
+            s.gone = s.reading.uid
+        elif new is not None and s.reading is None and new.uid == s.gone:
+            s.returns.append(now)  # the same tag back: sliding in, or coming and going
         s.reading = new
         s.changed = now
-        s.changes.append(now)
         return True
 
     def reading(self, slot: int) -> Reading | None:
@@ -76,8 +81,8 @@ class Table:
 
     def flickering(self, slot: int, now: float) -> bool:
         s = self._slots.get(slot)
-        return bool(s) and sum(1 for t in s.changes if now - t <= FLICKER_WINDOW_S) >= FLICKER_CHANGES
+        return bool(s) and sum(1 for t in s.returns if now - t <= FLICKER_WINDOW_S) >= FLICKER_RETURNS
 
     def doubled(self, slot: int, now: float) -> bool:
         s = self._slots.get(slot)
-        return bool(s) and sum(1 for t in s.uid_swaps if now - t <= DOUBLE_WINDOW_S) >= 2
+        return bool(s) and sum(1 for t in s.uid_swaps if now - t <= DOUBLE_WINDOW_S) >= DOUBLE_SWAPS

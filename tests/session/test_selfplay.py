@@ -1,0 +1,111 @@
+"""Whole games through the simulated board: selfplay, replay, a host and a board killed midway."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from botboard.sim import free_tcp_port
+
+from ..simboard import BOTBOARD, SimProcess, wait_for
+
+
+def _botboard(*args: str, timeout: float = 240) -> str:
+    done = subprocess.run([BOTBOARD, *args], capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def _selfplay(data: Path, *args: str) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(_botboard("selfplay", "--data-dir", str(data), *args))
+    return result
+
+
+def _replayed(data: Path, game: int) -> str:
+    return _botboard("replay", str(game), "--data-dir", str(data)).strip()
+
+
+def _actions(data: Path) -> int:
+    path = data / "botboard.sqlite"
+    if not path.exists():
+        return 0
+    db = sqlite3.connect(str(path))
+    try:
+        return int(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("players,seed,variants", [(2, 6, None), (4, 2, "all"), (6, 3, None)])
+def test_selfplay_plays_a_whole_game_and_replay_agrees(tmp_path: Path, players: int, seed: int,
+                                                       variants: str | None) -> None:
+    extra = ["--variants", variants] if variants else []
+    result = _selfplay(tmp_path, "--sim", "--players", str(players), "--seed", str(seed), *extra)
+    assert result["winner"] and result["players"] == players
+    assert result["turns"] >= 4 * players  # every player's first turn, then the countdown rounds
+    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
+    record = json.loads(_botboard("games", "--data-dir", str(tmp_path), "--export",
+                                  str(result["game"])))
+    assert record["final_hash"] == result["state_hash"] and record["players"] == players
+    if players == 2:
+        assert result["actions"] > result["turns"]  # seed 6 has a zap: decided on the board
+    if variants:
+        assert any(record["options"].get(k) for k in ("teleporters", "rocks", "blobs", "mud"))
+
+
+def _spawn_selfplay(data: Path, board: SimProcess, control: int, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([BOTBOARD, "selfplay", "--data-dir", str(data), "--port", board.port,
+                             "--control", f"127.0.0.1:{control}", "--players", "2", "--seed", "6",
+                             *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finish(proc: subprocess.Popen[str]) -> dict[str, Any]:
+    out, err = proc.communicate(timeout=240)
+    assert proc.returncode == 0, err[-3000:]
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
+def test_a_host_killed_midway_resumes_the_same_game(tmp_path: Path) -> None:
+    control = free_tcp_port()
+    board = SimProcess("--control-port", str(control), link=str(tmp_path / "tty"))
+    try:
+        first = _spawn_selfplay(tmp_path, board, control)
+        wait_for(lambda: _actions(tmp_path) >= 3, 120, "three journaled actions")
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait()
+        kept = _actions(tmp_path)
+        result = _finish(_spawn_selfplay(tmp_path, board, control, "--resume"))
+    finally:
+        board.stop()
+    assert result["game"] == 1 and result["actions"] >= kept
+    assert _replayed(tmp_path, 1) == result["state_hash"]  # replay checks every journaled hash
+
+
+def test_a_board_killed_midway_is_replaced_and_the_game_goes_on(tmp_path: Path) -> None:
+    control = free_tcp_port()
+    link = str(tmp_path / "tty")
+    board = SimProcess("--control-port", str(control), link=link)
+    second: SimProcess | None = None
+    try:
+        proc = _spawn_selfplay(tmp_path, board, control)
+        wait_for(lambda: _actions(tmp_path) >= 3, 120, "three journaled actions")
+        board.kill()
+        time.sleep(0.5)
+        second = SimProcess("--control-port", str(control), link=link)
+        result = _finish(proc)
+    finally:
+        board.stop()
+        if second:
+            second.stop()
+    assert result["winner"] and _replayed(tmp_path, result["game"]) == result["state_hash"]
