@@ -1,0 +1,197 @@
+"""Table latency in the simulated board: tag placed -> acknowledgement, confirm -> first frame.
+
+For each link (paced like a UART at --baud, and unpaced) the bench starts the
+simulated board and a game session (2 players, a journal in a temporary
+directory) and measures, over --samples repetitions:
+
+* tag_to_ack: a virtual tag is put on one of the active player's readers
+  (control socket) until the board's cell memory shows the robot that slot
+  programs acknowledging it;
+* confirm_to_frame: confirm is pressed (a first turn's two tiles lie in the
+  slots) until the board shows the first frame of the turn's animation; the
+  turn is then undone for the next sample.
+
+Every figure is split into link time (the frames' counted bytes at the baud
+rate: 10 bits a byte, 0 when unpaced), host time (measured: the message's
+arrival in the session to the cell update handed to the link, the journal's
+committed write included) and firmware time (the rest: scanning, debouncing
+and matrix scans, rendering, the control socket's polling resolution).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from typing import Any, Callable
+
+from bbshared import frame
+from bbshared import messages as m
+
+from .. import layouts
+from ..link.connection import BoardConnection
+from ..link.image import BoardImage, CellState
+from ..session import leds
+from ..session.host import make_session
+from ..session.session import GameSession
+from ..session.tiles import make_tile, payload, virtual_uid
+from ..sim import SimBoard
+from ..sim_control import SimControl
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--samples", type=int, default=20, help="samples per figure (default 20)")
+    parser.add_argument("--baud", type=int, default=115200, help="paced link rate (default 115200)")
+
+
+def _frame_bytes(mtype: int, payload_: bytes) -> int:
+    return len(frame.build(1, mtype, 0, 0, payload_))
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+
+class _Probe:
+    """Times, in the host, from a board message to the session's next cell update."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.arrived = 0.0
+        self.host_ms: list[float] = []
+        self.sent_payload = 0
+        board = session.board
+        original: Callable[[dict[int, CellState]], None] = board.set_cells
+
+        image = getattr(getattr(board, "conn", None), "image", None)
+
+        def timed(changes: dict[int, CellState]) -> None:
+            shown = list(image.cells) if image is not None else []
+            original(changes)
+            if self.arrived:
+                self.host_ms.append((time.perf_counter() - self.arrived) * 1000)
+                # SET_CELLS carries only the cells that change: 4 bytes each
+                self.sent_payload = 4 * sum(1 for i, c in changes.items()
+                                            if i >= len(shown) or shown[i] != c)
+                self.arrived = 0.0
+
+        board.set_cells = timed  # type: ignore[method-assign]
+        receive = session.on_message
+
+        def on_message(msg: Any) -> None:
+            if msg.type in (m.SLOT, m.BUTTON):
+                self.arrived = time.perf_counter()
+            receive(msg)
+
+        session.on_message = on_message  # type: ignore[method-assign]
+
+
+async def _cells(ctl: SimControl) -> bytes:
+    return await ctl.cells()
+
+
+async def _until_changed(ctl: SimControl, before: bytes, timeout: float = 5.0) -> float:
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        if await ctl.cells() != before:
+            return time.perf_counter()
+    raise TimeoutError("the board never showed the change")
+
+
+def _debug(session: GameSession) -> str:
+    return f"{session.message} mode={session.mode} table={session.table.contents()}"
+
+
+async def _measure(baud: int | None, samples: int) -> dict[str, Any]:
+    layout = layouts.load("ttb-small")
+    sim = SimBoard(layout.id, baud=baud)
+    sim.start()
+    conn = BoardConnection(sim.port, BoardImage.blank(len(layout.cells)))
+    with tempfile.TemporaryDirectory() as tmp:
+        session = make_session(layout, conn, tmp, step_s=0.2)
+        conn.listeners.remove(session.on_message)
+        probe = _Probe(session)
+        conn.listeners.append(session.on_message)
+        link = asyncio.create_task(conn.run())
+        ctl = SimControl("127.0.0.1", sim.control_port)
+        try:
+            while conn.state != "connected":
+                await asyncio.sleep(0.02)
+            session.new_game(2, {"track": 0}, 1)
+            assert session.seating is not None
+            await asyncio.sleep(0.5)
+            a1 = session.seating.physical(0, 0, 0)
+            b1 = session.seating.physical(0, 1, 0)
+            confirm = session.seating.button_of(0, "confirm")
+            tile = make_tile("F1", "red")
+            ack: list[float] = []
+            ack_host: list[float] = []
+            for i in range(samples):
+                before = await ctl.cells()
+                serial = i % 2 + 1  # the same tag back again and again would be flicker
+                t0 = time.perf_counter()
+                await ctl.place(a1, virtual_uid(tile, serial), payload(tile, serial))
+                ack.append((await _until_changed(ctl, before) - t0) * 1000)
+                ack_host.append(probe.host_ms[-1] if probe.host_ms else 0.0)
+                await asyncio.sleep(0.45)  # the acknowledgement fades
+                await ctl.remove(a1)
+                await asyncio.sleep(0.15)
+            slot_bytes = _frame_bytes(m.SLOT, m.encode(m.SLOT, a1, 1, virtual_uid(tile, 1),
+                                                       payload(tile, 1)))
+            ack_bytes = _frame_bytes(m.SET_CELLS, bytes(4 * 1))
+            await ctl.place(a1, virtual_uid(tile, 1), payload(tile, 1))
+            turn = make_tile("L", "red")
+            await ctl.place(b1, virtual_uid(turn, 1), payload(turn, 1))
+            frame_ms: list[float] = []
+            frame_host: list[float] = []
+            frame_payload = 0
+            await asyncio.sleep(0.5)
+            for i in range(samples):
+                await asyncio.sleep(0.6)  # settled, acknowledgements faded
+                before = await ctl.cells()
+                t0 = time.perf_counter()
+                await ctl.button(confirm, "press")
+                frame_ms.append((await _until_changed(ctl, before) - t0) * 1000)
+                frame_host.append(probe.host_ms[-1] if probe.host_ms else 0.0)
+                frame_payload = max(frame_payload, probe.sent_payload)
+                await ctl.button(confirm, "release")
+                await asyncio.sleep(0.3)
+                session.skip()
+                await asyncio.sleep(0.1)
+                if session.mode == "program" and session.state and session.state.turns == 0:
+                    raise RuntimeError(f"confirm was not taken: {_debug(session)}")
+                session.undo()
+            button_bytes = _frame_bytes(m.BUTTON, m.encode(m.BUTTON, confirm, m.PRESS))
+            first_frame_bytes = _frame_bytes(m.SET_CELLS, bytes(frame_payload))
+        finally:
+            link.cancel()
+            conn.close()
+            ctl.close()
+            session.journal.close()
+            sim.stop()
+    byte_ms = 10_000 / baud if baud else 0.0
+    return _split("tag_to_ack", ack, ack_host, (slot_bytes + ack_bytes) * byte_ms) | _split(
+        "confirm_to_frame", frame_ms, frame_host, (button_bytes + first_frame_bytes) * byte_ms)
+
+
+def _split(name: str, total: list[float], host: list[float], link_ms: float) -> dict[str, Any]:
+    firmware = [max(0.0, t - h - link_ms) for t, h in zip(total, host)]
+    return {f"{name}_ms_p50": _pct(total, 0.5), f"{name}_ms_p99": _pct(total, 0.99),
+            f"{name}_link_ms": round(link_ms, 2),
+            f"{name}_host_ms_p50": _pct(host, 0.5), f"{name}_host_ms_p99": _pct(host, 0.99),
+            f"{name}_firmware_ms_p50": _pct(firmware, 0.5),
+            f"{name}_firmware_ms_p99": _pct(firmware, 0.99),
+            f"{name}_mean_ms": round(statistics.fmean(total), 2)}
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {"samples": args.samples, "baud": args.baud, "layout": "ttb-small"}
+    for label, baud in (("paced", args.baud), ("unpaced", None)):
+        figures = asyncio.run(_measure(baud, args.samples))
+        out.update({f"{k}_{label}": v for k, v in figures.items()})
+    out["target_ms_p99_paced"] = 50
+    out["note"] = ("link: counted frame bytes at the baud rate; host: measured in the session; "
+                   "firmware: the rest, including the control socket's polling (about 1 ms)")
+    return out
