@@ -18,6 +18,7 @@ class FakeBoard:
     def __init__(self) -> None:
         self.cells: dict[int, CellState] = {}
         self.palette: list[tuple[int, int, int]] = []
+        self.priority: list[int] = []
         self.updates = 0
 
     def set_cells(self, changes: dict[int, CellState]) -> None:
@@ -26,6 +27,9 @@ class FakeBoard:
 
     def set_palette(self, rgb: list[tuple[int, int, int]]) -> None:
         self.palette = rgb
+
+    def set_priority(self, slots: list[int]) -> None:
+        self.priority = slots
 
 
 class Clock:

@@ -28,9 +28,16 @@ log = logging.getLogger("botboard.session")
 class ConnBoard:
     def __init__(self, conn: BoardConnection) -> None:
         self.conn = conn
+        self.priority: list[int] = []
 
     def set_cells(self, changes: dict[int, CellState]) -> None:
         self.conn.set_cells(changes)
+
+    def set_priority(self, slots: list[int]) -> None:
+        """The board scans these slots (the active station) first; sent again on reconnect."""
+        self.priority = list(slots)
+        if self.conn.state in ("connected", "handshake"):  # HELLO arrives in the handshake
+            self.conn.send(m.SET_PRIORITY, bytes(self.priority))
 
     def set_palette(self, rgb: list[tuple[int, int, int]]) -> None:
         if self.conn.image is not None:

@@ -57,6 +57,8 @@ class BoardOut(Protocol):
 
     def set_palette(self, rgb: list[tuple[int, int, int]]) -> None: ...
 
+    def set_priority(self, slots: list[int]) -> None: ...
+
 
 class GameSession:
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
@@ -138,6 +140,7 @@ class GameSession:
         f = msg.fields
         if msg.type == m.HELLO:
             self.table.reset()  # the census that follows says what the slots hold
+            self._prioritise()
             if self.mode == "animate":
                 self.animation.skip()  # a board back from an unplug shows the state now
         elif msg.type == m.SLOT:
@@ -362,6 +365,12 @@ class GameSession:
         else:
             self.mode = "program"
             self.picker = None
+        self._prioritise()
+
+    def _prioritise(self) -> None:
+        """The active player's slots are scanned first: their tiles are acknowledged sooner."""
+        if self.state is not None and self.seating is not None:
+            self.board.set_priority(self.seating.slots_of(self.state.player))
 
     def decide(self, choice: str) -> None:
         """The decider's choice (from the board or the console)."""
