@@ -141,3 +141,18 @@ def test_a_restarted_host_resumes_the_same_game(tmp_path: Path) -> None:
     assert again.undo() == "A1=R + B1=F2"
     _, state, _ = replay(again.journal, gid)
     assert state.turns == 1
+
+
+def test_a_special_order_the_player_does_not_hold_is_refused(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    gid = t.session.new_game(2, {"track": 0}, 3)
+    state = t.session.state
+    assert state is not None
+    from botboard.games.twintinbots import content as C
+
+    foreign = next(k for k in C.SPECIALS if k not in state.hands[0])
+    t.place(0, "A1", f"{C.TILE_CODES[foreign]}")
+    t.place(0, "B1", "L/red")
+    t.press(0, "confirm")
+    assert "not yours to place" in t.session.message or "not in your hand" in t.session.message
+    assert t.journal.actions(gid) == []

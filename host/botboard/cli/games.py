@@ -6,7 +6,7 @@ import argparse
 import json
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("games", help="list journaled games, or export one as JSON",
                        description="Lists the games in the journal (id, game, players, seed, "
                        "actions, started, outcome). --export ID prints one game as one JSON record.")

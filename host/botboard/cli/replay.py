@@ -6,7 +6,7 @@ import argparse
 import json
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="re-run a journaled game and print its final state hash",
                        description="Replays the game's journaled actions from its seed, checking "
                        "every recorded state hash, and prints the final one. --json prints the "

@@ -7,7 +7,7 @@ import asyncio
 import json
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("selfplay", help="play a whole game through the simulated board, like people",
                        description="Virtual hands put tagged tiles into the simulated board's "
                        "readers, press its buttons and touch its hexes until the game ends; the "

@@ -14,7 +14,7 @@ import asyncio
 import json
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tiles", help="write tile payloads to tags, or enroll read-only tags")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     w = verbs.add_parser("write", help="write a tile's payload to the tag on a slot's reader")

@@ -59,6 +59,10 @@ class Hands:
         except TileError:
             return None
 
+    def kinds(self, slots: list[int]) -> list[int]:
+        """The tile kind each slot holds (0: empty or unreadable)."""
+        return [tile.kind if (tile := self.held(s)) else 0 for s in slots]
+
     def ready(self) -> bool:
         s = self.session
         return self.conn.state == "connected" and s.mode in ("program", "decide", "over")
@@ -87,7 +91,7 @@ class Hands:
                 serial = next(n for n in range(1, 4) if (want[pos], n) not in in_use)
                 in_use.add((want[pos], serial))
                 await self.ctl.place(slot, virtual_uid(tile, serial), payload(tile, serial))
-        await self.until(lambda: [self.held(s).kind if self.held(s) else 0 for s in slots] == want,
+        await self.until(lambda: self.kinds(slots) == want,
                          f"the {C.COLOURS[seat]} station to read {want}")
 
     def _serial_key(self, seat: int, slot: int) -> tuple[int, int]:
@@ -115,7 +119,7 @@ class Hands:
             want = seat_programs(state, seat)
             seating = self.session.seating
             assert seating is not None
-            have = [self.held(s).kind if self.held(s) else 0 for s in seating.slots_of(seat)]
+            have = self.kinds(seating.slots_of(seat))
             if have != [want[p // 3][p % 3] for p in range(6)]:
                 await self.set_station(seat, want)
 

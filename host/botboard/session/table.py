@@ -81,8 +81,8 @@ class Table:
 
     def flickering(self, slot: int, now: float) -> bool:
         s = self._slots.get(slot)
-        return bool(s) and sum(1 for t in s.returns if now - t <= FLICKER_WINDOW_S) >= FLICKER_RETURNS
+        return s is not None and sum(1 for t in s.returns if now - t <= FLICKER_WINDOW_S) >= FLICKER_RETURNS
 
     def doubled(self, slot: int, now: float) -> bool:
         s = self._slots.get(slot)
-        return bool(s) and sum(1 for t in s.uid_swaps if now - t <= DOUBLE_WINDOW_S) >= DOUBLE_SWAPS
+        return s is not None and sum(1 for t in s.uid_swaps if now - t <= DOUBLE_WINDOW_S) >= DOUBLE_SWAPS

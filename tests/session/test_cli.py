@@ -1,0 +1,53 @@
+"""The tiles, games and replay commands: their output and their errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from botboard.session.tiles import Registry, Tile, from_payload
+from botboard.games.twintinbots import content as C
+
+from ..simboard import BOTBOARD, SimProcess
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([BOTBOARD, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_tiles_enroll_and_list(tmp_path: Path) -> None:
+    done = _run("tiles", "enroll", "--uid", "04a1b2c3d4e5f6", "--kind", "UL", "--colour", "yellow",
+                "--data-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert Registry(tmp_path).tags["04a1b2c3d4e5f6"] == Tile(C.TILE_BY_CODE["UL"], 3)
+    bad = _run("tiles", "enroll", "--uid", "04a1", "--kind", "XX", "--data-dir", str(tmp_path))
+    assert bad.returncode == 2 and "not a tile kind" in bad.stderr
+
+
+def test_tiles_write_puts_the_payload_on_the_simulated_reader() -> None:
+    sim = SimProcess()
+    try:
+        port = sim._sock.getpeername()[1]  # noqa: SLF001
+        done = _run("tiles", "write", "--port", sim.port, "--control", f"127.0.0.1:{port}",
+                    "--kind", "F2", "--colour", "green", "--slot", "3")
+        assert done.returncode == 0, done.stderr
+        written = bytes.fromhex(json.loads(done.stdout)["payload"])
+        assert from_payload(written) == Tile(C.TILE_BY_CODE["F2"], 2)
+        real = _run("tiles", "write", "--port", "/dev/ttyACM0", "--kind", "F2", "--colour", "green")
+        assert real.returncode == 2 and "enroll" in real.stderr
+    finally:
+        sim.stop()
+
+
+def test_games_and_replay_name_a_missing_journal_or_game(tmp_path: Path) -> None:
+    done = _run("games", "--data-dir", str(tmp_path))
+    assert done.returncode == 2 and "no journal" in done.stderr
+    (tmp_path / "j").mkdir()
+    from botboard.session.journal import Journal
+
+    Journal.in_dir(tmp_path / "j").create_game("twin-tin-bots", 2, {}, 1, "ttb-small")
+    missing = _run("replay", "7", "--data-dir", str(tmp_path / "j"))
+    assert missing.returncode == 2 and "no game 7" in missing.stderr
+    fresh = _run("replay", "1", "--data-dir", str(tmp_path / "j"))
+    assert fresh.returncode == 0 and len(fresh.stdout.strip()) == 16
