@@ -30,6 +30,8 @@ PRESENT_EVERY = 4  # a priority slot holding a tag is checked on one visit in 4
 BUTTON_MS = 8  # matrix scan period: with 3 agreeing scans, a 24 ms debounce
 FRAME_MS = 20  # renderer period: 50 frames/s
 _WAITING_PALETTE = 15
+_TAG_RECORD = 28  # uid length, 10 uid bytes, payload length, 16 payload bytes
+_MAX_EVENTS = 16  # events waiting for room on the link, at most
 _GAME_NAMES = ("", "Twin Tin Bots", "BotWars", "Goblins, Inc.", "VOLT")  # tilepayload.GAMES
 
 
@@ -40,12 +42,17 @@ class Board:
         self.cfg = cfg
         self.cell_count = cfg["cells"]
         self.cells = bytearray(2 * self.cell_count)  # (palette, look) per cell, as the host set them
-        self.present = {}  # slot -> (uid, payload) of the tag in it
+        # what each slot holds, for the census after HELLO_REQ: per slot one
+        # record [uid length, uid (10), payload length, payload (16)] in one
+        # buffer (36 slots: 1 KB, allocated once, instead of a dict of tuples)
+        self._tags = bytearray(_TAG_RECORD * cfg["slots"])
+        self.events_dropped = 0  # events not queued: no host reading (see send)
         self.started = time.ticks_ms()
         self.last_host = self.started
         self.waiting = False
         self.running = True
         self.handoff = False  # the host asked for the REPL
+        self.session = False  # a host opened a session (HELLO_REQ) since boot
         self.link = Link(hal.write, time.ticks_ms, self._on_message)
         self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
@@ -64,8 +71,20 @@ class Board:
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values):
+        if not self.session or self.waiting:
+            # No host has opened a session, or it went silent: nothing would
+            # acknowledge these, and the census and resync after its next
+            # HELLO_REQ bring it up to date anyway.
+            self.events_dropped += 1
+            return
         payload = m.encode(mtype, *values)
         if self._events or not self.link.send(mtype, payload):
+            if len(self._events) >= _MAX_EVENTS:
+                # Nobody is reading (no host, or it stalled): memory must not
+                # grow without end. What is lost is recovered: slots by the
+                # census after HELLO_REQ, cells by the host's resync.
+                self.events_dropped += 1
+                return
             self._events.append((mtype, payload))  # kept, in order, until the link has room
 
     def _flush_events(self):
@@ -82,15 +101,31 @@ class Board:
                         self.cell_count, self.cell_count * cfg["leds_per_cell"], cfg["slots"],
                         cfg["buttons"], gc.mem_free(), 500)
 
+    def _keep_tag(self, slot, uid, payload):
+        t = self._tags
+        o = _TAG_RECORD * slot
+        uid = uid or b""
+        payload = payload or b""
+        t[o] = len(uid)
+        t[o + 1:o + 1 + len(uid)] = uid
+        t[o + 11] = len(payload)
+        t[o + 12:o + 12 + len(payload)] = payload
+
+    def tag_in(self, slot):
+        # (uid, payload) of the tag in the slot; empty bytes when none
+        t = self._tags
+        o = _TAG_RECORD * slot
+        return bytes(t[o + 1:o + 1 + t[o]]), bytes(t[o + 12:o + 12 + t[o + 11]])
+
+    def present_slots(self):
+        return [s for s in range(self.cfg["slots"]) if self._tags[_TAG_RECORD * s]]
+
     def _boot_errors(self):
         for code, ref, text in self.hal.boot_errors:
             self.error(code, ref, text)
 
     def _on_slot(self, slot, present, uid, payload):
-        if present:
-            self.present[slot] = (bytes(uid), bytes(payload or b""))
-        else:
-            self.present.pop(slot, None)
+        self._keep_tag(slot, uid if present else b"", payload if present else b"")
         self.send(m.SLOT, slot, 1 if present else 0, bytes(uid or b""), bytes(payload or b""))
         if present and payload and self.game and payload[2] != self.game:
             g = payload[2]
@@ -129,13 +164,15 @@ class Board:
 
     def _hello_req(self, payload):
         protocol, epoch = payload[0], payload[1] if len(payload) > 1 else 0
+        self.session = True
         self.link.reset(epoch, True)
         self.link.send(m.HELLO, self.hello())
         if protocol != m.PROTOCOL_VERSION:
             return  # the host reads our version in HELLO and says what to do
-        for slot in sorted(self.present):  # census: the host learns what the slots hold
-            uid, tag = self.present[slot]
-            self.send(m.SLOT, slot, 1, uid, tag)
+        for slot in range(self.cfg["slots"]):  # census: the host learns what the slots hold
+            uid, tag = self.tag_in(slot)
+            if uid:
+                self.send(m.SLOT, slot, 1, uid, tag)
         self._boot_errors()
 
     def _ping(self, payload):
@@ -276,7 +313,6 @@ class Board:
 
     async def run(self):
         self.link.send(m.HELLO, self.hello())  # a board that boots says so at once
-        self._boot_errors()
         tasks = [asyncio.create_task(self.input_task()), asyncio.create_task(self.render_task())]
         for extra in self.hal.extra_tasks(self):
             tasks.append(asyncio.create_task(extra))

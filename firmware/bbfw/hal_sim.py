@@ -233,7 +233,7 @@ class Hal:
             gc.collect()
             return {"ok": True, "link": board.link.stats, "heap_free": gc.mem_free(),
                     "heap_used": gc.mem_alloc(), "polls": board.scanner.polls,
-                    "present": sorted(board.present), "cell_updates": board.cell_updates,
+                    "present": board.present_slots(), "events_dropped": board.events_dropped, "cell_updates": board.cell_updates,
                     "cell_updates_check": board.cell_updates_check}
         elif op == "flood":  # link tests: send n TOUCH events numbered 0..n-1
             asyncio.create_task(self._flood(board, req["count"]))

@@ -9,7 +9,7 @@ from bbfw.readers import ReaderBank
 from bbshared import tilepayload as tp
 f = SimReaderField(36, chain=True)
 bank = ReaderBank([MFRC522(f.spi, f.cs(i)) for i in range(36)]); bank.init()
-m = f.models[0]
+m = f.engine  # air-time counters: all readers together
 def snap(): return [f.spi.bytes, m.frames, m.tx_bits, m.rx_bits]
 def measure(fn):
     a = snap(); fn(); b = snap(); return [b[i] - a[i] for i in range(4)]

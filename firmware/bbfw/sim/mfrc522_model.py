@@ -1,7 +1,7 @@
 # Register-level model of the MFRC522 for the simulated board.
 #
 #   m = MFRC522Model()
-#   m.begin(); m.xfer(byte) -> byte ...; m.end()   one SPI transaction (the bus
+#   m.begin(slot); m.xfer(byte) -> byte ...; m.end(slot)   one SPI transaction (the bus
 #                                        model calls these as chip select moves)
 #   m.tags                               list of Ntag213 objects in the field
 #   m.dead_miso                          -1, or what a reader that never
@@ -20,7 +20,7 @@
 # TxCRCEn/RxCRCEn, MIFARE crypto, other baud rates, analog settings.
 # Sim-only code (unix port).
 from micropython import const
-from bbfw.sim.ntag import crc_a
+from bbfw.sim.ntag import crc_a, answer_buffer
 
 _CommandReg = const(0x01)
 _ComIrqReg = const(0x04)
@@ -89,10 +89,10 @@ class MFRC522Model:
             t.power_off()
 
     # --- SPI ----------------------------------------------------------------
-    def begin(self):
+    def begin(self, slot=0):
         self._addr = -1
 
-    def end(self):
+    def end(self, slot=0):
         self._addr = -1
 
     def xfer(self, b):
@@ -203,7 +203,10 @@ class MFRC522Model:
             self.remove_after -= 1
         answered = 0
         if r[_TxControlReg] & 0x03 == 0x03:
+            k = 0
             for t in self.tags:
+                t.out = answer_buffer(k)
+                k += 1
                 if t.receive(txf, nbits) > 0:
                     answered += 1
         else:

@@ -1,9 +1,10 @@
 # Virtual NTAG213 tag (ISO/IEC 14443-A, 7-byte UID) for the simulated board.
 #
 #   tag = Ntag213(uid7, payload=None)   payload bytes land at user page 4
-#   tag.mem                             180 bytes, 45 pages of 4
+#   tag.byte(a)                         memory byte a of 180 (45 pages of 4)
 #   tag.receive(frame, nbits) -> int    answer end bit (0: silent); the answer
 #                                       is bits tag.start .. tag.end of tag.out
+#                                       (a buffer shared by position: answer_buffer)
 #   tag.power_off()                     left the field or field switched off
 #   crc_a(buf, n) -> int                ISO/IEC 14443-3 CRC_A (preset 0x6363)
 #
@@ -20,8 +21,24 @@ ACTIVE = const(3)
 HALT = const(4)
 
 _PAGES = const(45)
+_KEPT = const(64)  # bytes of pages 0..15, always in memory
+# configuration pages 40..44 as delivered (NTAG213 datasheet 8.5)
+_CONFIG = b"\x00\x00\x00\xbd\x04\x00\x00\xff\x00\x05\x00\x00\xff\xff\xff\xff\x00\x00\x00\x00"
 _SAK_CASCADE = const(0x04)
 _SAK_NTAG = const(0x00)
+
+
+_answers: list = []  # answer buffers (16 pages + CRC), by tag position in one field
+
+
+def answer_buffer(k):
+    # Buffer for the answer of the k-th tag in a field: tags answering the
+    # same frame need their own, tags of different readers never answer at
+    # once, so 36 tags in 36 readers share one (a full arena's worth of
+    # tags fits in the simulated board's heap).
+    while len(_answers) <= k:
+        _answers.append(bytearray(66))
+    return _answers[k]
 
 
 def crc_a(buf, n, start=0):
@@ -37,26 +54,43 @@ class Ntag213:
     def __init__(self, uid, payload=None):
         if len(uid) != 7:
             raise ValueError("NTAG213 UIDs have 7 bytes, got %d" % len(uid))
-        m = bytearray(_PAGES * 4)
+        m = bytearray(_KEPT)
         m[0:3] = uid[0:3]
         m[3] = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]
         m[4:8] = uid[3:7]
         m[8] = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]
         m[9] = 0x48
         m[12:16] = b"\xe1\x10\x12\x00"  # CC: NDEF 1.0, 144 bytes, read/write
-        m[160:164] = b"\x00\x00\x00\xbd"
-        m[164:168] = b"\x04\x00\x00\xff"
-        m[168:172] = b"\x00\x05\x00\x00"
-        m[172:176] = b"\xff\xff\xff\xff"
-        if payload:
-            m[16:16 + len(payload)] = payload
         self.mem = m
-        self.out = bytearray(66)  # up to 16 pages + CRC
+        self.more = None  # pages 16..44, made when first written
+        if payload:
+            for i in range(len(payload)):
+                self._put(16 + i, payload[i])
+        self.out = answer_buffer(0)  # the reader model hands each tag its own per frame
         self.start = 0
         self.end = 0
         self.state = IDLE
         self._halted = False
         self.frames = 0  # frames received while powered, for tests
+
+    # Memory: pages 0..15 (UID, lock, CC and the tile payload's pages) always,
+    # pages 16..44 only once something writes there - a full arena holds 36
+    # tags in the simulated board's heap, and tiles use pages 4..7 only.
+    def byte(self, a):
+        if a < _KEPT:
+            return self.mem[a]
+        if self.more is not None:
+            return self.more[a - _KEPT]
+        return _CONFIG[a - 160] if a >= 160 and a < 180 else 0
+
+    def _put(self, a, v):
+        if a < _KEPT:
+            self.mem[a] = v
+            return
+        if self.more is None:
+            self.more = bytearray(_PAGES * 4 - _KEPT)
+            self.more[160 - _KEPT:180 - _KEPT] = _CONFIG
+        self.more[a - _KEPT] = v
 
     def power_off(self):
         self.state = IDLE
@@ -151,7 +185,7 @@ class Ntag213:
             if page >= _PAGES:
                 return self._nak(0x0)
             for i in range(16):
-                self.out[i] = self.mem[(page * 4 + i) % (_PAGES * 4)]
+                self.out[i] = self.byte((page * 4 + i) % (_PAGES * 4))
             return self._answer(16)
         if cmd == 0x3A and nbytes == 5:  # FAST_READ pages f[1]..f[2]
             first = f[1]
@@ -160,20 +194,20 @@ class Ntag213:
                 return self._nak(0x0)
             n = 4 * (last - first + 1)
             for i in range(n):
-                self.out[i] = self.mem[first * 4 + i]
+                self.out[i] = self.byte(first * 4 + i)
             return self._answer(n)
         if cmd == 0xA2 and nbytes == 8:  # WRITE one page
             page = f[1]
             if page < 2 or page >= _PAGES:
                 return self._nak(0x0)
-            m = self.mem
             for i in range(4):
+                a = page * 4 + i
                 if page == 2 and i < 2:
                     continue  # serial number bytes are read-only
                 if page == 2 or page == 3:
-                    m[page * 4 + i] |= f[2 + i]  # lock bits and CC are one-time
+                    self._put(a, self.byte(a) | f[2 + i])  # lock bits and CC are one-time
                 else:
-                    m[page * 4 + i] = f[2 + i]
+                    self._put(a, f[2 + i])
             self.out[0] = 0x0A
             return 4
         if cmd == 0x50 and nbytes == 4 and f[1] == 0:  # HLTA

@@ -15,10 +15,13 @@
 #       field.add_second_tag(slot, uid, payload)
 #       field.remove(slot); field.remove_after(slot, frames)
 #       field.kill(slot, miso=0x00); field.revive(slot)
-#       field.models[i], field.tag(slot, k)
+#       field.tag(slot, k); field.engine (the one chip model all readers
+#       share, FieldChip: per-slot tags, dead chips; air-time counters)
 # With chain=True the chip selects are the real HC595 driver's cs objects
 # driving the shift-register model (the /OE-gated wiring); otherwise each
 # reader has its own SimPin.  Sim-only code (unix port).
+from array import array
+
 from bbfw.sim.mfrc522_model import MFRC522Model
 from bbfw.sim.ntag import Ntag213
 
@@ -58,15 +61,13 @@ class SPIBus:
         self.bytes = 0
         self.contention = 0  # bytes clocked with two devices selected
 
-    def attach(self, dev, cs, i=0):
+    def attach(self, dev, cs, i=0, slot=0):
+        # slot: passed to dev.begin/end (one device object may serve several)
         self._devs.append(dev)
         self._cs.append(cs)
         self._out = bytes(self._out) + bytes((i,))
+        self._slots = bytes(getattr(self, "_slots", b"")) + bytes((slot,))
         self._on = bytearray(len(self._devs))
-
-    def swap(self, i, dev):
-        # device i replaced between transactions (its chip select is high)
-        self._devs[i] = dev
 
     def clock_into(self, shift):
         self._clocked.append(shift)
@@ -83,9 +84,9 @@ class SPIBus:
             if s != on[i]:
                 on[i] = s
                 if s:
-                    self._devs[i].begin()
+                    self._devs[i].begin(self._slots[i])
                 else:
-                    self._devs[i].end()
+                    self._devs[i].end(self._slots[i])
 
     def _xfer(self, b):
         self.bytes += 1
@@ -153,19 +154,41 @@ class ShiftRegModel:
         return (self.out[i >> 3] >> (i & 7)) & 1
 
 
+class FieldChip(MFRC522Model):
+    # Every reader of the field is this one chip model, told which reader is
+    # selected: the driver writes the same registers to every chip, and what
+    # differs per operation (FIFO, IRQ flags, timer) is set up afresh each
+    # time, so one register file serves all readers and the driver cannot
+    # tell.  What really differs between readers - the tags in each field, a
+    # dead chip - is kept per slot and loaded while that chip is selected.
+    # 36 readers full of tags then cost one register file and three short
+    # arrays (the simulated board shares its heap with the firmware).
+    def __init__(self, count):
+        MFRC522Model.__init__(self)
+        self.slot_tags = [()] * count
+        self.slot_dead = array("h", [-1] * count)  # -1 alive, else MISO level
+        self.slot_remove = array("h", [-1] * count)  # frames until tags leave
+        self._cur = -1
+
+    def begin(self, slot=0):
+        self._cur = slot
+        self.tags = self.slot_tags[slot]
+        self.dead_miso = self.slot_dead[slot]
+        self.remove_after = self.slot_remove[slot]
+        self._addr = -1
+
+    def end(self, slot=0):
+        if self._cur == slot:  # the chip may have counted tags out
+            self.slot_tags[slot] = self.tags
+            self.slot_remove[slot] = self.remove_after
+            self._cur = -1
+        self._addr = -1
+
+
 class SimReaderField:
-    # Readers with an empty field all share one chip model (`idle`): the
-    # driver writes the same registers to every chip, and what differs per
-    # operation (FIFO, IRQ flags) is set up afresh each time, so the driver
-    # cannot tell.  A slot gets its own model when something happens there
-    # (a tag placed, the reader killed) - its registers copied from the
-    # shared one - and goes back to the shared one when it is empty again.
-    # 36 readers then cost one model instead of 36 (14 KB of the simulated
-    # board's heap on the 64-bit unix port).
     def __init__(self, count, chain=False):
         self.spi = SPIBus()
-        self.idle = MFRC522Model()
-        self.models = [self.idle] * count
+        self.engine = FieldChip(count)
         self.shift = None
         self.hc595 = None
         if chain:
@@ -174,58 +197,39 @@ class SimReaderField:
             self.shift = ShiftRegModel(count, self.spi.cs_changed)
             self.spi.clock_into(self.shift)
             for i in range(count):
-                self.spi.attach(self.models[i], self.shift, i)
+                self.spi.attach(self.engine, self.shift, i, i)
             self.hc595 = HC595(self.spi, self.shift.latch_pin, self.shift.oe_pin, count)
             self._cs = [self.hc595.cs(i) for i in range(count)]
         else:
             self._cs = [SimPin(1, self.spi.cs_changed) for _ in range(count)]
             for i in range(count):
-                self.spi.attach(self.models[i], self._cs[i])
+                self.spi.attach(self.engine, self._cs[i], 0, i)
 
     def cs(self, i):
         return self._cs[i]
 
-    def own(self, slot):
-        # the slot's own chip model, made from the shared one if need be
-        m = self.models[slot]
-        if m is self.idle:
-            m = MFRC522Model()
-            m.regs[:64] = self.idle.regs[:64]
-            self.models[slot] = m
-            self.spi.swap(slot, m)
-        return m
-
-    def _settle(self, slot):
-        # back to the shared model once nothing sets the slot apart
-        m = self.models[slot]
-        if m is not self.idle and not m.tags and m.dead_miso < 0 and m.remove_after < 0:
-            self.models[slot] = self.idle
-            self.spi.swap(slot, self.idle)
-
     def place(self, slot, uid, payload=None):
         tag = Ntag213(uid, payload)
-        self.own(slot).tags = [tag]
+        self.engine.slot_tags[slot] = (tag,)
         return tag
 
     def add_second_tag(self, slot, uid, payload=None):
         tag = Ntag213(uid, payload)
-        m = self.own(slot)
-        m.tags = list(m.tags) + [tag]
+        e = self.engine
+        e.slot_tags[slot] = list(e.slot_tags[slot]) + [tag]
         return tag
 
     def remove(self, slot):
-        self.models[slot].tags = ()
-        self._settle(slot)
+        self.engine.slot_tags[slot] = ()
 
     def remove_after(self, slot, frames):
-        self.own(slot).remove_after = frames
+        self.engine.slot_remove[slot] = frames
 
     def kill(self, slot, miso=0x00):
-        self.own(slot).dead_miso = miso
+        self.engine.slot_dead[slot] = miso
 
     def revive(self, slot):
-        self.models[slot].dead_miso = -1
-        self._settle(slot)
+        self.engine.slot_dead[slot] = -1
 
     def tag(self, slot, k=0):
-        return self.models[slot].tags[k]
+        return self.engine.slot_tags[slot][k]
