@@ -8,11 +8,16 @@ import time
 from bbshared import messages as m
 from bbfw.sim.box import Box, PAYLOAD, animate, uid as _uid
 
-def _per_call_us(fn, n):
-    t0 = time.ticks_us()
-    for _ in range(n):
-        fn()
-    return time.ticks_diff(time.ticks_us(), t0) / n
+def _per_call_us(fn, n, reps=5):
+    # the fastest of several runs: the machine is shared, and noise only adds
+    best = None
+    for _ in range(reps):
+        t0 = time.ticks_us()
+        for _ in range(n):
+            fn()
+        t = time.ticks_diff(time.ticks_us(), t0) / n
+        best = t if best is None or t < best else best
+    return best
 
 
 def figures(config, iterations, mem_at_import):
@@ -108,11 +113,9 @@ def _counts():
     measure("empty_slot_poll", lambda: bank.poll(2))
     f.place(3, _uid(3), PAYLOAD)
 
-    def arrival():
-        bank.poll(3)
-        bank.poll(3)
-        bank.read_payload(3)
-    measure("tag_arrival", arrival)
+    measure("tag_select", lambda: bank.poll(3))  # first read: WUPA, anticollision, select
+    measure("payload_read", lambda: bank.read_payload(3))  # the confirming read
+    c["tag_arrival"] = {k: c["tag_select"][k] + c["payload_read"][k] for k in c["tag_select"]}
     bank.poll(4)
     measure("present_tag_poll", lambda: bank.poll(3))
     c["driver_us"] = _driver_times(f, bank)
@@ -180,12 +183,12 @@ def _driver_times(f, bank):
         op(live)
         rp = _Replay(rec.answers)
         d = MFRC522(rp, _NullPin())
-        t0 = time.ticks_us()
-        for _ in range(n):
+
+        def once():
             rp.i = 0
             d._u[:] = start
             op(d)
-        return time.ticks_diff(time.ticks_us(), t0) / n
+        return _per_call_us(once, n // 5)
 
     t = {"empty_poll": timed(2, lambda d: d.detect(True))}
     f.place(6, _uid(6), PAYLOAD)
@@ -239,8 +242,12 @@ def _frame_len(mtype, *fields):
 
 def _calibration():
     # the same loop can be timed on a Pico to find its speed relative to here
-    t0 = time.ticks_us()
-    x = 0
-    for i in range(200000):
-        x += i & 7
-    return time.ticks_diff(time.ticks_us(), t0)
+    best = None
+    for _ in range(5):
+        t0 = time.ticks_us()
+        x = 0
+        for i in range(200000):
+            x += i & 7
+        t = time.ticks_diff(time.ticks_us(), t0)
+        best = t if best is None or t < best else best
+    return best
