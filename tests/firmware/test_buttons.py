@@ -111,3 +111,43 @@ def loop():
 print(json.dumps({"alloc": alloc_of(loop)}))
 """)
     assert r["alloc"] == 0
+
+
+def test_matrix_rows_on_a_595_chain_take_one_load_per_row() -> None:
+    out = run_mpy("""
+import json
+from bbfw.drivers.buttons import ButtonMatrix
+from bbfw.drivers.hc595 import HC595
+from bbfw.sim.spi_model import SPIBus, ShiftRegModel
+bus = SPIBus()
+shift = ShiftRegModel(16)
+bus.clock_into(shift)
+shift.oe_pin.value(0)                      # /OE tied low: outputs always driven
+chain = HC595(bus, shift.latch_pin, None, 15)
+down = set()
+class Col:
+    def __init__(self, c): self.c = c
+    def value(self, v=None):
+        for r in range(15):
+            if shift.output(r) == 0 and (r, self.c) in down:
+                return 0
+        return 1
+ev = []
+bm = ButtonMatrix([chain.row(i) for i in range(15)], [Col(c) for c in range(8)],
+                  lambda k, a: ev.append([k, a]))
+for t in range(5):
+    bm.scan(t * 8)
+w0 = chain.writes
+bm.scan(40)
+per_scan = chain.writes - w0
+down.add((3, 2))
+for t in range(6, 12):
+    bm.scan(t * 8)
+down.clear()
+for t in range(12, 18):
+    bm.scan(t * 8)
+print(json.dumps({"per_scan": per_scan, "ev": ev}))
+""")
+    r = json.loads(out.strip().splitlines()[-1])
+    assert r["per_scan"] == 15  # one chain load per row
+    assert r["ev"] == [[3 * 8 + 2, 1], [3 * 8 + 2, 2]]

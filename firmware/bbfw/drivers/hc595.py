@@ -7,6 +7,8 @@
 #       count  number of outputs used (chips = ceil(count / 8))
 #   chain.set(i, v); chain.latch()     general outputs, then copy to the pins
 #   chain.pin(i)                       Pin-like general output i (.value(v))
+#   chain.row(i)                       Pin-like matrix row: value(0) selects row i
+#                                      alone in one chain load, value(1) is free
 #   chain.cs(i)                        Pin-like chip select i, active low
 #
 # Output i is chip i // 8 (chip 0 nearest the MCU), pin Q(A + i % 8): bit
@@ -79,6 +81,14 @@ class HC595:
 
     def pin(self, i):
         return OutputPin(self, i)
+
+    def row(self, i):
+        # Pin-like matrix row i for a scan that drives one row low at a time:
+        # value(0) latches "row i low, every other row high" in one load, and
+        # value(1) does nothing - the next row's load raises it.  One chain
+        # load per row instead of two; between scans the last row scanned
+        # stays low, which is harmless (columns are read only while scanning).
+        return RowPin(self, i)
 
     def cs(self, i):
         return self._cs[i]
@@ -153,3 +163,25 @@ class OutputPin:
 
     def off(self):
         self.value(0)
+
+
+class RowPin:
+    # see HC595.row
+    def __init__(self, chain, i):
+        self._chain = chain
+        self._i = i
+
+    def value(self, v=None):
+        if v is None:
+            return self._chain.get(self._i)
+        if not v:
+            c = self._chain
+            st = c.state
+            for k in range(len(st)):
+                st[k] = _ALL_HIGH
+            c.set(self._i, 0)
+            c.latch()
+        return 1 if v else 0
+
+    def __call__(self, v=None):
+        return self.value(v)
