@@ -88,8 +88,11 @@ class Pacer:
 class SimBoard:
     def __init__(self, layout: str = "ttb-small", baud: int | None = None,
                  link_path: str | None = None, damage: float = 0.0,
-                 control_port: int | None = None) -> None:
+                 control_port: int | None = None, hardware: str | None = None) -> None:
         self.layout = layouts.load(layout)
+        # the board's real hardware, when it differs from its board.json (tests
+        # of a config deployed for another layout)
+        self.hardware = layouts.load(hardware) if hardware else None
         self.baud = baud
         self.link_path = link_path
         self.damage = LinkDamage(damage)
@@ -112,9 +115,13 @@ class SimBoard:
         # board's heap would need far more than the modules keep
         compiled = firmware_build.build(firmware, ROOT / "shared")
         env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(compiled.directory), ".frozen"]))
+        args = [str(config), str(self.control_port)]
+        if self.hardware:
+            hw = self.workdir / "hardware.json"
+            hw.write_text(json.dumps(self.hardware.board_config()))
+            args.append(str(hw))
         self.proc = subprocess.Popen(
-            [micropython_binary(), "-X", f"heapsize={HEAP}", str(firmware / "main.py"),
-             str(config), str(self.control_port)],
+            [micropython_binary(), "-X", f"heapsize={HEAP}", str(firmware / "main.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
         self.plug()
         threading.Thread(target=self._board_to_host, daemon=True).start()

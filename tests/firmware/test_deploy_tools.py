@@ -112,3 +112,30 @@ def test_firmware_bench_allocates_nothing_per_iteration_and_reports_its_figures(
     assert r["per_event"]["empty_slot_poll"]["spi_bytes"] == 19  # 14 to the reader + 5 to the 595s
     assert r["per_event"]["link_bytes_slot_arrival"] == 37
     assert r["frame_rate_fps"] > 0 and r["tag_to_event_ms_worst"] > 0
+
+
+def test_the_simulated_board_reports_a_config_for_another_layout_over_the_link() -> None:
+    import asyncio
+
+    from bbshared import messages as m
+    from botboard.link.connection import BoardConnection
+
+    board = SimBoard("ttb-big", hardware="ttb-small")
+    board.start()
+
+    async def errors() -> list[tuple[int, int]]:
+        conn = BoardConnection(board.port)
+        try:
+            info = await conn.connect(5)
+            assert info.layout == "ttb-big"
+            await asyncio.sleep(0.5)
+            return [(msg.fields["code"], msg.fields["ref"]) for msg in conn.trace
+                    if msg.type == m.ERROR]
+        finally:
+            conn.close()
+
+    try:
+        got = asyncio.run(errors())
+    finally:
+        board.stop()
+    assert (7, 24) in got and (10, 0) in got and (10, 1) in got

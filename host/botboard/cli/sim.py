@@ -16,6 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--link", metavar="PATH",
                    help="also make PATH a symlink to the port, stable across restarts")
     p.add_argument("--control-port", type=int, default=None, help="TCP port of the control socket")
+    p.add_argument("--hardware", metavar="LAYOUT",
+                   help="simulate this layout's hardware under the --layout config (a board.json "
+                   "deployed for another layout: the firmware reports it)")
     p.add_argument("--damage", type=float, default=0.0, metavar="RATE",
                    help="for tests: damage this share of bytes on the link (e.g. 0.01)")
     p.set_defaults(func=_run)
@@ -27,7 +30,8 @@ def _run(args: argparse.Namespace) -> int:
     from . import CliError
 
     try:
-        board = SimBoard(args.layout, args.baud, args.link, args.damage, args.control_port)
+        board = SimBoard(args.layout, args.baud, args.link, args.damage, args.control_port,
+                         args.hardware)
     except LayoutError as err:
         raise CliError(str(err)) from err
     return serve(board)
