@@ -36,7 +36,8 @@ def test_first_turns_are_read_from_the_slots_and_journaled(tmp_path: Path) -> No
     assert actions == ["A1=F1 + B1=L", "A1=R + B1=F2"]
     state = t.session.state
     assert state is not None and state.turns == 2 and state.player == 0
-    assert t.board.priority == [t.slot(0, n) for n in ("A1", "A2", "A3", "B1", "B2", "B3")]
+    # red's turn again: its empty slots are scanned first (A1 and B1 hold tiles)
+    assert t.board.priority == [t.slot(0, n) for n in ("A2", "A3", "B2", "B3")]
     assert state.programs[0] == (1, 0, 0)  # red robot A runs F1
     assert t.session.view()["turn"] == "red"
 

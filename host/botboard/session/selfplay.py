@@ -81,6 +81,8 @@ class Hands:
                 if self.session.table.reading(slot) is not None:
                     await self.ctl.remove(slot)
                 have[pos] = None
+        emptied = [slots[pos] for pos in range(6) if have[pos] is None]
+        await self._see_taken_out(seat, emptied)
         in_use: set[tuple[int, int]] = set()
         for pos, tile in enumerate(have):
             if tile is not None:
@@ -93,6 +95,29 @@ class Hands:
                 await self.ctl.place(slot, virtual_uid(tile, serial), payload(tile, serial))
         await self.until(lambda: self.kinds(slots) == want,
                          f"the {C.COLOURS[seat]} station to read {want}")
+
+    async def _see_taken_out(self, seat: int, emptied: list[int]) -> None:
+        """A hand takes a tile out before putting another in, and looks that the board saw it.
+
+        A departure the board missed is retried as a person would: put the
+        tile back, take it out again.
+        """
+        table = self.session.table
+        for attempt in range(4):
+            try:
+                await self.until(lambda: all(table.reading(k) is None for k in emptied),
+                                 f"the {C.COLOURS[seat]} station to see tiles taken out",
+                                 timeout=2.0 if attempt < 3 else WAIT_S)
+                return
+            except SelfplayError:
+                if attempt == 3:
+                    raise
+            for slot in emptied:
+                reading = table.reading(slot)
+                if reading is not None:
+                    await self.ctl.place(slot, reading.uid, reading.payload)
+                    await asyncio.sleep(0.3)
+                    await self.ctl.remove(slot)
 
     def _serial_key(self, seat: int, slot: int) -> tuple[int, int]:
         reading = self.session.table.reading(slot)
@@ -247,6 +272,8 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
         except SelfplayError as err:
             if sim is not None and sim.proc is not None and sim.proc.poll() is not None:
                 raise SelfplayError(f"the simulated board died{sim.last_words()}") from err
+            if sim is not None and sim.last_words():
+                raise SelfplayError(f"{err}; the simulated firmware failed{sim.last_words()}") from err
             raise
         state = session.state
         assert state is not None and session.game_id is not None

@@ -87,7 +87,7 @@ class GameSession:
         self.acks: dict[int, float] = {}  # robot id -> until when its tile acknowledgement shows
         self.log: deque[str] = deque(maxlen=200)
         self._base: dict[int, CellState] = {}  # the current picture before overlays
-        self._recheck: asyncio.TimerHandle | None = None
+        self._priority: list[int] | None = None  # the slots last sent with SET_PRIORITY
         self.board.set_palette(list(leds.PALETTE))
 
     # -- games ---------------------------------------------------------------------
@@ -140,7 +140,7 @@ class GameSession:
         f = msg.fields
         if msg.type == m.HELLO:
             self.table.reset()  # the census that follows says what the slots hold
-            self._prioritise()
+            self._prioritise(force=True)
             if self.mode == "animate":
                 self.animation.skip()  # a board back from an unplug shows the state now
         elif msg.type == m.SLOT:
@@ -157,6 +157,7 @@ class GameSession:
         now = self.clock()
         if not self.table.update(slot, present, uid, payload, now):
             return
+        self._prioritise()
         if self.state is None or self.seating is None:
             return
         ref = self.seating.slot(slot)
@@ -367,10 +368,21 @@ class GameSession:
             self.picker = None
         self._prioritise()
 
-    def _prioritise(self) -> None:
-        """The active player's slots are scanned first: their tiles are acknowledged sooner."""
-        if self.state is not None and self.seating is not None:
-            self.board.set_priority(self.seating.slots_of(self.state.player))
+    def _prioritise(self, force: bool = False) -> None:
+        """The active player's empty slots are scanned first: the next tile lands there.
+
+        Only the empty ones: the board checks a priority slot that holds a tag
+        only now and then, and (firmware as of this writing) misses departures
+        when most of its priority slots hold tags; occupied slots are scanned
+        in the ordinary rotation.
+        """
+        if self.state is None or self.seating is None:
+            return
+        empty = [k for k in self.seating.slots_of(self.state.player)
+                 if self.table.reading(k) is None]
+        if force or empty != self._priority:
+            self._priority = empty
+            self.board.set_priority(empty)
 
     def decide(self, choice: str) -> None:
         """The decider's choice (from the board or the console)."""
