@@ -113,3 +113,24 @@ def test_animation_runs_at_its_speed_skips_and_a_returning_board_gets_the_end(tm
         assert t.session.mode == "program" and t.session.view()["turn"] == "red"
 
     asyncio.run(scenario())
+
+
+def test_a_tile_moved_while_the_robots_run_is_refused(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        t = Table(tmp_path)
+        t.session.set_speed(5.0)
+        gid = t.session.new_game(2, {"track": 0}, 3)
+        t.place(0, "A1", "F2/red")
+        t.place(0, "B1", "L/red")
+        t.press(0, "confirm")
+        assert t.session.mode == "animate"
+        t.remove(0, "A1")  # a hand pulls the tile while robot A moves
+        assert "while the robots run" in t.session.message
+        t.session.skip()
+        await asyncio.sleep(0.05)
+        assert [a["action"] for a in t.journal.actions(gid)] == ["A1=F2 + B1=L"]  # untouched
+        assert any(c.palette == leds.INDEX["alert"] for c in t.board.cells.values())
+        t.place(0, "A1", "F2/red")
+        assert not any(c.palette == leds.INDEX["alert"] for c in t.board.cells.values())
+
+    asyncio.run(scenario())
