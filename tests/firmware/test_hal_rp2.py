@@ -1,0 +1,64 @@
+"""The Pico HAL (bbfw/hal_rp2.py) in the unix port, on stand-ins for machine and rp2
+(tests/firmware/rp2stubs): pins from the config, the LED chains, binary-safe
+serial, the watchdog and the REPL handoff."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from botboard import layouts
+from tests.mpy import run_mpy
+
+STUBS = Path(__file__).parent / "rp2stubs"
+
+
+def run(code: str, config: dict, stdin: bytes = b"") -> dict:
+    path = Path("/tmp") / f"bb-rp2-{abs(hash(code)) % 100000}.json"
+    path.write_text(json.dumps(config))
+    prefix = ("import sys\nsys.path.insert(0, %r)\nimport json, machine, rp2\n"
+              "from bbfw import hal_rp2\nhal = hal_rp2.Hal(%r)\n" % (str(STUBS), str(path)))
+    try:
+        return json.loads(run_mpy(prefix + code, stdin=stdin).strip().splitlines()[-1])
+    finally:
+        path.unlink()
+
+
+def test_the_pico_hal_builds_the_board_from_the_config() -> None:
+    cfg = layouts.load("ttb-big").board_config()
+    r = run("""
+b = hal.make_buttons(lambda k, a: None, lambda k, c, t: None)
+print(json.dumps({"sms": [e[1:] for e in rp2.log if e[0] == "sm"],
+                  "spi": [e[1:] for e in machine.log if e[0] == "spi"],
+                  "leds": len(hal.strip.buf) // 3, "slots": hal.readers.count,
+                  "alive": sum(hal.readers.alive), "keys": b.keys,
+                  "errors": hal.boot_errors}))
+""", cfg)
+    assert r["sms"] == [[0, 2], [1, 3]]  # one PIO state machine per chain, on GP2 and GP3
+    assert r["spi"] == [[0, 10_000_000]]
+    assert r["leds"] == 637 and r["slots"] == 36 and r["keys"] >= 24 + 91
+    assert r["alive"] == 0 and r["errors"] == []  # nobody answers: the scanner reports each
+
+
+def test_serial_is_binary_safe_and_the_repl_handoff_restores_it() -> None:
+    cfg = layouts.load("ttb-small").board_config()
+    r = run("""
+buf = bytearray(16)
+n = hal.read_into(buf)
+tasks = hal.extra_tasks(None)
+hal.release(True)
+print(json.dumps({"n": n, "data": bytes(buf[:n]).hex(), "tasks": len(tasks),
+                  "wdt": [e[1] for e in machine.log if e[0] == "wdt"],
+                  "mem32": [[e[1], e[2] & (1 << 30)] for e in machine.log if e[0] == "mem32"]}))
+""", cfg, stdin=b"\x03\x00\x01")
+    assert r["n"] == 3 and r["data"] == "030001"  # Ctrl-C is just a byte
+    assert r["tasks"] == 1 and r["wdt"] == [8000]
+    assert r["mem32"] == [[0x40058000, 0]]  # watchdog ENABLE cleared for mpremote
+
+
+def test_a_refused_config_gives_an_empty_board_and_the_reason() -> None:
+    r = run("""
+print(json.dumps({"cells": hal.config["cells"], "errors": hal.boot_errors}))
+""", {"layout": "x", "cells": 3})
+    assert r["cells"] == 0
+    assert r["errors"][0][0] == 7 and "lacks 'leds_per_cell'" in r["errors"][0][2]
