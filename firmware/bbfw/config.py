@@ -8,7 +8,8 @@
 #    "slots": 36, "buttons": 24, "touch": true,
 #    "chains": [[pin, first_cell, cells(, sense_pin)], ...],
 #    "pins": {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20,
-#             "rst": 21, "row_latch": 22, "cols": [10, ...], "safe": 28}}
+#             "rst": 21, "row_latch": 22, "cols": [10, ...], "safe": 28},
+#    "stuck_ms": 30000}        optional: a key held this long is reported stuck
 import json
 
 _REQUIRED = ("layout", "cells", "leds_per_cell", "slots", "buttons", "chains")
