@@ -157,3 +157,48 @@ def test_a_special_order_the_player_does_not_hold_is_refused(tmp_path: Path) -> 
     t.press(0, "confirm")
     assert "not yours to place" in t.session.message or "not in your hand" in t.session.message
     assert t.journal.actions(gid) == []
+
+
+def test_two_tiles_in_a_slot_and_a_tile_half_in_get_messages_and_no_move(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    gid = t.session.new_game(2, {"track": 0}, 3)
+    slot = t.slot(0, "A1")
+    for serial in (1, 2, 1, 2):  # two tags answer in turn
+        t.place(0, "A1", "F1/red", serial)
+    assert "holds two tiles" in t.session.message
+    t.place(0, "B1", "L/red")
+    for serial in (1, 2, 1, 2):  # still both there when confirm is pressed
+        t.place(0, "A1", "F1/red", serial)
+    t.clock.advance(0.3)
+    t.session.confirm()
+    assert "does not read steadily" in t.session.message and t.journal.actions(gid) == []
+    t.clock.advance(5)
+    for _ in range(4):  # the same tag coming and going
+        t.remove(0, "B1")
+        t.place(0, "B1", "L/red")
+    assert "keeps coming and going" in t.session.message
+    assert slot in t.session.table.contents()
+
+
+def test_the_daemon_glue_resumes_or_starts_a_game(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from botboard import layouts
+    from botboard.link.connection import BoardConnection
+    from botboard.link.image import BoardImage
+    from botboard.session.host import attach
+
+    def daemon() -> SimpleNamespace:
+        return SimpleNamespace(conn=BoardConnection("/dev/null", BoardImage.blank(61)),
+                               layout=layouts.load("ttb-small"), publish=lambda e: None,
+                               session=None)
+
+    first = daemon()
+    session = attach(first, tmp_path, players=3, seed=4)
+    assert first.session is session and session.game_id == 1 and session.view()["players"] == 3
+    session.journal.close()
+    again = daemon()
+    assert attach(again, tmp_path, players=2).game_id == 1  # the unfinished game resumes
+    too_big = daemon()
+    big = attach(too_big, tmp_path / "big", players=6)  # 6 players need ttb-big: said, not raised
+    assert big.game_id is None and "ttb-big" in big.message
