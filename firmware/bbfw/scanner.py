@@ -5,11 +5,13 @@
 #   sc.set_priority(slots_first)   host-set order, the active station first
 #   sc.step(budget) -> int         poll up to `budget` slots, returns how many
 #   sc.present_after, sc.absent_after   may be changed at any time
-#   sc.present_every = k           a priority slot holding a tag is polled on
-#       one visit in k (default 1: every visit); the visits skipped cost no
-#       budget, so the empty slots of the active station, where the next tile
-#       will land, are polled more often.  Departures then take up to
-#       k * absent_after visits to be seen; arrivals are what must be quick.
+#   sc.present_every = k           a priority slot holding a tag is checked at
+#       most once in k steps (default 1: every visit), and only one such slot
+#       per step, the most overdue first (so each gets its turn); the visits
+#       skipped cost no budget, so the empty slots of the active station, where
+#       the next tile will land, are polled every step.  With T tags in the
+#       station a departure takes about max(k, T) * absent_after steps to be
+#       seen; arrivals are what must be quick.
 #   on_event(slot, present, uid_bytes, payload_bytes_or_None)
 #       once per arrival (after present_after consecutive reads of the same
 #       tag, the last of them the payload READ) and once per departure (after
@@ -93,18 +95,26 @@ class SlotScanner:
         quota = budget - 1 if nr and budget > 1 else budget
         polled = 0
         visits = 0
-        checked = False
+        oldest = -1  # the priority slot holding a tag whose check is most overdue
+        every = self.present_every
+        skips = self._skips
         while polled < quota and visits < np:
             s = self._prio[self._pcur]
             self._pcur = (self._pcur + 1) % np
             visits += 1
-            if self.present[s] and self.present_every > 1:
-                self._skips[s] += 1
-                if self._skips[s] < self.present_every or checked:
-                    continue
-                self._skips[s] = 0
-                checked = True  # one present-tag check per step: they are the slow polls
+            if every > 1 and self.present[s]:
+                if skips[s] < 255:
+                    skips[s] += 1
+                if skips[s] >= every and (oldest < 0 or skips[s] > skips[oldest]):
+                    oldest = s
+                continue
             self._poll(s)
+            polled += 1
+        if oldest >= 0 and polled < quota:
+            # one tag check per step (they are the slow polls), the most
+            # overdue first: every slot holding a tag gets its turn
+            skips[oldest] = 0
+            self._poll(oldest)
             polled += 1
         for _ in range(min(budget - polled, nr)):
             s = self._rest[self._rcur]

@@ -183,3 +183,27 @@ print(json.dumps([
     assert [e[:2] for e in prefix_config] == [[7, 2]]
     assert [e[:2] for e in holes] == [[10, 0]]  # scattered missing readers: the scanner reports them
     assert one_missing == []
+
+
+def test_departures_are_seen_when_every_priority_slot_holds_a_tile(configs: dict[str, str]) -> None:
+    # the tag checks take turns: no slot of a full station is starved
+    r = run("""
+box.send(m.SET_PRIORITY, bytes(range(6)))
+for s in range(6):
+    box.field.place(s, uid(s), TILE)
+box.steps(30)
+arrived = sorted(e[0] for e in box.said(m.SLOT) if e[1])
+box.forget()
+gone = []
+for s in (5, 4, 0):
+    box.field.remove(s)
+    steps = 0
+    while not box.said(m.SLOT) and steps < 200:
+        box.steps(1)
+        steps += 1
+    gone.append([e[:2] for e in box.said(m.SLOT)])
+    box.forget()
+print(json.dumps({"arrived": arrived, "gone": gone}))
+""", configs["ttb-big"])
+    assert r["arrived"] == [0, 1, 2, 3, 4, 5]
+    assert r["gone"] == [[[5, 0]], [[4, 0]], [[0, 0]]]
