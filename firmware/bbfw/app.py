@@ -245,6 +245,19 @@ class Board:
         self.scanner.set_priority(slots)
         self.scan_budget = max(SCAN_BUDGET, len(slots) + 1)
 
+    def _write_tag(self, payload):
+        # Write a tile payload to the tag on a slot's reader (botboard tiles
+        # write); the answer says how it went, and a good write is announced
+        # as a fresh arrival so the host sees the tile it now is.
+        slot, data = m.decode(m.WRITE_TAG, payload)
+        if slot >= self.cfg["slots"]:
+            raise ValueError("no slot %d" % slot)
+        status = self.hal.readers.write_payload(slot, data)
+        uid = self.tag_in(slot)[0]
+        self.send(m.TAG_WRITTEN, slot, status, uid)
+        if status == 0 and uid:
+            self._on_slot(slot, True, uid, data)
+
     def _repl(self, payload):
         self.handoff = True
         self.running = False  # main() returns: the REPL gets the port
@@ -333,6 +346,7 @@ _HANDLERS = {
     m.SET_CONFIG: Board._set_config,
     m.SET_PRIORITY: Board._set_priority,
     m.REPL: Board._repl,
+    m.WRITE_TAG: Board._write_tag,
 }
 
 

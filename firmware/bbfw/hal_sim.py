@@ -219,6 +219,9 @@ class Hal:
                              bytes.fromhex(payload) if payload else None)
         elif op == "remove":
             self.field.remove(req["slot"])
+        elif op == "tag":  # what the tag on a slot holds in its payload pages (tests)
+            tag = self.field.tag(req["slot"])
+            return {"ok": True, "payload": bytes(tag.byte(16 + i) for i in range(16)).hex()}
         elif op == "button":  # action: press, release, or click / long (press, then release)
             self._press(req["button"], req.get("action", "click"))
         elif op == "touch":

@@ -25,13 +25,12 @@
 from micropython import const
 
 from bbshared import tilepayload
+from bbshared.messages import TAG_STATUS
 from .drivers.mfrc522 import OK, CHIP_TIMEOUT, PROTOCOL_ERROR
 
 NO_PAYLOAD = const(7)  # the tag answered but holds no tile payload
 BAD_PAYLOAD = const(8)  # a tile payload with a wrong CRC or unknown version
-STATUS_NAMES = ("ok", "timeout", "collision", "crc error", "protocol error",
-                "nak", "reader not answering", "no tile payload",
-                "corrupt tile payload")
+STATUS_NAMES = TAG_STATUS  # the same codes the host reads in TAG_WRITTEN
 
 
 class ReaderBank:

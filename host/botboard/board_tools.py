@@ -280,22 +280,6 @@ class BoardTools:
         await self._sim_call(self._sim().place(slot, uid, payload))
         return {"slot": slot, "uid": uid.hex(), "payload": payload.hex() if payload else ""}
 
-    async def sim_place_raw(self, slot: int, uid: bytes, payload: bytes | None) -> None:
-        """A tag with exactly this uid and payload (tile writing on the simulated board).
-
-        A tag already there is lifted first, until the board reports it gone:
-        the reader only reads a tag's memory when it arrives.
-        """
-        self._check_slot(slot)
-        sim = self._sim()
-        if self.slots[slot].present:
-            await self._sim_call(sim.remove(slot))
-            for _ in range(100):
-                if not self.slots[slot].present:
-                    break
-                await asyncio.sleep(0.02)
-        await self._sim_call(sim.place(slot, uid, payload))
-
     async def remove_tile(self, slot: int) -> dict[str, Any]:
         self._check_slot(slot)
         await self._sim_call(self._sim().remove(slot))

@@ -18,6 +18,7 @@ NAK = 0x06  # link level: frame seq missing, send again from there
 SLOT = 0x10  # board -> host: a tag arrived in / left a slot
 BUTTON = 0x11  # board -> host: a button was pressed, released or long-pressed
 TOUCH = 0x12  # board -> host: an arena cell was touched
+TAG_WRITTEN = 0x13  # board -> host: the outcome of WRITE_TAG
 SET_CELLS = 0x20  # host -> board: sparse cell states, 4 bytes each
 SET_RANGE = 0x21  # host -> board: consecutive cell states, 2 bytes each
 SET_PALETTE = 0x22  # host -> board: palette entries, 3 bytes (RGB) each
@@ -25,6 +26,7 @@ GET_STATE = 0x23  # host -> board: ask for STATE
 STATE = 0x24  # board -> host: what the cells show now (chunks of a range)
 SET_CONFIG = 0x25  # host -> board: one setting (see CONFIG_* below)
 SET_PRIORITY = 0x26  # host -> board: slot indices to scan first
+WRITE_TAG = 0x27  # host -> board: write a tile payload to the tag on a slot's reader
 LOG = 0x30  # either way: a log line
 ERROR = 0x31  # either way: something was wrong; code, what it concerns, words
 REPL = 0x32  # host -> board: stop the firmware and hand the port to the REPL
@@ -40,6 +42,7 @@ CATALOGUE = {
     SLOT: ("slot", "BBbb", True),
     BUTTON: ("button", "BB", True),
     TOUCH: ("touch", "H", True),
+    TAG_WRITTEN: ("tag_written", "BBb", True),
     SET_CELLS: ("set_cells", "r", True),
     SET_RANGE: ("set_range", "Hr", True),
     SET_PALETTE: ("set_palette", "Br", True),
@@ -47,6 +50,7 @@ CATALOGUE = {
     STATE: ("state", "HHr", True),
     SET_CONFIG: ("set_config", "BH", True),
     SET_PRIORITY: ("set_priority", "r", True),
+    WRITE_TAG: ("write_tag", "Bb", True),
     LOG: ("log", "Bt", True),
     ERROR: ("error", "BHt", True),
     REPL: ("repl", "", True),
@@ -63,6 +67,7 @@ FIELD_NAMES = {
     SLOT: ("slot", "present", "uid", "payload"),
     BUTTON: ("button", "action"),
     TOUCH: ("cell",),
+    TAG_WRITTEN: ("slot", "status", "uid"),
     SET_CELLS: ("cells",),
     SET_RANGE: ("start", "cells"),
     SET_PALETTE: ("start", "rgb"),
@@ -70,6 +75,7 @@ FIELD_NAMES = {
     STATE: ("start", "total", "cells"),
     SET_CONFIG: ("key", "value"),
     SET_PRIORITY: ("slots",),
+    WRITE_TAG: ("slot", "payload"),
     LOG: ("level", "text"),
     ERROR: ("code", "ref", "text"),
     REPL: (),
@@ -106,6 +112,10 @@ E_CONFIG = 7
 E_VERSION = 8
 E_OVERSIZE = 9
 E_LED_CHAIN = 10  # ref: chain index
+
+# TAG_WRITTEN status (the readers' status codes, bbfw/readers.py)
+TAG_STATUS = ("ok", "timeout", "collision", "crc error", "protocol error", "nak",
+              "reader not answering", "no tile payload", "corrupt tile payload")
 
 LOG_DEBUG = 10
 LOG_INFO = 20

@@ -25,17 +25,24 @@ def test_tiles_enroll_and_list(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "not a tile kind" in bad.stderr
 
 
-def test_tiles_write_puts_the_payload_on_the_simulated_reader() -> None:
+def test_tiles_write_goes_through_the_board_to_the_tag() -> None:
     sim = SimProcess()
     try:
-        port = sim._sock.getpeername()[1]  # noqa: SLF001
-        done = _run("tiles", "write", "--port", sim.port, "--control", f"127.0.0.1:{port}",
-                    "--kind", "F2", "--colour", "green", "--slot", "3")
+        sim.control("place", slot=3, uid="04aabbccddee01")  # a blank tag on the reader
+        done = _run("tiles", "write", "--port", sim.port, "--kind", "F2", "--colour", "green",
+                    "--slot", "3")
         assert done.returncode == 0, done.stderr
-        written = bytes.fromhex(json.loads(done.stdout)["payload"])
-        assert from_payload(written) == Tile(C.TILE_BY_CODE["F2"], 2)
-        real = _run("tiles", "write", "--port", "/dev/ttyACM0", "--kind", "F2", "--colour", "green")
-        assert real.returncode == 2 and "enroll" in real.stderr
+        result = json.loads(done.stdout)
+        assert result["uid"] == "04aabbccddee01"
+        assert from_payload(bytes.fromhex(result["payload"])) == Tile(C.TILE_BY_CODE["F2"], 2)
+        # the NTAG213 model now holds the payload: the board's reader reads it back
+        tag = sim.control("tag", slot=3)["payload"]
+        assert tag == result["payload"]
+        empty = _run("tiles", "write", "--port", sim.port, "--kind", "F2", "--colour", "green",
+                     "--slot", "4")
+        assert empty.returncode == 2 and "put a tag on the reader" in empty.stderr
+        missing = _run("tiles", "write", "--port", "/dev/ttyACM7", "--kind", "F2", "--colour", "green")
+        assert missing.returncode == 2 and "plug the board in" in missing.stderr
     finally:
         sim.stop()
 

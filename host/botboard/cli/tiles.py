@@ -1,10 +1,9 @@
 """``botboard tiles``: write a tile's payload to a tag, or enroll tags that cannot be written.
 
 ``write`` puts the payload (docs/tiles.md) on the tag lying on a slot's
-reader. The board protocol has no tag-writing message yet, so writing works
-against the simulated board, through its control socket (the virtual tag on
-that slot is replaced by one carrying the payload); on a real board it says
-so. ``enroll`` records a tag's uid in the data directory's registry instead.
+reader: the board writes it (WRITE_TAG, docs/protocol.md), reads it back and
+announces the tile. ``enroll`` records the uid of a tag that cannot be
+written (read-only, or another format) in the data directory's registry.
 """
 
 from __future__ import annotations
@@ -19,12 +18,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     w = verbs.add_parser("write", help="write a tile's payload to the tag on a slot's reader")
     w.add_argument("--port", required=True, help="the board's serial port")
-    w.add_argument("--control", default=None, metavar="HOST:PORT",
-                   help="the simulated board's control socket (required: see the module doc)")
     w.add_argument("--kind", required=True, help="tile code, e.g. F1, L, UL, LZ")
     w.add_argument("--colour", default=None, help="player colour (order tiles); none for specials")
     w.add_argument("--slot", type=int, default=0, help="slot (reader) index (default 0)")
     w.add_argument("--serial", type=int, default=1, help="serial number written (default 1)")
+    w.epilog = "The port must be free: with `botboard run` going, write from its console."
     w.set_defaults(func=_write)
     e = verbs.add_parser("enroll", help="register a tag that has no payload as a tile")
     e.add_argument("--uid", required=True, help="the tag's uid in hex (the console's trace shows it)")
@@ -38,33 +36,35 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _write(args: argparse.Namespace) -> int:
-    from ..session.tiles import TileError, make_tile, payload, virtual_uid
-    from ..sim_control import SimControl, SimControlError
+    from ..link.connection import BoardConnection, HandshakeError
+    from ..link.tags import TagWriteError, write_tag
+    from ..link.transport import PortError
+    from ..session.tiles import TileError, make_tile, payload
     from . import CliError
 
     try:
         tile = make_tile(args.kind, args.colour)
     except TileError as err:
         raise CliError(str(err)) from err
-    if not args.control:
-        raise CliError(f"{args.port}: the board protocol has no tag-writing message yet, so only "
-                       "the simulated board's tags can be written (give --control HOST:PORT); "
-                       "for a real tag use `botboard tiles enroll`")
     data = payload(tile, args.serial)
-    host, _, port = args.control.rpartition(":")
 
-    async def write() -> None:
-        ctl = SimControl(host or "127.0.0.1", int(port))
+    async def write() -> bytes:
+        conn = BoardConnection(args.port)
         try:
-            await ctl.place(args.slot, virtual_uid(tile, args.serial), data)
+            info = await conn.connect()
+            if not 0 <= args.slot < info.slots:
+                raise CliError(f"no slot {args.slot}: the board has slots 0..{info.slots - 1}")
+            return await write_tag(conn, args.slot, data)
         finally:
-            ctl.close()
+            conn.close()
 
     try:
-        asyncio.run(write())
-    except SimControlError as err:
-        raise CliError(str(err)) from err
-    print(json.dumps({"slot": args.slot, "tile": str(tile), "payload": data.hex()}))
+        uid = asyncio.run(write())
+    except (PortError, HandshakeError, TagWriteError) as err:
+        hint = " (is `botboard run` holding the port? write from its console instead)" \
+            if isinstance(err, PortError) and "busy" in str(err) else ""
+        raise CliError(f"{err}{hint}") from err
+    print(json.dumps({"slot": args.slot, "uid": uid.hex(), "tile": str(tile), "payload": data.hex()}))
     return 0
 
 

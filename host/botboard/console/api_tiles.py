@@ -5,10 +5,10 @@ POST /api/tiles/write       {slot, kind: "F1", colour: "red"|null, serial?}
 POST /api/tiles/enroll      {slot, kind, colour}     the tag now on that slot's reader
 
 The tile format and the registry are the game session's (``botboard.session.tiles``,
-the same code as ``botboard tiles``). Writing needs the simulated board: the
-protocol has no tag-writing message yet, so the virtual tag in the slot is
-replaced by one carrying the payload (same uid). Enrolling records the uid
-of the tag on the slot in the session's registry, in the data directory.
+the same code as ``botboard tiles``). Writing goes through the board
+(WRITE_TAG): it writes the tag on the slot's reader, reads it back and
+announces the tile, on the real board and the simulated one alike. Enrolling
+records the uid of the tag on the slot in the session's registry.
 """
 
 from __future__ import annotations
@@ -63,18 +63,20 @@ def routes(daemon: "Daemon") -> list[Route]:
 
     @api
     async def write(request: Request) -> Response:
-        from ..session.tiles import payload, virtual_uid
+        from ..link.tags import TagWriteError, write_tag
+        from ..session.tiles import payload
 
         body = await json_body(request)
         tile, slot = tile_from(body), slot_of(body)
         serial = get_int(body, "serial", 1, 0, 0xFFFF)
-        if daemon.sim_control is None:
-            raise ApiError("the board protocol has no tag-writing message yet: only the simulated "
-                           "board's tags can be written; enroll a real tag instead", status=409)
+        conn = daemon.conn
+        if conn is None or conn.state != "connected":
+            raise ApiError("the board is not connected: plug it in, then write", status=409)
         data = payload(tile, serial)
-        reading = tools.slots[slot]
-        uid = bytes.fromhex(reading.uid) if reading.present and reading.uid else virtual_uid(tile, serial)
-        await tools.sim_place_raw(slot, uid, data)
+        try:
+            uid = await write_tag(conn, slot, data)
+        except TagWriteError as err:
+            raise ApiError(str(err), status=409) from err
         return JSONResponse({"slot": slot, "uid": uid.hex(), "tile": str(tile), "payload": data.hex()})
 
     @api

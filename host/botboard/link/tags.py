@@ -1,0 +1,42 @@
+"""Writing a tile payload to the tag on a slot's reader, through the board."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bbshared import messages as m
+
+from .connection import BoardConnection, Message
+
+
+class TagWriteError(RuntimeError):
+    """The board could not write the tag; the message says why and what to do."""
+
+
+async def write_tag(conn: BoardConnection, slot: int, payload: bytes, timeout: float = 3.0) -> bytes:
+    """Write ``payload`` to the tag on ``slot``; return the tag's uid."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Message] = loop.create_future()
+
+    def listen(msg: Message) -> None:
+        if msg.type == m.TAG_WRITTEN and msg.fields["slot"] == slot and not answer.done():
+            answer.set_result(msg)
+
+    conn.listeners.append(listen)
+    try:
+        conn.send(m.WRITE_TAG, slot, payload)
+        try:
+            msg = await asyncio.wait_for(answer, timeout)
+        except asyncio.TimeoutError:
+            raise TagWriteError(f"the board did not answer the write on slot {slot} within "
+                                f"{timeout:.0f} s (firmware older than the host?)") from None
+    finally:
+        conn.listeners.remove(listen)
+    status = msg.fields["status"]
+    if status:
+        why = m.TAG_STATUS[status] if status < len(m.TAG_STATUS) else f"status {status}"
+        hint = ("put a tag on the reader" if status in (1, 6) else
+                "keep one tag still on the reader and try again")
+        raise TagWriteError(f"slot {slot}: writing the tag failed ({why}): {hint}")
+    uid: bytes = msg.fields["uid"]
+    return uid
