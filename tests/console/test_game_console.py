@@ -58,7 +58,7 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
         page.select_option("#tile-kind", kind)
         page.select_option("#tile-colour", "0")
         page.click(f"#stations .slot[data-slot='{slot}']")
-        expect(page.locator(f"#trace li[data-type='slot']").filter(
+        expect(page.locator("#trace li[data-type='slot']").filter(
             has_text=f"slot={slot} present=1")).to_have_count(1)
     expect(page.locator(f"#stations .slot[data-slot='{seat_slots[0]}']")).to_contain_text("F1 · red")
     page.click(f"#stations [data-button='{confirm}']")

@@ -4,7 +4,6 @@ host, priorities, settings, boot checks, the REPL handoff."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest

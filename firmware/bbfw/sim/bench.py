@@ -18,8 +18,8 @@ gc.collect()
 _BASE = gc.mem_alloc()
 
 from bbshared import messages as m  # noqa: E402  (measured: imports after _BASE)
-from bbshared import tilepayload as tp  # noqa: E402
-from bbfw import app  # noqa: E402
+from bbshared import tilepayload as tp  # noqa: E402,F401
+from bbfw import app  # noqa: E402,F401
 
 gc.collect()
 _BOARD_IMPORTS = gc.mem_alloc()

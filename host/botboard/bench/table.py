@@ -33,7 +33,6 @@ from bbshared import messages as m
 from .. import layouts
 from ..link.connection import BoardConnection
 from ..link.image import BoardImage, CellState
-from ..session import leds
 from ..session.host import make_session
 from ..session.session import GameSession
 from ..session.tiles import make_tile, payload, virtual_uid

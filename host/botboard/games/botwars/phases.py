@@ -16,7 +16,7 @@ from .damage import repair
 from .elements import conveyors, crushers, gears, pushers
 from .lasers import board_lasers, robot_lasers
 from .movement import play_card
-from .state import MAX_HP, REGISTERS, Player, State
+from .state import MAX_HP, REGISTERS, Player
 
 
 def card_sets(upgrades: bool, robot: Player) -> int:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Sequence, overload
 
-from ..base import IllegalAction, InvalidNotation
+from ..base import InvalidNotation
 from . import content as C
 
 PLACE, SWAP, REMOVE, RESET, PASS, DOUBLE, FIRST, ZAP_ORDER, BLOB_MOVE, ENTRY = range(10)
