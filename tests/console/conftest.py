@@ -7,6 +7,8 @@ function on the daemon's event loop (to change cells as a game would).
 
 from __future__ import annotations
 
+import os
+
 import asyncio
 import json
 import threading
@@ -138,6 +140,8 @@ def browser() -> Iterator[Any]:
     expect.set_options(timeout=15000)  # a loaded machine (2 shared cores) is slow, not wrong
 
     if not Path("/usr/bin/chromium").exists():
+        if os.environ.get("CI"):  # CI installs it (.ci/setup --test): missing means broken
+            pytest.fail("Debian's chromium is not installed: .ci/setup --test should have")
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="botboard-chromium-") as profile:
         context = p.chromium.launch_persistent_context(
