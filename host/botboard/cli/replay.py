@@ -18,14 +18,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..session.host import data_dir
-    from ..session.journal import Journal, JournalError, replay
+    from ..session.host import open_journal
+    from ..session.journal import JournalError, replay
     from . import CliError
 
-    path = data_dir(args.data_dir)
-    if not (path / "botboard.sqlite").exists():
-        raise CliError(f"no journal in {path} (give --data-dir)")
-    journal = Journal.in_dir(path)
+    try:
+        journal = open_journal(args.data_dir)
+    except JournalError as err:
+        raise CliError(str(err)) from err
     try:
         engine, state, _ = replay(journal, args.game)
         digest = engine.state_hash(state)

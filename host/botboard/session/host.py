@@ -17,7 +17,7 @@ from ..layouts import ROOT, Layout
 from ..link.connection import BoardConnection
 from ..link.image import CellState
 from ..games.base import GameError
-from .journal import Journal, JournalError
+from .journal import JOURNAL_FILE, Journal, JournalError
 from .session import GameSession, SessionError
 from .tiles import Registry
 
@@ -48,6 +48,14 @@ class ConnBoard:
 
 def data_dir(path: str | Path | None) -> Path:
     return Path(path) if path else DEFAULT_DATA_DIR
+
+
+def open_journal(path: str | Path | None) -> Journal:
+    """The journal already in the data directory; JournalError if there is none."""
+    folder = data_dir(path)
+    if not (folder / JOURNAL_FILE).exists():
+        raise JournalError(f"no journal in {folder} (give --data-dir)")
+    return Journal.in_dir(folder)
 
 
 def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None,
