@@ -9,40 +9,18 @@ docs/botwars-boards.md.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..base import ScenarioError
+from ..squares import FACINGS, Square, parse_facing, parse_square, square_name  # noqa: F401  (re-exported)
 
-Square = tuple[int, int]
-
-FACINGS = "NESW"
 VECTORS: tuple[Square, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 ARROWS = "^>v<"
 DATA = Path(__file__).parent / "data"
 
-_SQUARE_RE = re.compile(r"^r(\d+)c(\d+)$")
-
-
-def parse_square(text: str) -> Square:
-    """``"r4c7"`` -> ``(7, 4)``; ScenarioError on anything else."""
-    match = _SQUARE_RE.match(text.strip().lower()) if isinstance(text, str) else None
-    if not match:
-        raise ScenarioError(f"bad square {text!r}: expected r<row>c<column>, e.g. r4c7")
-    return int(match.group(2)), int(match.group(1))
-
-
-def square_name(square: Square) -> str:
-    return f"r{square[1]}c{square[0]}"
-
-
-def parse_facing(text: str) -> int:
-    if not isinstance(text, str) or text.upper() not in ("N", "E", "S", "W"):
-        raise ScenarioError(f"bad facing {text!r}: expected one of N, E, S, W")
-    return FACINGS.index(text.upper())
 
 
 def neighbour(square: Square, facing: int) -> Square:

@@ -9,34 +9,17 @@ does. Directions are the 8 keys of a control unit, clockwise from north:
 
 from __future__ import annotations
 
-import re
 
 from ..base import ScenarioError
+from ..squares import FACINGS, Square, parse_square, square_name  # noqa: F401  (re-exported)
 
-Square = tuple[int, int]
 Edge = frozenset[Square]  # the side shared by two orthogonally adjacent squares
 
 KEYS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 VECTORS: tuple[Square, ...] = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 ORTHOGONAL = (0, 2, 4, 6)
 DIAGONAL = (1, 3, 5, 7)
-FACINGS = "NESW"
 UNITS = ("I", "II", "III")
-
-_SQUARE_RE = re.compile(r"^r(\d+)c(\d+)$")
-
-
-def parse_square(text: object) -> Square:
-    """``"r4c7"`` -> ``(7, 4)``; ScenarioError on anything else."""
-    match = _SQUARE_RE.match(text.strip().lower()) if isinstance(text, str) else None
-    if not match:
-        raise ScenarioError(f"bad square {text!r}: expected r<row>c<column>, e.g. r4c7")
-    return int(match.group(2)), int(match.group(1))
-
-
-def square_name(square: Square) -> str:
-    return f"r{square[1]}c{square[0]}"
-
 
 def parse_key(text: str) -> int:
     if text.upper() not in KEYS:
