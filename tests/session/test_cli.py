@@ -58,3 +58,25 @@ def test_games_and_replay_name_a_missing_journal_or_game(tmp_path: Path) -> None
     assert missing.returncode == 2 and "no game 7" in missing.stderr
     fresh = _run("replay", "1", "--data-dir", str(tmp_path / "j"))
     assert fresh.returncode == 0 and len(fresh.stdout.strip()) == 16
+
+
+def test_goblins_tiles_written_once_define_the_box() -> None:
+    from botboard.games.goblins.tagcodec import tile_json
+    from botboard.games.goblins.tiles import load_box
+
+    box = load_box("placeholder")
+    sim = SimProcess()
+    try:
+        for slot, tile_id in ((2, 5), (7, 12)):
+            sim.control("place", slot=slot, uid=f"04aabbccdd{slot:02x}{tile_id:02x}")
+            done = _run("tiles", "write", "--port", sim.port, "--goblins-tile", str(tile_id),
+                        "--slot", str(slot))
+            assert done.returncode == 0, done.stderr
+        read = _run("tiles", "read-box", "--port", sim.port, "--settle", "0.5")
+        assert read.returncode == 0, read.stderr
+        # the tags alone carry the definitions: the same tiles as the box file
+        assert json.loads(read.stdout)["tiles"] == [tile_json(box.tiles[5]), tile_json(box.tiles[12])]
+        missing = _run("tiles", "write", "--port", sim.port, "--goblins-tile", "999", "--slot", "2")
+        assert missing.returncode == 2 and "no tile 999" in missing.stderr
+    finally:
+        sim.stop()

@@ -18,8 +18,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     w = verbs.add_parser("write", help="write a tile's payload to the tag on a slot's reader")
     w.add_argument("--port", required=True, help="the board's serial port")
-    w.add_argument("--kind", required=True, help="tile code, e.g. F1, L, UL, LZ")
+    w.add_argument("--kind", help="Twin Tin Bots tile code, e.g. F1, L, UL, LZ")
     w.add_argument("--colour", default=None, help="player colour (order tiles); none for specials")
+    w.add_argument("--goblins-tile", type=int, metavar="ID",
+                   help="instead: the Goblins, Inc. construction tile ID of --box, with its definition")
+    w.add_argument("--box", default="placeholder",
+                   help="Goblins, Inc. box file (default: the shipped placeholder box)")
     w.add_argument("--slot", type=int, default=0, help="slot (reader) index (default 0)")
     w.add_argument("--serial", type=int, default=1, help="serial number written (default 1)")
     w.epilog = "The port must be free: with `botboard run` going, write from its console."
@@ -30,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--colour", default=None)
     e.add_argument("--data-dir", default=None, help="registry directory (default ./var)")
     e.set_defaults(func=_enroll)
+    rb = verbs.add_parser("read-box", help="Goblins, Inc.: the box file's tile list from the "
+                          "construction tiles lying on the board's readers")
+    rb.add_argument("--port", required=True, help="the board's serial port")
+    rb.add_argument("--settle", type=float, default=1.5, help="seconds to collect the slots' tags")
+    rb.set_defaults(func=_read_box)
     ls = verbs.add_parser("list", help="the enrolled tags")
     ls.add_argument("--data-dir", default=None)
     ls.set_defaults(func=_list)
@@ -43,10 +52,15 @@ def _write(args: argparse.Namespace) -> int:
     from . import CliError
 
     try:
-        tile = make_tile(args.kind, args.colour)
+        if args.goblins_tile is not None:
+            label, data = _goblins_tile(args.box, args.goblins_tile)
+        elif args.kind:
+            tile = make_tile(args.kind, args.colour)
+            label, data = str(tile), payload(tile, args.serial)
+        else:
+            raise CliError("say which tile: --kind (Twin Tin Bots) or --goblins-tile (Goblins, Inc.)")
     except TileError as err:
         raise CliError(str(err)) from err
-    data = payload(tile, args.serial)
 
     async def write() -> bytes:
         conn = BoardConnection(args.port)
@@ -64,7 +78,62 @@ def _write(args: argparse.Namespace) -> int:
         hint = " (is `botboard run` holding the port? write from its console instead)" \
             if isinstance(err, PortError) and "busy" in str(err) else ""
         raise CliError(f"{err}{hint}") from err
-    print(json.dumps({"slot": args.slot, "uid": uid.hex(), "tile": str(tile), "payload": data.hex()}))
+    print(json.dumps({"slot": args.slot, "uid": uid.hex(), "tile": label, "payload": data.hex()}))
+    return 0
+
+
+def _goblins_tile(box_ref: str, tile_id: int) -> tuple[str, bytes]:
+    from ..games.goblins import tagcodec
+    from ..games.goblins.tiles import BoxError, load_box
+    from . import CliError
+
+    try:
+        box = load_box(box_ref)
+        tile = box.tiles[tile_id]
+        return tile.describe(), tagcodec.encode(tile)
+    except KeyError:
+        raise CliError(f"no tile {tile_id} in box {box_ref!r}") from None
+    except (BoxError, tagcodec.TagError) as err:
+        raise CliError(str(err)) from err
+
+
+def _read_box(args: argparse.Namespace) -> int:
+    """Collect the payloads of the tags on the readers (the board's census after the
+    handshake, then arrivals for --settle seconds) and print the box file's tiles."""
+    from bbshared import messages as m
+
+    from ..games.goblins import tagcodec
+    from ..link.connection import BoardConnection, HandshakeError, Message
+    from ..link.transport import PortError
+    from . import CliError
+
+    payloads: dict[int, bytes] = {}
+
+    def on_slot(msg: Message) -> None:
+        if msg.type == m.SLOT:
+            if msg.fields["present"] and msg.fields["payload"]:
+                payloads[msg.fields["slot"]] = msg.fields["payload"]
+            else:
+                payloads.pop(msg.fields["slot"], None)
+
+    async def collect() -> None:
+        conn = BoardConnection(args.port)
+        conn.listeners.append(on_slot)
+        try:
+            await conn.connect()
+            await asyncio.sleep(args.settle)
+        finally:
+            conn.close()
+
+    try:
+        asyncio.run(collect())
+        tiles = tagcodec.box_tiles(payloads.values())
+    except (PortError, HandshakeError, tagcodec.TagError) as err:
+        raise CliError(str(err)) from err
+    if not tiles:
+        raise CliError("no Goblins, Inc. construction tile on any reader: lay written tiles on the "
+                       "yard's readers and try again")
+    print(json.dumps({"tiles": tiles}, indent=1))
     return 0
 
 
