@@ -90,6 +90,13 @@ class Outcome:
         return {"winners": list(self.winners), "reason": self.reason,
                 "scores": list(self.scores)}
 
+    @classmethod
+    def from_json(cls, doc: Mapping[str, JSON] | None) -> "Outcome | None":
+        """The outcome a state records as JSON (None while the game goes on)."""
+        if doc is None:
+            return None
+        return cls(tuple(doc["winners"]), str(doc["reason"]), tuple(doc["scores"]))
+
 
 S = TypeVar("S")  # the game's immutable state type
 A = TypeVar("A")  # the game's action type
@@ -123,8 +130,8 @@ class Game(ABC, Generic[S, A]):
     def outcome(self, state: S) -> Outcome | None:
         """None while the game goes on."""
 
-    @abstractmethod
-    def action_to_str(self, state: S, action: A) -> str: ...
+    def action_to_str(self, state: S, action: A) -> str:
+        return str(action)  # actions with a text form of their own; override otherwise
 
     @abstractmethod
     def action_from_str(self, state: S, text: str) -> A:

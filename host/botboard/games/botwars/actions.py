@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import perm
-from typing import Iterator, Sequence, overload
+from typing import Iterator
 
 from ..base import InvalidNotation
+from ..lazy import LazyActions
 from .cards import deck
 from .state import State
 
@@ -81,7 +82,7 @@ def _parse_program(player: int, words: list[str], text: str) -> Action:
     return Action(player, "program", tuple(cards), reboot, threshold)
 
 
-class ProgramChoices(Sequence[Action]):
+class ProgramChoices(LazyActions[Action]):
     """Every program a player may submit, as a lazy sequence (9 cards give 30,240 programs).
 
     Index order: card permutations, then reboot no/yes, then thresholds (only
@@ -100,18 +101,7 @@ class ProgramChoices(Sequence[Action]):
     def __len__(self) -> int:
         return self.programs * 2 * len(self.thresholds)
 
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _at(self, index: int) -> Action:
         index, program = divmod(index, self.programs)
         threshold, reboot = divmod(index, 2)
         remaining = list(self.hand)

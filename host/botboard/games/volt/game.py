@@ -186,13 +186,7 @@ class Volt(Game[State, Action]):
         return Decision(int(doc["player"]), str(doc["kind"]), str(doc["prompt"]), tuple(doc["choices"]))
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.outcome is None:
-            return None
-        doc = state.outcome
-        return Outcome(tuple(doc["winners"]), str(doc["reason"]), tuple(doc["scores"]))
-
-    def action_to_str(self, state: State, action: Action) -> str:
-        return str(action)
+        return Outcome.from_json(state.outcome)
 
     def action_from_str(self, state: State, text: str) -> Action:
         action = notation.parse(text)

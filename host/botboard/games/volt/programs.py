@@ -10,9 +10,10 @@ unit on another key of it.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Iterator, Sequence, overload
+from typing import Iterator
 
 from ..base import IllegalAction
+from ..lazy import LazyActions
 from .actions import Action
 from .activation import legal_keys
 from .grid import KEYS, UNITS
@@ -44,7 +45,7 @@ def check_program(robot: Robot, dice: tuple[tuple[int, str, int, int], ...]) -> 
         seen.add((unit, key))
 
 
-class ProgramChoices(Sequence[Action]):
+class ProgramChoices(LazyActions[Action]):
     """Every listed program of one operator, in index order: colour pattern, then each die's
     (key, number) as digits. With RAM EXPANSION the programs that add the fourth die are
     listed when that die is red (on another key of any unit); a blue fourth die is legal
@@ -68,18 +69,7 @@ class ProgramChoices(Sequence[Action]):
     def __len__(self) -> int:
         return self.base + self.extra_size
 
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _at(self, index: int) -> Action:
         if index < self.base:
             for pattern, size in zip(PATTERNS, self.sizes):
                 if index < size:
