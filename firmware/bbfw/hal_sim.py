@@ -172,6 +172,9 @@ class Hal:
 
     async def _control_server(self, board):
         async def client(reader, writer):
+            # TCP_NODELAY (Linux: IPPROTO_TCP 6, option 1): a reply written in
+            # pieces would otherwise wait 40 ms for the client's delayed ACK
+            writer.s.setsockopt(6, 1, 1)
             while True:
                 line = await reader.readline()
                 if not line:

@@ -136,7 +136,7 @@ async def _measure(baud: int | None, samples: int) -> dict[str, Any]:
                 ack_host.append(probe.host_ms[-1] if probe.host_ms else 0.0)
                 await asyncio.sleep(0.45)  # the acknowledgement fades
                 await ctl.remove(a1)
-                await asyncio.sleep(0.15)
+                await asyncio.sleep(0.4)  # a hand takes longer than this to bring the next tile
             slot_bytes = _frame_bytes(m.SLOT, m.encode(m.SLOT, a1, 1, virtual_uid(tile, 1),
                                                        payload(tile, 1)))
             ack_bytes = _frame_bytes(m.SET_CELLS, bytes(4 * 1))
