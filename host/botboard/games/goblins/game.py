@@ -46,7 +46,7 @@ from .state import Player, State
 from .tiles import load_box
 from .view import observe
 
-DEFAULTS: dict[str, JSON] = {"variant": "standard", "box": "placeholder"}
+DEFAULTS: dict[str, JSON] = {"variant": "standard", "box": "placeholder", "tie_round": False}
 PROMPTS = {
     "keep": "keep 3 of the 5 tiles drawn; the other 2 go to the player opposite",
     "place": "place a tile on a free square of your yard, in any orientation",
@@ -76,8 +76,10 @@ class Goblins(Game[State, Action]):
         if not 2 <= players <= 4:
             raise GameError(f"Goblins, Inc. takes 2..4 players, not {players}")
         box = load_box(str(opts["box"]))
+        if not isinstance(opts["tie_round"], bool):
+            raise GameError(f"option tie_round: true or false, not {opts['tie_round']!r}")
         state = State(seed, str(opts["box"]), str(opts["variant"]), VARIANTS[str(opts["variant"])],
-                      [Player() for _ in range(players)])
+                      [Player() for _ in range(players)], tie_round=opts["tie_round"])
         for player in state.players:
             player.agenda_deck = agenda_deck()
             state.rng().shuffle(player.agenda_deck)

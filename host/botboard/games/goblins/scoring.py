@@ -15,6 +15,7 @@ from typing import Any
 
 from .agendas import score as agenda_score
 from .context import Ctx, pname
+from .state import State
 
 VARIANTS = {"standard": 2, "full": 3, "party": 3}
 PROMOTION = 50
@@ -68,8 +69,18 @@ def end_of_combat(ctx: Ctx) -> None:
     state.queue = []
     if state.round < state.rounds:
         start_round(ctx)
+    elif state.tie_round and _tied(state) and state.rounds == VARIANTS[state.variant]:
+        state.rounds += 1  # the rules allow one more round to settle a tie
+        ctx.emit("tie-round", f"a tie on {max(p.score for p in state.players)}: one more round",
+                 round=state.rounds)
+        start_round(ctx)
     else:
         _game_over(ctx)
+
+
+def _tied(state: State) -> bool:
+    scores = [p.score for p in state.players]
+    return scores.count(max(scores)) > 1
 
 
 def _game_over(ctx: Ctx) -> None:

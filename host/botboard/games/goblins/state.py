@@ -53,6 +53,7 @@ class State:
     variant: str
     rounds: int
     players: list[Player]
+    tie_round: bool = False  # a tie after the last round plays one more round (else it stays tied)
     robots: list[Robot] = field(default_factory=list)
     chance: int = 0
     round: int = 0
