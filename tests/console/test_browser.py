@@ -137,7 +137,8 @@ def test_no_game_session_is_said_plainly(page: Page, live: LiveDaemon) -> None:
         expect(page.locator("#undo-button")).to_be_disabled()
     finally:
         live.call(lambda: setattr(live.daemon, "session", session))
-        page.reload()
+        page.reload()  # and let it draw its arena before the next test draws its own
+        expect(page.locator("#arena .cell")).to_have_count(len(live.daemon.layout.cells))
 
 
 def test_square_grids_are_drawn_as_squares_north_up(page: Page) -> None:
