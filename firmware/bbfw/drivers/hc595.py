@@ -114,7 +114,19 @@ class HC595:
             self.selected = -1
 
 
-class ChipSelect:
+class _PinLike:
+    # what machine.Pin offers beyond value(): pin(), pin(v), on(), off()
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+
+class ChipSelect(_PinLike):
     # Pin-like active-low chip select; value(0) selects reader i
     def __init__(self, chain, i):
         self._chain = chain
@@ -132,17 +144,9 @@ class ChipSelect:
             self._v = 0
         return self._v
 
-    def __call__(self, v=None):
-        return self.value(v)
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)
 
 
-class OutputPin:
+class OutputPin(_PinLike):
     # Pin-like general output i of the chain (latched on every change)
     def __init__(self, chain, i):
         self._chain = chain
@@ -155,17 +159,9 @@ class OutputPin:
         self._chain.latch()
         return 1 if v else 0
 
-    def __call__(self, v=None):
-        return self.value(v)
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)
 
 
-class RowPin:
+class RowPin(_PinLike):
     # see HC595.row
     def __init__(self, chain, i):
         self._chain = chain
@@ -182,6 +178,3 @@ class RowPin:
             c.set(self._i, 0)
             c.latch()
         return 1 if v else 0
-
-    def __call__(self, v=None):
-        return self.value(v)
