@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 BOTBOARD = str(Path(sys.executable).parent / "botboard")
 
@@ -22,14 +24,47 @@ class SimProcess:
         cmd = [BOTBOARD, "sim", *args] + (["--link", link] if link else [])
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, start_new_session=True)
-        assert self.proc.stdout is not None
-        self.port = self.proc.stdout.readline().strip()
-        control = self.proc.stdout.readline().strip()
+        # stdout read by a thread: startup waits with a deadline, and the
+        # port reprinted on every replug never fills the pipe
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.stderr_tail = ""
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self.port = self._next_line()
+        control = self._next_line()
         if not self.port or not control.startswith("control "):
-            raise RuntimeError(f"botboard sim did not start: {self.proc.stderr.read() if self.proc.stderr else ''}")
+            self._fail(f"printed {self.port!r}, then {control!r}")
         host, port = control.split()[1].split(":")
         self._sock = _connect(host, int(port))
         self._file = self._sock.makefile("rwb")
+
+    def _read_stdout(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+        self.lines.put("")  # end of output
+
+    def _read_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.stderr_tail = (self.stderr_tail + line)[-4000:]
+
+    def _next_line(self, timeout: float = 60.0) -> str:
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self._fail(f"printed nothing for {timeout:.0f} s")
+
+    def _fail(self, what: str) -> NoReturn:
+        """Kill the whole group (the firmware too: it holds stderr) and say why."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(10)
+        time.sleep(0.2)  # the reader thread takes the last of stderr
+        raise RuntimeError(f"botboard sim did not start: {what}; exit {self.proc.returncode}; "
+                           f"stderr: {self.stderr_tail}")
 
     def control(self, op: str, **fields: Any) -> dict[str, Any]:
         self._file.write((json.dumps({"op": op, **fields}) + "\n").encode())

@@ -120,7 +120,11 @@ class SimBoard:
         self.proc = subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={HEAP}", str(firmware / "main.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
-        self.plug()
+        try:
+            self.plug()
+        except BaseException:
+            self.stop()  # no firmware left running without its launcher
+            raise
         threading.Thread(target=self._board_to_host, daemon=True).start()
         threading.Thread(target=self._host_to_board, daemon=True).start()
 
