@@ -3,12 +3,15 @@ messages, the lazy program list, hidden programs, replay and JSON round trips.""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from botboard.games.base import IllegalAction, InvalidNotation, ScenarioError
 from botboard.games.volt.arena import load_arena
 from botboard.games.volt.game import GAME
 from botboard.games.volt.grid import cut, edge, parse_side
-from botboard.games.volt.programs import ProgramChoices
+from botboard.games.volt.activation import legal_keys
+from botboard.games.volt.programs import PATTERNS, ProgramChoices
 
 NE = 1
 
@@ -68,9 +71,32 @@ def test_program_list_is_lazy_and_complete() -> None:
     assert len(programs) == 3 * 48 * 48 * 24 + 3 * 24 * 24 * 48
     for index in (0, 1, 5000, len(programs) - 1):
         GAME.action_from_str(state, str(programs[index]))  # every listed program is legal
-    state.robots[0].modules = ["ram-expansion"]
-    assert len(ProgramChoices(state.robots[0])) > len(programs)
-    GAME.action_from_str(state, str(ProgramChoices(state.robots[0])[-1]))
+
+
+@pytest.mark.parametrize("modules", [["ram-expansion"], ["ram-expansion", "steering-nozzle"]])
+def test_ram_expansion_lists_every_fourth_die_red_or_blue(modules: list[str]) -> None:
+    state = GAME.new_game(2, {}, 0)
+    robot = state.robots[0]
+    robot.modules = modules
+    programs = ProgramChoices(robot)
+    options = {c: [(k, n) for n in range(1, 7) for k in legal_keys(robot, c, n)] for c in ("red", "blue")}
+    # counted independently: the three-dice programs, then each with a fourth die beside one
+    plain = sum(len(options[a]) * len(options[b]) * len(options[c]) for a, b, c in PATTERNS)
+    fourth = 0
+    for pattern in PATTERNS:
+        spare = "red" if pattern.count("red") == 1 else "blue"
+        for unit, colour in enumerate(pattern):
+            others = [len(options[c]) for i, c in enumerate(pattern) if i != unit]
+            beside = sum(1 for k, _ in options[colour] for k2, _ in options[spare] if k2 != k)
+            fourth += others[0] * others[1] * beside
+    assert len(programs) == plain + fourth
+    rng = random.Random(3)
+    picks = [plain, len(programs) - 1] + [rng.randrange(len(programs)) for _ in range(300)]
+    seen = {str(programs[i]) for i in picks}
+    assert len(seen) == len(set(picks))  # no program listed twice
+    for text in seen:
+        GAME.action_from_str(state, text)  # every listed program is legal
+    assert programs[-1].dice[3][1] == "blue" and programs[plain].dice[3][1] == "red"
 
 
 def test_programs_are_hidden_from_the_others_and_any_operator_may_finish_first() -> None:

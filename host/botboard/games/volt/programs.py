@@ -45,58 +45,62 @@ def check_program(robot: Robot, dice: tuple[tuple[int, str, int, int], ...]) -> 
         seen.add((unit, key))
 
 
+Die = tuple[int, str, int, int]  # unit, colour, key, number
+Block = tuple[list[Die], ...]  # one pick from each list makes a program
+
+
 class ProgramChoices(LazyActions[Action]):
-    """Every listed program of one operator, in index order: colour pattern, then each die's
-    (key, number) as digits. With RAM EXPANSION the programs that add the fourth die are
-    listed when that die is red (on another key of any unit); a blue fourth die is legal
-    but not listed."""
+    """Every legal program of one operator, in index order. The programs are
+    split into blocks whose dice are chosen independently, so an index decodes
+    as mixed-radix digits (the first die the least significant): each colour
+    pattern of three dice, then, with RAM EXPANSION, each (pattern, unit, key
+    of that unit's die) with the fourth die on another key of that unit."""
 
     def __init__(self, robot: Robot) -> None:
         self.player = robot.seat
         self.options = {c: [(k, n) for n in range(1, 7) for k in legal_keys(robot, c, n)] for c in DICE}
-        self.sizes = [self._size(p) for p in PATTERNS]
-        self.base = sum(self.sizes)
-        self.ram = robot.has("ram-expansion")
-        self.red_extra = [p for p in PATTERNS if p.count("red") == 1]
-        self.extra_size = sum(self._size(p) for p in self.red_extra) * 3 * 7 * 6 if self.ram else 0
+        self.blocks: list[Block] = [self._base(p) for p in PATTERNS]
+        if robot.has("ram-expansion"):
+            self.blocks += [b for p in PATTERNS for u in (1, 2, 3) for k in range(8)
+                            for b in self._with_fourth_die(p, u, k)]
+        self.sizes = [_block_size(b) for b in self.blocks]
+        self.total = sum(self.sizes)
 
-    def _size(self, pattern: tuple[str, ...]) -> int:
-        size = 1
-        for colour in pattern:
-            size *= len(self.options[colour])
-        return size
+    def _factor(self, unit: int, colour: str, key: int | None = None) -> list[Die]:
+        return [(unit, colour, k, n) for k, n in self.options[colour] if key is None or k == key]
+
+    def _base(self, pattern: tuple[str, ...]) -> Block:
+        return tuple(self._factor(u, c) for u, c in enumerate(pattern, start=1))
+
+    def _with_fourth_die(self, pattern: tuple[str, ...], unit: int, key: int) -> list[Block]:
+        """The programs whose unit-``unit`` die lies on ``key``, with the fourth die beside it."""
+        fourth = "red" if pattern.count("red") == 1 else "blue"
+        block = list(self._base(pattern))
+        block[unit - 1] = self._factor(unit, pattern[unit - 1], key)
+        extra = [d for d in self._factor(unit, fourth) if d[2] != key]
+        return [tuple(block) + (extra,)] if block[unit - 1] and extra else []
 
     def __len__(self) -> int:
-        return self.base + self.extra_size
+        return self.total
 
     def _at(self, index: int) -> Action:
-        if index < self.base:
-            for pattern, size in zip(PATTERNS, self.sizes):
-                if index < size:
-                    return Action(self.player, "program", self._dice(pattern, index))
-                index -= size
-        index -= self.base
-        index, unit = divmod(index, 3)
-        index, offset = divmod(index, 7)
-        index, number = divmod(index, 6)
-        for pattern in self.red_extra:
-            size = self._size(pattern)
+        for block, size in zip(self.blocks, self.sizes):
             if index < size:
-                dice = self._dice(pattern, index)
-                main_key = dice[unit][2]
-                extra = (unit + 1, "red", (main_key + offset + 1) % 8, number + 1)
-                return Action(self.player, "program", dice + (extra,))
+                dice = []
+                for factor in block:
+                    index, pick = divmod(index, len(factor))
+                    dice.append(factor[pick])
+                return Action(self.player, "program", tuple(dice))
             index -= size
         raise IndexError(index)
-
-    def _dice(self, pattern: tuple[str, ...], index: int) -> tuple[tuple[int, str, int, int], ...]:
-        dice = []
-        for unit, colour in enumerate(pattern, start=1):
-            index, pick = divmod(index, len(self.options[colour]))
-            key, number = self.options[colour][pick]
-            dice.append((unit, colour, key, number))
-        return tuple(dice)
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(len(self)):
             yield self[i]
+
+
+def _block_size(block: Block) -> int:
+    size = 1
+    for factor in block:
+        size *= len(factor)
+    return size
