@@ -1,5 +1,5 @@
 """Random legal games on both arenas, 2-4 operators, with and without KillBots, checking
-invariants after every action: one robot per space and none on a mine, damage 0-2 on
+invariants after every action: one robot per space and none on a mine, monitors keep FAQ 2a, damage 0-2 on
 robots in the arena, VP only ever grows and each gain is an event, the arena's VP tokens
 stay on their numbered spaces, and every game ends (by VP or at the round cap)."""
 
@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 from botboard.games.base import Event
 from botboard.games.volt.game import GAME
+from botboard.games.volt.monitor import check as check_monitor
 from botboard.games.volt.state import State
 
 GAMES = 60  # per parametrisation; about 10 s in all on one core
@@ -23,6 +24,7 @@ def _check(before: State, after: State, events: list[Event]) -> None:
     assert not set(squares) & set(after.mines), "a robot stands on a mine"
     gains = Counter(e.data["robot"] for e in events if e.kind == "vp")
     for old, new in zip(before.robots, after.robots):
+        check_monitor(after.monitor, new.monitor)  # FAQ 2a holds after every equip
         if new.alive:
             assert 0 <= new.damage <= 2 and arena.on_arena(new.square)  # type: ignore[arg-type]
             assert new.square not in arena.pits

@@ -77,7 +77,7 @@ def test_program_list_is_lazy_and_complete() -> None:
 def test_ram_expansion_lists_every_fourth_die_red_or_blue(modules: list[str]) -> None:
     state = GAME.new_game(2, {}, 0)
     robot = state.robots[0]
-    robot.modules = modules
+    robot.monitor = dict(enumerate(modules, start=1))
     programs = ProgramChoices(robot)
     options = {c: [(k, n) for n in range(1, 7) for k in legal_keys(robot, c, n)] for c in ("red", "blue")}
     # counted independently: the three-dice programs, then each with a fourth die beside one
@@ -147,3 +147,22 @@ def test_bad_positions_are_named() -> None:
         GAME.scenario_start(2, {}, 0, {"tokens": {"r4c4": 2}})
     with pytest.raises(ScenarioError, match="no robot 'p3'"):
         GAME.scenario_start(2, {}, 0, {"robots": {"p3": {}}})
+
+
+def test_monitors_place_listed_modules_and_name_what_does_not_fit() -> None:
+    state = GAME.scenario_start(2, {}, 0, {"robots": {"p1": {"modules": ["shield", "grenades", "crossfire"]}}})
+    assert state.robots[0].monitor == {1: "shield", 3: "grenades", 4: "crossfire"}
+    assert GAME.state_from_json(GAME.state_to_json(state)).robots[0].monitor == state.robots[0].monitor
+    with pytest.raises(ScenarioError, match="Shield, Grenades, Bomb do not fit on the monitor row-4"):
+        GAME.scenario_start(2, {}, 0, {"robots": {"p1": {"modules": ["shield", "grenades", "bomb"]}}})
+    with pytest.raises(ScenarioError, match="Grenades in slot 2: slot 2 is next to the yellow module Shield"):
+        GAME.scenario_start(2, {}, 0, {"robots": {"p1": {"monitor": {"1": "shield", "2": "grenades"}}}})
+    with pytest.raises(ScenarioError, match="slots 1-4, not 5"):
+        GAME.scenario_start(2, {}, 0, {"robots": {"p1": {"monitor": {"5": "grenades"}}}})
+    with pytest.raises(ScenarioError, match="unknown monitor 'hexagon'; monitors: row-4, square-4, open-4"):
+        GAME.new_game(2, {"monitor": "hexagon"}, 0)
+    with pytest.raises(ScenarioError, match=r"adjacent \[1, 9\] must name two slots of 1-3"):
+        GAME.new_game(2, {"monitor": {"slots": 3, "adjacent": [[1, 9]]}}, 0)
+    open_monitor = GAME.scenario_start(2, {"monitor": "open-4"}, 0,
+                                       {"robots": {"p1": {"modules": ["shield", "anchor", "bomb", "conductor"]}}})
+    assert open_monitor.robots[0].modules == ["shield", "anchor", "bomb", "conductor"]

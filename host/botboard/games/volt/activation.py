@@ -225,7 +225,7 @@ def remote_control(ctx: Ctx, robot: Robot, key: int) -> None:
 
 
 def unequip(ctx: Ctx, robot: Robot, module_id: str) -> None:
-    robot.modules.remove(module_id)
+    del robot.monitor[next(s for s, m in robot.monitor.items() if m == module_id)]
     robot.inventory.append(module_id)
     if module_id == "mines":
         recall_mines(ctx, robot)

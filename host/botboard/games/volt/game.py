@@ -34,6 +34,7 @@ from .arena import load_arena, render
 from .ctx import Ctx, GameOver, NeedDecision
 from .grid import square_name
 from .modules import DECKS, deck_list, module
+from .monitor import load_monitor, placement_problem
 from .phases import draw_vp_token, play_round, start_programming
 from .position import compact_position
 from .programs import ProgramChoices, check_program
@@ -92,9 +93,10 @@ class Volt(Game[State, Action]):
             raise GameError(f"option mode: expected full or training, got {opts['mode']!r}")
         if opts["vp_draw"] not in ("below-3", "every-round"):
             raise GameError(f"option vp_draw: expected below-3 or every-round, got {opts['vp_draw']!r}")
-        for key in ("repair", "laser_range", "module_slots", "killbots", "killbot_squad_goal", "max_rounds"):
+        for key in ("repair", "laser_range", "killbots", "killbot_squad_goal", "max_rounds"):
             if not isinstance(opts[key], int) or isinstance(opts[key], bool) or opts[key] < 0:
                 raise GameError(f"option {key}: expected a whole number >= 0, got {opts[key]!r}")
+        load_monitor(opts["monitor"])  # an unknown or malformed monitor fails here, by name
         opts["goal"] = GOALS[str(opts["mode"])]
         return opts
 
@@ -154,7 +156,9 @@ class Volt(Game[State, Action]):
             pending = state.pending
             assert pending is not None
             if _choice(state, action) is None:
-                raise IllegalAction(f"{pending['prompt']}: answer with one of {', '.join(pending['choices'])}")
+                reason = _equip_problem(state, robot, action) if pending["kind"] == "equip" else None
+                raise IllegalAction((f"{reason}. " if reason else "") + f"{pending['prompt']}: answer "
+                                    f"with one of {', '.join(pending['choices'])}")
             return
         if action.verb == "answer":
             raise IllegalAction(f"no question is pending; {who} should send 'program ...' or 'preset ...'")
@@ -212,6 +216,7 @@ class Volt(Game[State, Action]):
         doc["mines"] = {square_name(s): state.robots[o].name for s, o in sorted(state.mines.items())}
         for robot in state.robots:
             view = doc["robots"][robot.name]
+            view["modules"] = robot.modules  # the monitor's modules in slot order, for reading
             view["program"] = [d.name() for d in robot.program]
             view["done"] = [d.name() for d in robot.program if d.done]
             if (player is not None and robot.seat != player and not robot.killbot
@@ -293,3 +298,17 @@ def resolve(state: State) -> tuple[State, list[Event]]:
 
 
 GAME = Volt()
+
+
+def _equip_problem(state: State, robot: Robot, action: Action) -> str | None:
+    """Why an ``equip MODULE SLOT`` answer is refused, in the monitor's words (FAQ 2a)."""
+    words = action.words.split()
+    if len(words) != 3 or words[0] != "equip" or not words[2].isdigit():
+        return None
+    try:
+        name = module(words[1]).id
+    except ScenarioError as err:
+        return str(err)
+    if name not in robot.inventory:
+        return f"{module(name).name} is not in {robot.name}'s inventory"
+    return placement_problem(state.monitor, robot.monitor, name, int(words[2]))

@@ -18,6 +18,7 @@ from .damage import damage, draw_module, finish, gain_vp, trigger_mines
 from .grid import square_name, step
 from .killbots import program_killbots
 from .modules import module, param
+from .monitor import free_slots
 from .state import Robot
 
 VP_IN_ARENA = 3  # a token is drawn while fewer than this many lie in the arena
@@ -197,25 +198,30 @@ def _shove(ctx: Ctx, start: Start) -> None:
 
 
 def equip(ctx: Ctx, robot: Robot) -> None:
-    """Swap equipped modules with the inventory; each module changes place at most once a phase."""
-    slots = int(ctx.state.options["module_slots"])
+    """Equip from the inventory into a slot the monitor allows, or unequip; each module
+    changes place at most once a phase."""
+    monitor = ctx.state.monitor
     changed: set[str] = set()
     while True:
         choices = ["done"]
-        if len(robot.modules) < slots:
-            choices += [f"equip {m}" for m in robot.inventory if m not in changed]
+        for name in robot.inventory:
+            if name not in changed:
+                choices += [f"equip {name} {slot}" for slot in free_slots(monitor, robot.monitor, name)]
         choices += [f"unequip {m}" for m in robot.modules if m not in changed]
-        answer = ctx.ask(robot, "equip", f"Phase 0: equip modules ({len(robot.modules)}/{slots} slots)", choices)
+        used = ", ".join(f"{s}: {module(m).name}" for s, m in sorted(robot.monitor.items())) or "empty"
+        answer = ctx.ask(robot, "equip", f"Phase 0: equip modules (monitor {monitor.name}, "
+                         f"{monitor.slots} slots; {used})", choices)
         if answer == "done":
             return
-        verb, name = answer.split()
+        verb, name, *slot = answer.split()
         changed.add(name)
         if verb == "equip":
             robot.inventory.remove(name)
-            robot.modules.append(name)
+            robot.monitor[int(slot[0])] = name
             if name == "mines":
                 robot.mines_held = int(param("mines", "tokens"))
-            ctx.emit("equip", robot, f"equips {module(name).name}", module=name)
+            ctx.emit("equip", robot, f"equips {module(name).name} in slot {slot[0]}", module=name,
+                     slot=int(slot[0]))
         else:
             unequip(ctx, robot, name)
             ctx.emit("unequip", robot, f"unequips {module(name).name}", module=name)

@@ -11,6 +11,7 @@ from .ctx import Ctx
 from .grid import parse_square, square_name
 from .killbots import program_killbots
 from .modules import DECKS, module, param
+from .monitor import auto_place, check
 from .state import Robot, State
 
 KNOWN = {"round", "tokens", "mines", "bag", "decks", "robots"}
@@ -51,6 +52,11 @@ def compact_position(state: State, position: Mapping[str, Any]) -> State:
             raise ScenarioError(f"position.robots.{name}: expected an object")
         seat = names[name]
         robot = Robot.from_json(name, fields, state.robots[seat])
+        if "modules" in fields:
+            if "monitor" in fields:
+                raise ScenarioError(f"position.robots.{name}: give \"modules\" (a list, placed for you) "
+                                    "or \"monitor\" (slot: module), not both")
+            robot.monitor = auto_place(state.monitor, robot.modules)
         if "destroyed" in fields and fields["destroyed"] and "square" not in fields:
             robot.square = None
         state.robots[seat] = robot
@@ -82,6 +88,10 @@ def _validate(state: State) -> None:
     arena = load_arena(state.options["arena"])
     taken: dict[tuple[int, int], str] = {}
     for robot in state.robots:
+        try:
+            check(state.monitor, robot.monitor)
+        except ScenarioError as err:
+            raise ScenarioError(f"position.robots.{robot.name}.{err}") from None
         if robot.square is None:
             if not robot.destroyed:
                 raise ScenarioError(f"position.robots.{robot.name}: a robot without a square must be "

@@ -16,6 +16,7 @@ from ..base import JSON, ScenarioError
 from .arena import Arena, load_arena
 from .grid import FACINGS, KEYS, UNITS, Square, parse_key, parse_square, square_name
 from .modules import module
+from .monitor import Monitor, check, load_monitor
 
 PRESETS = ("ask", "always", "never")
 
@@ -69,7 +70,7 @@ class Robot:
     start_number: int = 0
     program: list[Die] = field(default_factory=list)
     submitted: bool = False
-    modules: list[str] = field(default_factory=list)
+    monitor: dict[int, str] = field(default_factory=dict)  # slot -> equipped module
     inventory: list[str] = field(default_factory=list)
     presets: dict[str, str] = field(default_factory=dict)
     mines_held: int = 0  # mine tokens on the MINES card
@@ -79,8 +80,13 @@ class Robot:
     def alive(self) -> bool:
         return self.square is not None and not self.destroyed
 
+    @property
+    def modules(self) -> list[str]:
+        """The equipped modules, in slot order."""
+        return [self.monitor[s] for s in sorted(self.monitor)]
+
     def has(self, module: str) -> bool:
-        return module in self.modules
+        return module in self.monitor.values()
 
     def preset(self, module: str) -> str:
         return self.presets.get(module, "ask")
@@ -88,7 +94,7 @@ class Robot:
     def clone(self) -> Robot:
         copy = Robot(**self.__dict__)
         copy.program = [Die(**d.__dict__) for d in self.program]
-        copy.modules, copy.inventory = list(self.modules), list(self.inventory)
+        copy.monitor, copy.inventory = dict(self.monitor), list(self.inventory)
         copy.presets = dict(self.presets)
         return copy
 
@@ -100,7 +106,8 @@ class Robot:
             "damage": self.damage, "destroyed": self.destroyed, "vp": self.vp,
             "start_number": self.start_number, "submitted": self.submitted,
             "program": [d.to_json() for d in self.program],
-            "modules": list(self.modules), "inventory": list(self.inventory),
+            "monitor": {str(s): m for s, m in sorted(self.monitor.items())},
+            "inventory": list(self.inventory),
             "presets": dict(sorted(self.presets.items())),
             "mines_held": self.mines_held, "shield": self.shield,
         }
@@ -126,8 +133,12 @@ def _set(robot: Robot, key: str, value: Any) -> None:
             robot.facing = FACINGS.index(str(value).upper())
     elif key == "program":
         robot.program = [Die.from_json(d) for d in value]
-    elif key in ("modules", "inventory"):
-        setattr(robot, key, [module(m).id for m in value])
+    elif key == "inventory":
+        robot.inventory = [module(m).id for m in value]
+    elif key == "modules":  # a list: slots 1, 2, ... until the position places them (position.py)
+        robot.monitor = {slot: module(m).id for slot, m in enumerate(value, start=1)}
+    elif key == "monitor":
+        robot.monitor = {int(slot): module(m).id for slot, m in value.items()}
     elif key == "presets":
         for name, preset in value.items():
             if preset not in PRESETS:
@@ -167,6 +178,10 @@ class State:
     @property
     def arena(self) -> Arena:
         return load_arena(self.options["arena"])
+
+    @property
+    def monitor(self) -> Monitor:
+        return load_monitor(self.options["monitor"])
 
     def robot_at(self, square: Square) -> Robot | None:
         for robot in self.robots:
@@ -226,6 +241,8 @@ class State:
                 snapshot=doc.get("snapshot"), answers=list(doc.get("answers", [])),
                 emitted=int(doc.get("emitted", 0)), pending=doc.get("pending"))
             load_arena(state.options["arena"])
+            for robot in robots:
+                check(state.monitor, robot.monitor)
             return state
         except KeyError as err:
             raise ScenarioError(f"state: missing field {err}") from err
