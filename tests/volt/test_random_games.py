@@ -40,7 +40,8 @@ def _play(seed: int, arena: str, seen: Counter[str]) -> State:
     players = rng.randint(2, 4)
     killbots = rng.randint(0, 4 - players)
     options = {"arena": arena, "killbots": killbots, "max_rounds": rng.randint(3, 12),
-               "mode": rng.choice(["full", "training"])}
+               "mode": rng.choice(["full", "training"]), "killbot_draws": rng.random() < 0.5,
+               "monitor": rng.choice(["row-4", "square-4", "open-4"])}
     state = GAME.new_game(players, options, seed)
     for step in range(3000):
         if GAME.is_terminal(state):

@@ -50,7 +50,7 @@ def destroy(ctx: Ctx, robot: Robot, author: int | None, cause: str) -> None:
     if scorer is not None:
         gain_vp(ctx, ctx.state.robots[scorer], f"destroying {robot.name}")
     recall_mines(ctx, robot)  # FAQ 5d: the mines leave before the bomb explodes
-    if scorer is not None and not robot.killbot:
+    if scorer is not None and (not robot.killbot or ctx.state.options["killbot_draws"]):
         draw_module(ctx, robot, "destroyed by an opponent")
     if robot.has("bomb") and ctx.use(robot, "bomb", "your robot was destroyed"):
         ctx.emit("bomb", robot, f"BOMB explodes on {square_name(square)}", square=square_name(square))

@@ -96,6 +96,9 @@ class Volt(Game[State, Action]):
         for key in ("repair", "laser_range", "killbots", "killbot_squad_goal", "max_rounds"):
             if not isinstance(opts[key], int) or isinstance(opts[key], bool) or opts[key] < 0:
                 raise GameError(f"option {key}: expected a whole number >= 0, got {opts[key]!r}")
+        for key in ("detonation_diagonals", "champion_deck", "killbot_draws"):
+            if not isinstance(opts[key], bool):
+                raise GameError(f"option {key}: expected true or false, got {opts[key]!r}")
         load_monitor(opts["monitor"])  # an unknown or malformed monitor fails here, by name
         opts["goal"] = GOALS[str(opts["mode"])]
         return opts

@@ -122,8 +122,8 @@ def preparation(ctx: Ctx) -> None:
         if robot.destroyed:
             reboot(ctx, robot)
     for robot in ctx.state.robots:
-        if not robot.killbot and robot.inventory:
-            equip(ctx, robot)
+        if robot.inventory:
+            (equip_killbot if robot.killbot else equip)(ctx, robot)
 
 
 def draw_vp_token(ctx: Ctx) -> None:
@@ -216,15 +216,26 @@ def equip(ctx: Ctx, robot: Robot) -> None:
         verb, name, *slot = answer.split()
         changed.add(name)
         if verb == "equip":
-            robot.inventory.remove(name)
-            robot.monitor[int(slot[0])] = name
-            if name == "mines":
-                robot.mines_held = int(param("mines", "tokens"))
-            ctx.emit("equip", robot, f"equips {module(name).name} in slot {slot[0]}", module=name,
-                     slot=int(slot[0]))
+            put_in_slot(ctx, robot, name, int(slot[0]))
         else:
             unequip(ctx, robot, name)
             ctx.emit("unequip", robot, f"unequips {module(name).name}", module=name)
+
+
+def equip_killbot(ctx: Ctx, robot: Robot) -> None:
+    """A KillBot equips what it drew, each into the first slot the monitor allows (the project's choice)."""
+    for name in list(robot.inventory):
+        slots = free_slots(ctx.state.monitor, robot.monitor, name)
+        if slots:
+            put_in_slot(ctx, robot, name, slots[0])
+
+
+def put_in_slot(ctx: Ctx, robot: Robot, name: str, slot: int) -> None:
+    robot.inventory.remove(name)
+    robot.monitor[slot] = name
+    if name == "mines":
+        robot.mines_held = int(param("mines", "tokens"))
+    ctx.emit("equip", robot, f"equips {module(name).name} in slot {slot}", module=name, slot=slot)
 
 
 # -- Phase 1 -------------------------------------------------------------------
