@@ -28,7 +28,7 @@ class Monitor:
     adjacent: frozenset[frozenset[int]]
 
     def neighbours(self, slot: int) -> list[int]:
-        return sorted(n for pair in self.adjacent if slot in pair for n in pair if n != slot)
+        return _neighbours(self.adjacent, slot)
 
 
 def load_monitor(ref: str | Mapping[str, Any]) -> Monitor:
@@ -37,10 +37,20 @@ def load_monitor(ref: str | Mapping[str, Any]) -> Monitor:
         return _inline(json.dumps(ref, sort_keys=True))
     if not isinstance(ref, str):
         raise ScenarioError(f"monitor: expected a monitor name or object, got {ref!r}")
+    return _named(ref)
+
+
+@lru_cache(maxsize=16)
+def _named(name: str) -> Monitor:
     known = _layouts()
-    if ref not in known:
-        raise ScenarioError(f"unknown monitor {ref!r}; monitors: {', '.join(known)}")
-    return _from_json(ref, known[ref])
+    if name not in known:
+        raise ScenarioError(f"unknown monitor {name!r}; monitors: {', '.join(known)}")
+    return _from_json(name, known[name])
+
+
+@lru_cache(maxsize=256)
+def _neighbours(adjacent: frozenset[frozenset[int]], slot: int) -> list[int]:
+    return sorted(n for pair in adjacent if slot in pair for n in pair if n != slot)
 
 
 @lru_cache(maxsize=1)
@@ -68,20 +78,21 @@ def _from_json(name: str, doc: Mapping[str, Any]) -> Monitor:
 
 def placement_problem(monitor: Monitor, contents: Mapping[int, str], module_id: str, slot: int) -> str | None:
     """Why ``module_id`` may not go into ``slot`` of a monitor holding ``contents``, or None."""
-    name = module(module_id).name
     if not 1 <= slot <= monitor.slots:
         return f"the monitor has slots 1-{monitor.slots}, not {slot}"
     if slot in contents:
         return f"slot {slot} already holds {module(contents[slot]).name}"
+    yellow = module(module_id).deck == "yellow"
     for near in monitor.neighbours(slot):
-        if near not in contents:
+        other = contents.get(near)
+        if other is None:
             continue
-        if module(module_id).deck == "yellow":
-            return (f"{name} is a yellow module and slot {near}, next to slot {slot}, holds "
-                    f"{module(contents[near]).name}: nothing may be next to a yellow module (FAQ 2a)")
-        if module(contents[near]).deck == "yellow":
-            return (f"slot {slot} is next to the yellow module {module(contents[near]).name} in slot "
-                    f"{near}: nothing may be placed next to a yellow module (FAQ 2a)")
+        if yellow:
+            return (f"{module(module_id).name} is a yellow module and slot {near}, next to slot {slot}, "
+                    f"holds {module(other).name}: nothing may be next to a yellow module (FAQ 2a)")
+        if module(other).deck == "yellow":
+            return (f"slot {slot} is next to the yellow module {module(other).name} in slot {near}: "
+                    "nothing may be placed next to a yellow module (FAQ 2a)")
     return None
 
 

@@ -9,6 +9,7 @@ unit on another key of it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 from typing import Iterator
 
@@ -58,27 +59,9 @@ class ProgramChoices(LazyActions[Action]):
 
     def __init__(self, robot: Robot) -> None:
         self.player = robot.seat
-        self.options = {c: [(k, n) for n in range(1, 7) for k in legal_keys(robot, c, n)] for c in DICE}
-        self.blocks: list[Block] = [self._base(p) for p in PATTERNS]
-        if robot.has("ram-expansion"):
-            self.blocks += [b for p in PATTERNS for u in (1, 2, 3) for k in range(8)
-                            for b in self._with_fourth_die(p, u, k)]
-        self.sizes = [_block_size(b) for b in self.blocks]
+        options = tuple(tuple((k, n) for n in range(1, 7) for k in legal_keys(robot, c, n)) for c in DICE)
+        self.blocks, self.sizes = _blocks(options, robot.has("ram-expansion"))
         self.total = sum(self.sizes)
-
-    def _factor(self, unit: int, colour: str, key: int | None = None) -> list[Die]:
-        return [(unit, colour, k, n) for k, n in self.options[colour] if key is None or k == key]
-
-    def _base(self, pattern: tuple[str, ...]) -> Block:
-        return tuple(self._factor(u, c) for u, c in enumerate(pattern, start=1))
-
-    def _with_fourth_die(self, pattern: tuple[str, ...], unit: int, key: int) -> list[Block]:
-        """The programs whose unit-``unit`` die lies on ``key``, with the fourth die beside it."""
-        fourth = "red" if pattern.count("red") == 1 else "blue"
-        block = list(self._base(pattern))
-        block[unit - 1] = self._factor(unit, pattern[unit - 1], key)
-        extra = [d for d in self._factor(unit, fourth) if d[2] != key]
-        return [tuple(block) + (extra,)] if block[unit - 1] and extra else []
 
     def __len__(self) -> int:
         return self.total
@@ -104,3 +87,31 @@ def _block_size(block: Block) -> int:
     for factor in block:
         size *= len(factor)
     return size
+
+
+Options = tuple[tuple[tuple[int, int], ...], ...]  # per colour of DICE: the (key, number) it may take
+
+
+@lru_cache(maxsize=16)
+def _blocks(options: Options, ram: bool) -> tuple[tuple[Block, ...], tuple[int, ...]]:
+    """The blocks and their sizes: built once per set of legal keys, shared by every list."""
+    by_colour = dict(zip(DICE, options))
+
+    def factor(unit: int, colour: str, key: int | None = None) -> list[Die]:
+        return [(unit, colour, k, n) for k, n in by_colour[colour] if key is None or k == key]
+
+    def base(pattern: tuple[str, ...]) -> Block:
+        return tuple(factor(u, c) for u, c in enumerate(pattern, start=1))
+
+    def with_fourth_die(pattern: tuple[str, ...], unit: int, key: int) -> list[Block]:
+        """The programs whose unit-``unit`` die lies on ``key``, with the fourth die beside it."""
+        fourth = "red" if pattern.count("red") == 1 else "blue"
+        block = list(base(pattern))
+        block[unit - 1] = factor(unit, pattern[unit - 1], key)
+        extra = [d for d in factor(unit, fourth) if d[2] != key]
+        return [tuple(block) + (extra,)] if block[unit - 1] and extra else []
+
+    blocks = [base(p) for p in PATTERNS]
+    if ram:
+        blocks += [b for p in PATTERNS for u in (1, 2, 3) for k in range(8) for b in with_fourth_die(p, u, k)]
+    return tuple(blocks), tuple(_block_size(b) for b in blocks)
