@@ -68,6 +68,9 @@ def test_two_changes_are_refused_with_words_and_blinking_robots(tmp_path: Path) 
     t.press(0, "confirm")
     assert t.session.message.startswith("refused:")
     assert "put the Forward 1x tile back in robot A slot 1" in t.session.message
+    # three slots changed: no single fix makes it legal, so the words do not offer "X, or Y"
+    assert "undo these until two changes (with your Double Modification) is left:" in t.session.message
+    assert ", or " not in t.session.message
     assert len(_alerts(t.board)) == 2  # both red robots blink
     assert len(t.journal.actions(gid)) == 2  # nothing changed
 
@@ -77,7 +80,7 @@ def test_another_players_tile_and_unknown_tags_are_refused(tmp_path: Path) -> No
     gid = t.session.new_game(2, {"track": 0}, 3)
     t.place(0, "A1", "F1/blue")
     t.place(0, "B1", "L/red")
-    assert "blue's tile" in t.session.message or True
+    assert "blue's tile" in t.session.message  # said when the tile arrives, before any confirm
     t.press(0, "confirm")
     assert "blue's tile, not red's" in t.session.message
     t.session.on_message(Msg(m.SLOT, {"slot": t.slot(0, "A1"), "present": 1,
@@ -202,3 +205,46 @@ def test_the_daemon_glue_resumes_or_starts_a_game(tmp_path: Path) -> None:
     too_big = daemon()
     big = attach(too_big, tmp_path / "big", players=6)  # 6 players need ttb-big: said, not raised
     assert big.game_id is None and "ttb-big" in big.message
+
+
+def test_unsteady_slots_and_held_buttons_blink_until_they_are_fixed(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    gid = t.session.new_game(2, {"track": 0}, 3)
+    assert not _alerts(t.board)
+    for serial in (1, 2, 1, 2):  # two tags in red's A1
+        t.place(0, "A1", "F1/red", serial)
+    assert "holds two tiles" in t.session.message
+    assert len(_alerts(t.board)) == 1  # red's robot A blinks
+    t.place(0, "A1", "F1/red", 2)  # the second tile taken away: one reads steadily
+    t.clock.advance(2)
+    t.session._check_table()  # what the session schedules for when the window has passed
+    assert not _alerts(t.board)
+    for _ in range(4):  # blue's tile half in, coming and going (blue is not active)
+        t.place(1, "B2", "L/blue")
+        t.remove(1, "B2")
+    assert "keeps coming and going" in t.session.message
+    assert len(_alerts(t.board)) == 1
+    t.clock.advance(5)
+    t.session._check_table()
+    assert not _alerts(t.board)
+    t.press(0, "confirm", m.LONG_PRESS)  # red leans on confirm
+    assert "confirm button is held down" in t.session.message
+    assert len(_alerts(t.board)) == 2  # both red robots
+    t.press(0, "confirm", m.RELEASE)
+    assert not _alerts(t.board)
+    stuck = t.session.seating.button_of(1, "cancel")  # type: ignore[union-attr]
+    t.session.on_message(Msg(m.ERROR, {"code": m.E_BUTTON_STUCK, "ref": stuck}))
+    assert "stuck" in t.session.message and len(_alerts(t.board)) == 2  # both blue robots
+    t.session.on_message(Msg(m.BUTTON, {"button": stuck, "action": m.RELEASE}))
+    assert not _alerts(t.board)
+    assert t.journal.actions(gid) == []  # none of it touched the game
+
+
+def test_a_tile_of_another_colour_blinks_as_soon_as_it_is_placed(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.session.new_game(2, {"track": 0}, 3)
+    t.place(0, "B1", "L/blue")
+    assert "red: slot B1: that L is blue's tile, not red's; give it back" in t.session.message
+    assert len(_alerts(t.board)) == 1
+    t.remove(0, "B1")
+    assert not _alerts(t.board)

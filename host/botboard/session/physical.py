@@ -81,6 +81,16 @@ def undo_words(before: A.Programs, after: A.Programs) -> list[str]:
     return out
 
 
+def _fix_words(fixes: list[str], can_double: bool) -> str:
+    """Either of two fixes leaves one change; with more, only some of them together do."""
+    if not fixes:
+        return "nothing to undo"
+    if len(fixes) <= 2:
+        return ", or ".join(fixes)
+    left = f"two changes (with your {C.DM_NAME})" if can_double else "one change"
+    return f"undo these until {left} is left: " + "; ".join(fixes)
+
+
 @dataclass(frozen=True)
 class Verdict:
     action: A.Action | None  # the legal action the slots show (None: refused)
@@ -107,7 +117,7 @@ def judge(state: State, seat: int, reading: StationReading, seating: Seating,
         hint = ""
         if first_turn:
             hint = "; on your first turn put one order on robot A and one on robot B"
-        message = f"{rec.reason}: {', or '.join(fixes) if fixes else 'nothing to undo'}{hint}"
+        message = f"{rec.reason}: {_fix_words(fixes, can_double)}{hint}"
         return Verdict(None, message, wrong)
     action = rec.actions[0]
     words = A.programming_to_str(action)

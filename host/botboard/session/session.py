@@ -39,7 +39,7 @@ from .decisions import Picker
 from .journal import Journal, replay
 from .scene import Scene
 from .seating import Seating
-from .table import Table
+from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, Table
 from .tiles import Registry, TileError
 
 log = logging.getLogger("botboard.session")
@@ -85,6 +85,7 @@ class GameSession:
         self.message_seat: int | None = None
         self.alerts: dict[int, CellState] = {}  # engine cell -> an alert drawn over the picture
         self.acks: dict[int, float] = {}  # robot id -> until when its tile acknowledgement shows
+        self.held: dict[int, int] = {}  # button held down or stuck -> its seat (its robots blink)
         self.log: deque[str] = deque(maxlen=200)
         self._base: dict[int, CellState] = {}  # the current picture before overlays
         self._priority: list[int] | None = None  # the slots last sent with SET_PRIORITY
@@ -152,6 +153,7 @@ class GameSession:
         elif msg.type == m.ERROR and f["code"] == m.E_BUTTON_STUCK:
             self.say(f"a button is stuck down (board key {f['ref']}): free it; it does nothing "
                      "while held")
+            self._hold(f["ref"])
 
     def on_slot(self, slot: int, present: bool, uid: bytes, payload: bytes) -> None:
         now = self.clock()
@@ -168,9 +170,11 @@ class GameSession:
             return
         if self.table.doubled(slot, now):
             self.say(f"{C.COLOURS[ref.seat]} slot {ref.name} holds two tiles: keep one", ref.seat)
+            self._schedule(DOUBLE_WINDOW_S, self._check_table)  # the blinking stops once it reads steadily
         elif self.table.flickering(slot, now):
             self.say(f"{C.COLOURS[ref.seat]} slot {ref.name} keeps coming and going: push the "
                      "tile fully in, or take it out", ref.seat)
+            self._schedule(FLICKER_WINDOW_S, self._check_table)
         elif present and self.mode == "program" and ref.seat == self.state.player:
             self._acknowledge(ref.seat, ref.robot, uid, payload)
         if ref.seat == self.state.player and self.mode == "program":
@@ -196,12 +200,16 @@ class GameSession:
         if seat is None:
             self.say(f"the {role} button of an empty station does nothing")
             return
+        if action == m.RELEASE and button in self.held:
+            del self.held[button]
+            self._check_table()
         if action == m.LONG_PRESS:
             if role in ("previous", "next"):
                 self._show_scores()
             else:
                 self.say(f"{C.COLOURS[seat]}'s {role} button is held down: release it; "
                          "nothing happens while it is held", seat)
+                self._hold(button)
             return
         if action != m.PRESS:
             return
@@ -293,17 +301,39 @@ class GameSession:
                 cell, look = leds.robot_mark(scene, 2 * ref.seat + ref.robot, "alert", m.BLINK)
                 self.alerts[cell] = look
 
+    def _hold(self, button: int) -> None:
+        """A button held down or stuck: its station's robots blink until it is released."""
+        if self.seating is None:
+            return
+        try:
+            seat, _ = self.seating.button(button)
+        except ValueError:
+            return
+        if seat is not None:
+            self.held[button] = seat
+            self._check_table()
+
     def _check_table(self) -> None:
-        """Tiles that differ from the game outside the active player's turn: show what to fix."""
+        """Show what to fix: tiles that differ from the game outside the active player's
+        turn, tiles that cannot count (unknown, another colour), slots that do not read
+        steadily, buttons held down."""
         state, seating = self.state, self.seating
         if state is None or seating is None:
             return
         self.alerts.clear()
+        now = self.clock()
         problems = []
         for seat in range(state.layout.players):
+            unsteady = [s for s in seating.slots_of(seat)
+                        if self.table.doubled(s, now) or self.table.flickering(s, now)]
+            self._mark_slots(unsteady)
+            if seat in self.held.values():
+                self._mark_slots(seating.slots_of(seat)[::3])  # A1 and B1: both robots
             if seat == state.player and self.mode == "program":
                 reading = physical.read_station(self.table, seating, self.registry, seat)
                 self._mark_slots(list(reading.problems))
+                if reading.problems:
+                    problems.append(f"{C.COLOURS[seat]}: " + "; ".join(reading.problems.values()))
                 continue
             reading = physical.read_station(self.table, seating, self.registry, seat)
             want = physical.seat_programs(state, seat)
