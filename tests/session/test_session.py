@@ -141,7 +141,13 @@ def test_a_restarted_host_resumes_the_same_game(tmp_path: Path) -> None:
     again = GameSession(t.layout, Journal.in_dir(tmp_path), board, step_s=0)
     assert again.resume()
     assert again.game_id == gid and GAME.state_hash(again.state) == digest
-    assert board.cells  # the board shows it
+    for slot, reading in t.session.table.contents().items():  # the board's census of the slots
+        again.on_slot(slot, True, reading.uid, reading.payload)
+    t.clock.advance(5)  # the tile acknowledgements have faded on the first board
+    t.session._draw()  # noqa: SLF001
+    again.acks.clear()
+    again._draw()  # noqa: SLF001
+    assert board.cells == t.board.cells  # the new board shows exactly what the old one did
     assert again.undo() == "A1=R + B1=F2"
     _, state, _ = replay(again.journal, gid)
     assert state.turns == 1
@@ -248,3 +254,25 @@ def test_a_tile_of_another_colour_blinks_as_soon_as_it_is_placed(tmp_path: Path)
     assert len(_alerts(t.board)) == 1
     t.remove(0, "B1")
     assert not _alerts(t.board)
+
+
+def test_a_touched_candidate_is_the_decision_taken(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    position = {"crystals": {}, "robots": {"redA": {"at": "0,0", "facing": 0},
+                                           "blueA": {"at": "2,0", "facing": 3}},
+                "programs": {"redA": ["Z", "-", "-"], "redB": ["L", "-", "-"],
+                             "blueA": ["L", "-", "-"], "blueB": ["L", "-", "-"]}}
+    state = GAME.scenario_start(2, {"track": 0}, 1, position)
+    gid = t.session.new_game(2, {"track": 0}, 1)
+    t.session._start(gid, state)  # noqa: SLF001  a position with a zap ready
+    t.session._apply("pass")  # noqa: SLF001
+    picker, bmap = t.session.picker, t.session.bmap
+    assert picker is not None and bmap is not None
+    alone = [c for c in picker.candidates if sum(1 for o in picker.candidates if o.cell == c.cell) == 1]
+    chosen = alone[-1]  # not the first: a default would not pass for a choice
+    assert chosen != picker.candidates[0]
+    elsewhere = next(b for b, e in bmap.to_engine.items() if all(c.cell != e for c in picker.candidates))
+    t.session.on_message(Msg(m.TOUCH, {"cell": elsewhere}))
+    assert "not one of the choices" in t.session.message and t.session.view()["phase"] == "decide"
+    t.session.on_message(Msg(m.TOUCH, {"cell": bmap.to_board[chosen.cell]}))
+    assert t.journal.actions(gid)[-1]["action"] == chosen.choice
