@@ -97,6 +97,14 @@ class Goblins(Game[State, Action]):
     def legal_actions(self, state: State) -> Sequence[Action]:
         if self.current_player(state) is None:
             return []
+        actions = self._choices(state)
+        if not actions:  # a pending decision nobody can answer would stall the table for good
+            player, kind = state.queue[0]
+            raise GameError(f"engine error: {pname(player)} must {PROMPTS[kind]} but has no choice "
+                            f"(round {state.round}); please report this game with its seed {state.seed}")
+        return actions
+
+    def _choices(self, state: State) -> list[Action]:
         player, kind = state.queue[0]
         ctx = Ctx(state)
         if kind == "keep":

@@ -9,11 +9,12 @@ solo player; the duo's first builder is the one further behind.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from functools import lru_cache
 from itertools import combinations
 
 from ..base import IllegalAction
-from .agendas import BET_SIDES, BETTING
+from .agendas import BET_SIDES, BETTING, deck as agenda_deck
 from .build import start_step
 from .context import Ctx, pname
 from .damage import fall_off
@@ -39,7 +40,7 @@ def start_round(ctx: Ctx) -> None:
     state.disabled = [False, False]
     state.supply = sorted(box.tiles)
     state.rng().shuffle(state.supply)
-    blueprint, blocked = box.blueprints[state.blueprints[state.round - 1] % len(box.blueprints)]
+    blueprint, blocked = box.blueprints[_turn_up(ctx, state.blueprints, len(box.blueprints))]
     state.robots = [Robot(members, blueprint, list(blocked)) for members in _teams(ctx)]
     for robot in state.robots:
         robot.pilot = robot.members[0]
@@ -53,6 +54,19 @@ def start_round(ctx: Ctx) -> None:
     state.step = 0
     _deal_agendas(ctx, first)
     start_step(ctx)
+
+
+def _turn_up(ctx: Ctx, order: list[int], count: int) -> int:
+    """This round's card of a shuffled deck (``order``); a used-up deck is shuffled again.
+
+    Only a tie round after the full game's 3 rounds runs out of the 3 team cards
+    (or of a box's blueprints); the rules are silent, so the cards are reshuffled.
+    """
+    if len(order) < ctx.state.round:
+        again = list(range(count))
+        ctx.state.rng().shuffle(again)
+        order += again
+    return order[ctx.state.round - 1] % count
 
 
 def _lowest(ctx: Ctx, players: list[int]) -> list[int]:
@@ -71,7 +85,7 @@ def _teams(ctx: Ctx) -> list[list[int]]:
         starter = 0 if state.round == 1 else _lowest(ctx, [0, 1])[0]
         state.starter = starter
         return [[starter], [1 - starter]]
-    card = team_cards()[state.team_cards[state.round - 1] % len(team_cards())]
+    card = team_cards()[_turn_up(ctx, state.team_cards, len(team_cards()))]
     a, b = [p - 1 for p in card["a"]], [p - 1 for p in card["b"]]
     if count == 3:
         solo_pair, duo = (a, b) if 3 in a else (b, a)
@@ -99,7 +113,9 @@ def _deal_agendas(ctx: Ctx, players: list[int]) -> None:
     if state.variant == "party":
         deck = state.players[0].agenda_deck
         shared: list[str] = []
-        while len(shared) < 3 and deck:
+        while len(shared) < 3:
+            if not deck:
+                _reshuffle(ctx, 0)
             card = deck.pop(0)
             if card != BETTING:  # the party version discards a betting agenda and draws again
                 shared.append(card)
@@ -111,8 +127,24 @@ def _deal_agendas(ctx: Ctx, players: list[int]) -> None:
         handicap = len(state.players) == 3 and player in solo and state.rounds < 3
         draw = 6 if handicap else 7
         me = state.players[player]
-        me.agenda_hand, me.agenda_deck = me.agenda_deck[:draw], me.agenda_deck[draw:]
         me.agendas = []
+        if len(me.agenda_deck) < draw:
+            _reshuffle(ctx, player)
+        me.agenda_hand, me.agenda_deck = me.agenda_deck[:draw], me.agenda_deck[draw:]
+
+
+def _reshuffle(ctx: Ctx, player: int) -> None:
+    """A deck too short for the deal gets the used cards back, shuffled, under what is left.
+
+    Only a tie round after the full game's 3 rounds needs this (3 x 7 = 21 cards);
+    the rules are silent, so the used cards are shuffled as a new deck (docs/goblins.md).
+    """
+    me = ctx.state.players[player]
+    used = sorted((Counter(agenda_deck()) - Counter(me.agenda_deck)).elements())
+    ctx.state.rng().shuffle(used)
+    me.agenda_deck += used
+    ctx.emit("agendas-reshuffled", f"{pname(player)}'s used agenda cards are shuffled into a new deck",
+             player=pname(player), cards=len(used))
 
 
 def agenda_choices(hand: list[str]) -> list[tuple[str, ...]]:
