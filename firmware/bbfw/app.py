@@ -21,6 +21,7 @@ from bbshared.crc32 import crc32
 from bbshared.link import Link
 
 from . import FIRMWARE_VERSION
+from . import config as board_config
 from .render import Renderer
 from .scanner import SlotScanner
 
@@ -55,6 +56,9 @@ class Board:
         self.session = False  # a host opened a session (HELLO_REQ) since boot
         self.link = Link(hal.write, time.ticks_ms, self._on_message)
         self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
+        # the layout's LED current budget from the first frame: a board that
+        # boots (or reboots) without a host never draws more than its supply gives
+        self.renderer.budget_ma = board_config.power_ma(cfg)
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
                                    on_error=self._on_reader_error)
         self.buttons = hal.make_buttons(self._on_key, self._on_button_error)

@@ -9,12 +9,18 @@
 #    "chains": [[pin, first_cell, cells(, sense_pin)], ...],
 #    "pins": {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20,
 #             "rst": 21, "row_latch": 22, "cols": [10, ...], "safe": 28},
+#    "power_ma": 5000,         LED current budget (hardware/power.md), applied at
+#                              boot; 0 = no limit; absent = DEFAULT_POWER_MA
 #    "stuck_ms": 30000}        optional: a key held this long is reported stuck
 import json
 
 _REQUIRED = ("layout", "cells", "leds_per_cell", "slots", "buttons", "chains")
 MAX_SLOTS = 64  # 8 chips of 74HC595 chip selects
 MAX_KEYS = 256
+# A config without a budget (hand-written, or from before budgets were in the
+# layouts) gets what a USB port can feed: dim, but never an overloaded supply.
+DEFAULT_POWER_MA = 400
+MAX_POWER_MA = 65535
 
 
 class ConfigError(Exception):
@@ -65,6 +71,8 @@ def check(doc):
     keys = _count(doc, "buttons", MAX_KEYS) + (cells if doc.get("touch") else 0)
     if keys > MAX_KEYS:
         raise ConfigError("%d buttons and touch pads: the matrix has at most %d keys" % (keys, MAX_KEYS))
+    if "power_ma" in doc:
+        _count(doc, "power_ma", MAX_POWER_MA)
     if slots and "pins" in doc and "cs_latch" not in doc["pins"]:
         raise ConfigError("slots need pins.cs_latch")
     nxt = 0
@@ -77,6 +85,11 @@ def check(doc):
     if nxt != cells:
         raise ConfigError("chains drive %d cells but the layout has %d" % (nxt, cells))
     return doc
+
+
+def power_ma(doc):
+    # the LED current budget to apply at boot (0: no limit)
+    return doc.get("power_ma", DEFAULT_POWER_MA)
 
 
 def chain_leds(doc):

@@ -240,7 +240,9 @@ class Hal:
             return {"ok": True, "link": board.link.stats, "heap_free": gc.mem_free(),
                     "heap_used": gc.mem_alloc(), "polls": board.scanner.polls,
                     "present": board.present_slots(), "events_dropped": board.events_dropped, "cell_updates": board.cell_updates,
-                    "cell_updates_check": board.cell_updates_check}
+                    "cell_updates_check": board.cell_updates_check,
+                    "brightness": board.renderer.brightness, "power_ma": board.renderer.budget_ma,
+                    "current_ma": board.renderer.current_ma}
         elif op == "flood":  # link tests: send n TOUCH events numbered 0..n-1
             asyncio.create_task(self._flood(board, req["count"]))
         else:

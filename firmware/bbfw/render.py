@@ -10,7 +10,8 @@
 #   r.fill(palette, facing, effect)          every cell
 #   r.set_palette(index, r, g, b)            16 entries, defaults in PALETTE
 #   r.brightness = 0..255                    global
-#   r.budget_ma = mA                         LED current limit (0: none)
+#   r.budget_ma = mA                         LED current limit (0: none; the Board
+#                                            sets board.json's power_ma at boot)
 #   r.frame(now_ms) -> bool                  draw into strip.buf; True if any
 #                                            byte may have changed (then show)
 #   r.current_ma, r.scale                    estimate and scale (0..256) of the

@@ -202,7 +202,7 @@ class BoardTools:
         key, top = keys[name]
         if not isinstance(value, int) or not 0 <= value <= top:
             raise ToolError(f"{name} must be a whole number 0..{top}, not {value!r}")
-        self._connected().send(m.SET_CONFIG, key, value)
+        self._connected().configure(key, value)  # kept: re-sent after a reconnect or reboot
         self.settings[name] = value
         return dict(self.settings)
 

@@ -16,6 +16,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 LAYOUT_DIR = ROOT / "hardware" / "layouts"
 BUTTON_ROLES = ("confirm", "cancel", "previous", "next")
+MAX_POWER_MA = 65535  # the largest budget SET_CONFIG carries
 
 
 class LayoutError(ValueError):
@@ -39,6 +40,7 @@ class Layout:
     chains: tuple[dict[str, int], ...]  # {"pin", "first_cell", "cells"}
     stations: tuple[Station, ...]
     touch: bool  # arena cells carry touch buttons
+    power_ma: int  # LED current budget in mA (hardware/power.md): the firmware clamps to it from boot
     game: str = ""  # tile payload game name (bbshared.tilepayload.GAMES), "" for any
     pins: dict[str, Any] = field(default_factory=dict)  # board pins (hardware/pinout.md)
 
@@ -80,7 +82,8 @@ class Layout:
             "layout": self.id, "cells": len(self.cells), "leds_per_cell": self.leds_per_cell,
             "slots": self.slot_count, "buttons": self.button_count, "touch": self.touch,
             "chains": [[c["pin"], c["first_cell"], c["cells"]] + ([c["sense"]] if "sense" in c else [])
-                       for c in self.chains]}
+                       for c in self.chains],
+            "power_ma": self.power_ma}
         if self.game:
             config["game"] = game_id(self.game)
         if self.pins:
@@ -90,7 +93,7 @@ class Layout:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "grid": self.grid,
                 "cells": [list(c) for c in self.cells], "leds_per_cell": self.leds_per_cell,
-                "chains": list(self.chains), "touch": self.touch, "game": self.game, "pins": self.pins,
+                "chains": list(self.chains), "touch": self.touch, "power_ma": self.power_ma, "game": self.game, "pins": self.pins,
                 "stations": [{"name": s.name, "slots": list(s.slots), "buttons": s.buttons}
                              for s in self.stations]}
 
@@ -123,12 +126,16 @@ def load(name_or_path: str) -> Layout:
 
 
 def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
+    if isinstance(doc, dict) and "power_ma" not in doc:
+        raise LayoutError(f"{where}: no power_ma: give the LED current budget in mA that the supply "
+                          "can feed (hardware/power.md), e.g. \"power_ma\": 5000")
     try:
         layout = Layout(
             id=doc["id"], title=doc.get("title", doc["id"]), grid=doc["grid"],
             cells=tuple((int(a), int(b)) for a, b in doc["cells"]),
             leds_per_cell=int(doc["leds_per_cell"]),
             chains=tuple(doc["chains"]), touch=bool(doc.get("touch", False)),
+            power_ma=doc["power_ma"],
             stations=tuple(Station(s["name"], tuple(s["slots"]), dict(s["buttons"]))
                            for s in doc["stations"]),
             game=str(doc.get("game", "")), pins=dict(doc.get("pins", {})),
@@ -140,6 +147,10 @@ def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
 
 
 def _validate(layout: Layout, where: str) -> None:
+    if not isinstance(layout.power_ma, int) or isinstance(layout.power_ma, bool) \
+            or not 1 <= layout.power_ma <= MAX_POWER_MA:
+        raise LayoutError(f"{where}: power_ma must be the LED current budget in mA, 1..{MAX_POWER_MA} "
+                          f"(size it from the supply: hardware/power.md), not {layout.power_ma!r}")
     if layout.game:
         game_id(layout.game)
     if layout.grid not in ("hex", "square"):

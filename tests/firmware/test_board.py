@@ -37,6 +37,11 @@ def configs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         path.write_text(json.dumps(cfg))
         out[f"{name}-stuck"] = str(path)
     out["missing"] = str(d / "nothing-here.json")
+    cfg = layouts.load("ttb-small").board_config()
+    del cfg["power_ma"]  # a hand-written config that names no budget
+    path = d / "no-budget.json"
+    path.write_text(json.dumps(cfg))
+    out["no-budget"] = str(path)
     return out
 
 
@@ -206,3 +211,37 @@ print(json.dumps({"arrived": arrived, "gone": gone}))
 """, configs["ttb-big"])
     assert r["arrived"] == [0, 1, 2, 3, 4, 5]
     assert r["gone"] == [[[5, 0]], [[4, 0]], [[0, 0]]]
+
+
+# A fresh board (no SET_CONFIG ever sent) told to show every cell white, as a
+# host would: the strip's own bytes must draw no more than the layout's budget.
+WHITE = """
+box.forget()
+box.send(m.SET_RANGE, 0, bytes([1, m.look(m.NO_FACING, m.SOLID)]) * box.board.cell_count)
+box.steps(2)
+buf = box.hal.strip.buf
+leds = len(buf) // 3
+print(json.dumps({"budget": box.board.renderer.budget_ma, "errors": box.errors(),
+                  "drawn_ma": leds + sum(buf) * 20 // 255, "estimate": box.board.renderer.current_ma,
+                  "lit": min(buf[3 * (7 * c)] for c in range(box.board.cell_count))}))
+"""
+
+
+@pytest.mark.parametrize("name", ["ttb-small", "ttb-big"])
+def test_a_fresh_board_clamps_a_full_white_frame_to_its_layouts_budget(configs: dict[str, str], name: str) -> None:
+    budget = layouts.load(name).power_ma
+    assert budget == {"ttb-small": 5000, "ttb-big": 8000}[name]  # hardware/power.md
+    r = run(WHITE, configs[name])
+    assert r["errors"] == []
+    assert r["budget"] == budget
+    # white everywhere would draw 25-38 A unclamped; the frame sent fits the
+    # budget yet is not blacked out (clamped, every cell still lit)
+    assert budget * 0.9 < r["drawn_ma"] <= r["estimate"] <= budget
+    assert r["lit"] > 0
+
+
+def test_a_config_without_a_budget_gets_the_usb_safe_default(configs: dict[str, str]) -> None:
+    r = run(WHITE, configs["no-budget"])
+    assert r["budget"] == 400  # bbfw.config.DEFAULT_POWER_MA: what a USB port can feed
+    # 427 dark LEDs alone are estimated at 427 mA: nothing is lit at all
+    assert r["drawn_ma"] == 427 and r["lit"] == 0

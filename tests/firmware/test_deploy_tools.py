@@ -4,6 +4,7 @@ against the simulated board, the layout drawings, the firmware benchmark."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import time
@@ -101,6 +102,35 @@ def test_every_layout_makes_a_board_config_the_firmware_accepts() -> None:
                   "print('ok')" % repr(configs))
     assert out.strip().endswith("ok")
     assert all(c["chains"][0][0] == 2 for c in configs)  # LED chains from GP2 (pinout.md)
+
+
+def test_every_layout_carries_the_power_budget_of_hardware_power_md() -> None:
+    # the budgets are data in the layout files; power.md's supply table states the same figures
+    table = (layouts.ROOT / "hardware" / "power.md").read_text()
+    for name in layouts.names():
+        layout = layouts.load(name)
+        assert layout.board_config()["power_ma"] == layout.power_ma > 0
+        assert re.search(rf"\| `{name}` \| {layout.power_ma:,} mA \|", table), name
+
+
+def test_a_layout_without_a_sane_power_budget_is_refused_saying_what_to_do() -> None:
+    doc = json.loads((layouts.LAYOUT_DIR / "ttb-small.json").read_text())
+    del doc["power_ma"]
+    with pytest.raises(layouts.LayoutError, match="no power_ma: give the LED current budget"):
+        layouts.from_json(doc)
+    for bad in (0, -5, 70000, "5000", True):
+        doc["power_ma"] = bad
+        with pytest.raises(layouts.LayoutError, match="power_ma must be the LED current budget in mA"):
+            layouts.from_json(doc)
+
+
+def test_the_firmware_refuses_a_board_config_with_a_bad_power_budget() -> None:
+    from tests.mpy import run_mpy
+
+    cfg = layouts.load("goblins").board_config()
+    out = run_mpy("from bbfw import config\nc = %r\nc['power_ma'] = -1\ntry:\n    config.check(c)\n"
+                  "    print('accepted')\nexcept config.ConfigError as e:\n    print(e)" % cfg)
+    assert out.strip().splitlines()[-1] == "'power_ma' must be a number 0..65535, not -1"
 
 
 def test_firmware_bench_allocates_nothing_per_iteration_and_reports_its_figures() -> None:

@@ -107,6 +107,38 @@ def test_reconnect_after_the_board_process_is_killed(tmp_path: Any) -> None:
             second.stop()
 
 
+def test_led_settings_survive_a_board_reboot(tmp_path: Any) -> None:
+    link = str(tmp_path / "board-tty")
+    first = SimProcess(link=link)
+    second: SimProcess | None = None
+
+    def settings(sim: SimProcess) -> tuple[int, int]:
+        stats = sim.control("stats")
+        return stats["brightness"], stats["power_ma"]
+
+    async def scenario() -> None:
+        nonlocal second
+        # a fresh board runs its layout's budget (ttb-small: 5,000 mA) before any host speaks
+        assert settings(first) == (255, 5000)
+        async with connected(link) as conn:
+            conn.configure(m.CONFIG_BRIGHTNESS, 40)
+            conn.configure(m.CONFIG_POWER_MA, 1500)
+            await until(lambda: settings(first) == (40, 1500), what="settings applied")
+            first.kill()  # the board reboots: it comes back with the layout's defaults
+            await until(lambda: conn.state != "connected", what="loss noticed")
+            second = SimProcess(link=link)
+            await until(lambda: conn.state == "connected", timeout=15, what="reconnect")
+            assert second is not None
+            await until(lambda: settings(second) == (40, 1500), what="settings re-sent")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        first.stop()
+        if second:
+            second.stop()
+
+
 def test_unplug_and_replug_resyncs_the_board(tmp_path: Any) -> None:
     sim = SimProcess(link=str(tmp_path / "board-tty"))
 

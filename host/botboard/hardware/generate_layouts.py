@@ -64,33 +64,34 @@ def chains(cell_count: int, per_chain: int) -> list[dict[str, int]]:
 
 
 def layouts() -> list[dict[str, Any]]:
+    # power_ma: the LED current budget of each board's supply (hardware/power.md)
     small, big = hex_cells_serpentine(4), hex_cells_serpentine(5)
     botwars, volt = square_cells_serpentine(12, 12), square_cells_serpentine(8, 8)
     yards = yard_cells(2)
     compass = ["north", "east", "south", "west"]
     return [
         {"id": "ttb-small", "title": "Twin Tin Bots, small arena (61 hexes), 4 stations",
-         "grid": "hex", "game": "twintinbots", "leds_per_cell": 7, "touch": True, "cells": small,
+         "grid": "hex", "game": "twintinbots", "leds_per_cell": 7, "touch": True, "power_ma": 5000, "cells": small,
          "chains": chains(len(small), 31),
          "stations": stations(compass)},
         {"id": "ttb-big", "title": "Twin Tin Bots, big arena (91 hexes), 6 stations",
-         "grid": "hex", "game": "twintinbots", "leds_per_cell": 7, "touch": True, "cells": big,
+         "grid": "hex", "game": "twintinbots", "leds_per_cell": 7, "touch": True, "power_ma": 8000, "cells": big,
          "chains": chains(len(big), 46),
          "stations": stations(["north", "north-east", "south-east", "south", "south-west",
                                "north-west"])},
         # BotWars: a 5-card program per player, one slot per register
         {"id": "botwars", "title": "BotWars, 12x12 factory floor, 4 stations of 5 registers",
-         "grid": "square", "game": "botwars", "leds_per_cell": 1, "touch": True, "cells": botwars,
+         "grid": "square", "game": "botwars", "leds_per_cell": 1, "touch": True, "power_ma": 5000, "cells": botwars,
          "chains": chains(len(botwars), 72), "stations": stations(compass, 5)},
         # VOLT: the arena size is not known from the rules notes (a data
         # choice, 8x8); one slot per die position on each operator's controller
         {"id": "volt", "title": "VOLT, 8x8 arena, 4 operators with 4 die slots",
-         "grid": "square", "game": "volt", "leds_per_cell": 1, "touch": True, "cells": volt,
+         "grid": "square", "game": "volt", "leds_per_cell": 1, "touch": True, "power_ma": 4000, "cells": volt,
          "chains": chains(len(volt), 64), "stations": stations(compass, 4)},
         # Goblins, Inc.: two 5x5 construction yards (one robot each), a reader
         # under every square for the construction tiles; the cockpit square too
         {"id": "goblins", "title": "Goblins, Inc., two 5x5 construction yards",
-         "grid": "square", "game": "goblins", "leds_per_cell": 1, "touch": False, "cells": yards,
+         "grid": "square", "game": "goblins", "leds_per_cell": 1, "touch": False, "power_ma": 3000, "cells": yards,
          "chains": chains(len(yards), 50),
          "stations": [{"name": name, "slots": list(range(25 * i, 25 * (i + 1))),
                        "buttons": {role: 4 * i + k for k, role in enumerate(BUTTON_ROLES)}}

@@ -5,6 +5,9 @@ the board's protocol version, push the full image, then ping every half
 second. A board silent for two seconds, or a port that vanishes, is closed
 and reopened (after a resync nothing the host holds is lost). Everything a
 person needs to know is in ``status()``; decoded frames go to ``trace``.
+Settings made with ``configure`` (brightness, the LED power limit) are kept
+and sent again after every handshake: a board that rebooted boots with its
+layout's defaults and would otherwise lose them.
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ class BoardConnection:
         self.trace: deque[Message] = deque(maxlen=trace_size)
         self.listeners: list[Callable[[Message], None]] = []
         self.shown: list[CellState] = []  # what the board reports it shows
+        self.settings: dict[int, int] = {}  # SET_CONFIG key -> value, re-sent at every resync
         self._epoch = 0
         self._port: serial.Serial | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -119,6 +123,12 @@ class BoardConnection:
         self._record(decode("out", mtype, payload))
         if self.state in ("connected", "handshake") or not m.CATALOGUE[mtype][2]:
             self.link.send(mtype, payload)
+
+    def configure(self, key: int, value: int) -> None:
+        """A board setting (SET_CONFIG): sent now if connected, and again after every reconnect."""
+        self.settings[key] = value
+        if self.state == "connected":
+            self.send(m.SET_CONFIG, key, value)
 
     def set_cells(self, changes: dict[int, CellState]) -> None:
         """Change what cells show; sent now if connected, else at the next resync."""
@@ -215,6 +225,8 @@ class BoardConnection:
         if self.image is None or len(self.image.cells) != info.cells:
             self.image = BoardImage.blank(info.cells)
         self.shown = [CellState()] * info.cells
+        for key, value in self.settings.items():  # before the cells: no frame over the budget
+            self.send(m.SET_CONFIG, key, value)
         for mtype, payload in self.image.full_sync():
             self.send_raw(mtype, payload)
         self.send(m.GET_STATE)
