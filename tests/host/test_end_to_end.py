@@ -11,8 +11,8 @@ import pytest
 
 from bbshared import messages as m
 from bbshared import tilepayload
-from botboard.link.connection import Message
-from botboard.link.image import CellState
+from botboard.link.connection import BoardConnection, Message
+from botboard.link.image import BoardImage, CellState
 
 from ..simboard import SimProcess
 from .running import connected, until
@@ -168,5 +168,57 @@ def test_silent_board_is_noticed_within_two_seconds(sim: SimProcess) -> None:
                 assert "silent" in conn.last_error
             finally:
                 sim.proc.send_signal(signal.SIGCONT)
+
+    asyncio.run(scenario())
+
+
+def test_a_silent_host_gets_the_waiting_pattern_and_its_resync_restores_the_game(sim: SimProcess) -> None:
+    game = {0: CellState(2, 3, m.SOLID), 30: CellState(4, m.NO_FACING, m.BLINK)}
+
+    def leds() -> bytes:
+        return bytes.fromhex(sim.control("leds")["leds"])
+
+    def centre(data: bytes, cell: int) -> tuple[int, int, int]:
+        g, r, b = data[21 * cell:21 * cell + 3]  # 7 LEDs x GRB per cell
+        return r, g, b
+
+    def waiting_pattern() -> list[int] | None:
+        # every cell's centre blue only (palette 15 is (0, 0, 40) at the pulse's level)
+        data = leds()
+        shown = [centre(data, c) for c in range(61)]
+        if all(r == 0 and g == 0 for r, g, b in shown) and len({b for r, g, b in shown}) == 1:
+            return [b for r, g, b in shown[:1]]
+        return None
+
+    async def scenario() -> None:
+        async with connected(sim.port) as conn:
+            conn.set_cells(game)
+            await until(lambda: centre(leds(), 0) == (255, 0, 0), what="the game shown")
+            held = list(conn.image.cells) if conn.image else []
+        # the host is gone (daemon stopped, cable to the host cut): after
+        # HOST_SILENT_MS (3 s) every cell pulses slowly in blue
+        assert sim.control("cells")["waiting"] is False
+        await until(lambda: sim.control("cells")["waiting"], timeout=6, what="the board gives up on the host")
+        levels = set()
+        for _ in range(20):  # a pulse: the blue level changes over 1.6 s
+            level = await until(waiting_pattern, timeout=2, what="the waiting pattern")
+            levels.add(level[0])
+            await asyncio.sleep(0.1)
+        assert len(levels) >= 3 and all(0 < b <= 40 for b in levels)
+        # the board still holds the game the host set, and a returning host's resync shows it
+        cells = bytes.fromhex(sim.control("cells")["cells"])
+        assert cells[0:2] == bytes((2, m.look(3, m.SOLID)))
+        conn = BoardConnection(sim.port, BoardImage(held))
+        task = asyncio.create_task(conn.run())
+        try:
+            await until(lambda: conn.state == "connected", what="the host back")
+            await until(lambda: centre(leds(), 0) == (255, 0, 0), what="the game restored")
+            assert sim.control("cells")["waiting"] is False
+            data = leds()
+            assert all(centre(data, c) == (0, 0, 0) for c in range(1, 61) if c != 30)
+            assert centre(data, 30) in ((0, 0, 0), (0, 200, 0))  # blinking green (host palette 4)
+        finally:
+            task.cancel()
+            conn.close()
 
     asyncio.run(scenario())
