@@ -43,10 +43,9 @@ def _belt_phase(ctx: Ctx, riders: list[Player]) -> list[tuple[Player, Square]]:
         target = neighbour(robot.square, way)
         if ctx.board.wall_between(robot.square, way) or ctx.bridge_raised(target) == (way + 2) % 4:
             continue
-        if not ctx.board.on_board(target):
-            if ctx.rules["conveyor_fence_damage"]:
-                ctx.emit("fence", robot, "electric fence", damage=FENCE_DAMAGE)
-                damage(ctx, robot, FENCE_DAMAGE, "electric fence")
+        if not ctx.board.on_board(target):  # the fence: 2 HP and no move, in both rulesets
+            ctx.emit("fence", robot, "electric fence", damage=FENCE_DAMAGE)
+            damage(ctx, robot, FENCE_DAMAGE, "electric fence")
             continue
         plans[robot.name] = (robot, way, target)
     _settle_conflicts(ctx, plans)
