@@ -35,3 +35,22 @@ def test_errors_are_clear(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     bad.write_text(json.dumps({"game": "botwars", "position": {"robots": {"p9": {}}}, "actions": []}))
     assert main(["botwars", "report", str(bad)]) == 2
     assert "'p9' is not a player" in capsys.readouterr().err
+
+
+def test_a_bad_board_file_is_a_message_not_a_traceback(tmp_path: Path) -> None:
+    import subprocess
+
+    from ..simboard import BOTBOARD
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"name": "bad", "size": [4, 4], "start": "r1c1", "flags": ["r4c4"], "squares": {
+        "r2c2": {"type": "gear", "turn": "X"}, "r2c4": {"type": "conveyor", "colour": "purple", "dir": "Q"}}}))
+    run = subprocess.run([BOTBOARD, "botwars", "board", str(bad)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stdout == ""
+    assert "Traceback" not in run.stderr
+    assert "board bad: 3 problems:" in run.stderr
+    assert "squares.r2c4: conveyor dir 'Q' is not valid; expected N, E, S or W" in run.stderr
+    assert "squares.r2c4: conveyor colour 'purple' is not valid; expected blue or yellow" in run.stderr
+    bad.write_text("[1, 2]")
+    run = subprocess.run([BOTBOARD, "botwars", "board", str(bad)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "board: expected a JSON object" in run.stderr and "Traceback" not in run.stderr

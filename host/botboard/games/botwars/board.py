@@ -87,12 +87,29 @@ class Board:
 
 # -- loading -----------------------------------------------------------------
 
-_TYPES: dict[str, tuple[str, ...]] = {  # element type -> required fields
-    "pit": (), "conveyor": ("colour", "dir"), "pusher": ("dir", "stages"),
-    "gear": ("turn",), "crusher": ("stages",), "repair": ("wrenches",),
-    "upgrade": (), "switch": ("kind",), "drawbridge": ("bridge", "switch"),
-    "teleporter": ("colour",),
+STAGES = range(1, 6)
+_DIRECTION = "N, E, S or W"
+_STAGES = "a list of stages 1..5, e.g. [1, 3, 5]"
+# element type -> {field: (check, what is expected)}; docs/botwars-boards.md has the same table
+_FIELDS: dict[str, dict[str, tuple[Any, str]]] = {
+    "pit": {},
+    "conveyor": {"colour": (("blue", "yellow").__contains__, "blue or yellow"),
+                 "dir": ("facing", _DIRECTION)},
+    "pusher": {"dir": ("facing", f"{_DIRECTION} (the way it pushes)"), "stages": ("stages", _STAGES)},
+    "gear": {"turn": (("L", "R", "U").__contains__, "L (left), R (right) or U (180 degrees)")},
+    "crusher": {"stages": ("stages", _STAGES)},
+    "repair": {"wrenches": ((1, 2).__contains__, "1 or 2")},
+    "upgrade": {},
+    "switch": {"kind": (("pressure", "toggle").__contains__, "pressure or toggle")},
+    "drawbridge": {"bridge": ("facing", f"{_DIRECTION} (the side the bridge is on)"),
+                   "switch": ("square", "the square of its pressure switch, e.g. r4c7")},
+    "teleporter": {"colour": ("name", "a colour name, e.g. amber")},
 }
+_OPTIONAL: dict[str, dict[str, tuple[Any, str]]] = {
+    "teleporter": {"active": ("bool", "true or false"),
+                   "switch": ("square", "the square of its pressure or toggle switch, e.g. r4c7")},
+}
+_SWITCHES_FOR = {"drawbridge": ("pressure",), "teleporter": ("pressure", "toggle")}  # toggles: teleporters only
 
 
 def board_names() -> list[str]:
@@ -109,41 +126,189 @@ def load_board(name: str) -> Board:
 
 
 def board_from_json(doc: Mapping[str, Any]) -> Board:
+    """A board document, checked: every problem found is named with its field or square."""
+    if not isinstance(doc, Mapping):
+        raise ScenarioError("board: expected a JSON object (docs/botwars-boards.md)")
     name = str(doc.get("name", "?"))
-    try:
-        width, height = doc["size"]
-        cells = {parse_square(k): _check_cell(k, v) for k, v in doc.get("squares", {}).items()}
-        walls = set(_parse_walls(doc.get("walls", [])))
-        for square, cell in cells.items():
-            if cell["type"] == "pusher":  # mounted on the wall behind the push
-                walls.add((square, (parse_facing(cell["dir"]) + 2) % 4))
-        lasers = tuple(Laser(parse_square(l["square"]), parse_facing(l["dir"]),
-                             l.get("colour", "blue")) for l in doc.get("lasers", []))
-        board = Board(name, str(doc.get("title", name)), int(width), int(height),
-                      parse_square(doc["start"]), parse_facing(doc.get("start_facing", "N")),
-                      tuple(parse_square(f) for f in doc["flags"]), cells, frozenset(walls),
-                      lasers)
-    except (KeyError, TypeError, ValueError) as err:
-        raise ScenarioError(f"board {name}: {err}") from err
-    outside = [s for s in [*cells, board.start, *board.flags] if not board.on_board(s)]
-    if outside:
-        raise ScenarioError(f"board {name}: squares off the board: {[square_name(s) for s in outside]}")
+    problems: list[str] = []
+    board = _build(doc, name, problems)
+    if board is not None:
+        _check_squares(board, doc, problems)
+    if problems:
+        if len(problems) == 1:
+            raise ScenarioError(f"board {name}: {problems[0]}")
+        raise ScenarioError(f"board {name}: {len(problems)} problems:\n" + "\n".join(f"  - {p}" for p in problems))
+    assert board is not None
     return board
 
 
-def _check_cell(key: str, cell: Any) -> dict[str, Any]:
-    if not isinstance(cell, dict) or cell.get("type") not in _TYPES:
-        raise ScenarioError(f"square {key}: expected an object with type one of {', '.join(_TYPES)}")
-    missing = [f for f in _TYPES[cell["type"]] if f not in cell]
+def _field(doc: Mapping[str, Any], key: str, problems: list[str], parse: Any, expected: str,
+           default: Any = ..., where: str = "") -> Any:
+    """``parse(doc[key])``, or None after noting what is wrong with it (``where`` prefixes the key)."""
+    if key not in doc:
+        if default is not ...:
+            return parse(default)
+        problems.append(f"{where}{key}: missing; expected {expected}")
+        return None
+    try:
+        return parse(doc[key])
+    except (ScenarioError, TypeError, ValueError, KeyError, AttributeError):
+        problems.append(f"{where}{key}: {doc[key]!r} is not valid; expected {expected}")
+        return None
+
+
+def _size(value: Any) -> tuple[int, int]:
+    width, height = value
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (width, height)):
+        raise ValueError(value)
+    return width, height
+
+
+def _build(doc: Mapping[str, Any], name: str, problems: list[str]) -> Board | None:
+    size = _field(doc, "size", problems, _size, "[columns, rows], e.g. [12, 12]")
+    start = _field(doc, "start", problems, parse_square, "a square, e.g. r1c1")
+    facing = _field(doc, "start_facing", problems, parse_facing, _DIRECTION, default="N")
+    flags = _field(doc, "flags", problems, lambda v: tuple(parse_square(f) for f in _listed(v)),
+                   'a list of squares in the order to touch them, e.g. ["r6c6", "r1c6"]')
+    walls: set[tuple[Square, int]] = set()
+    for i, item in enumerate(_listed_or_note(doc, "walls", problems)):
+        key = f"walls[{i}]"
+        wall = _field({key: item}, key, problems, _wall, 'a square and a side, e.g. "r2c3 E"')
+        if wall is not None:
+            walls.add(wall)
+    lasers = []
+    for i, item in enumerate(_listed_or_note(doc, "lasers", problems)):
+        where = f"lasers[{i}]"
+        if not isinstance(item, Mapping):
+            problems.append(f'{where}: expected an object, e.g. {{"square": "r3c1", "dir": "E", "colour": "blue"}}')
+            continue
+        sq = _field(item, "square", problems, parse_square, "a square, e.g. r3c1", where=f"{where}.")
+        way = _field(item, "dir", problems, parse_facing, f"{_DIRECTION} (the way it fires)", where=f"{where}.")
+        colour = _field(item, "colour", problems, _colour, "a colour name (blue stops at the first robot)",
+                        default="blue", where=f"{where}.")
+        if None not in (sq, way, colour):
+            lasers.append(Laser(sq, way, colour))
+    squares = doc.get("squares", {})
+    cells: dict[Square, dict[str, Any]] = {}
+    if not isinstance(squares, Mapping):
+        problems.append('squares: expected an object of "r#c#": element')
+        squares = {}
+    for key, cell in squares.items():
+        try:
+            square = parse_square(key)
+        except ScenarioError as err:
+            problems.append(f"squares: {err}")
+            continue
+        checked = _check_cell(f"squares.{key}", cell, problems)
+        if checked is not None:
+            cells[square] = checked
+            if checked["type"] == "pusher":  # mounted on the wall behind the push
+                walls.add((square, (FACINGS.index(checked["dir"]) + 2) % 4))
+    if None in (size, start, facing, flags):
+        return None
+    return Board(name, str(doc.get("title", name)), size[0], size[1], start, facing, flags, cells,
+                 frozenset(walls), tuple(lasers))
+
+
+def _listed(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(value)
+    return value
+
+
+def _listed_or_note(doc: Mapping[str, Any], key: str, problems: list[str]) -> list[Any]:
+    value = doc.get(key, [])
+    if not isinstance(value, list):
+        problems.append(f"{key}: expected a list")
+        return []
+    return value
+
+
+def _wall(text: Any) -> tuple[Square, int]:
+    square, side = text.split()
+    return parse_square(square), parse_facing(side)
+
+
+def _colour(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(value)
+    return value
+
+
+def _check_cell(where: str, cell: Any, problems: list[str]) -> dict[str, Any] | None:
+    """One square's element with its fields checked (directions written N E S W)."""
+    if not isinstance(cell, dict) or cell.get("type") not in _FIELDS:
+        got = cell.get("type") if isinstance(cell, dict) else cell
+        problems.append(f"{where}: type {got!r} is not an element; expected an object with type one of "
+                        f"{', '.join(_FIELDS)}")
+        return None
+    kind = cell["type"]
+    missing = [f for f in _FIELDS[kind] if f not in cell]
     if missing:
-        raise ScenarioError(f"square {key}: {cell['type']} needs {', '.join(missing)}")
-    return dict(cell)
+        problems.append(f"{where}: {kind} needs {', '.join(missing)}")
+        return None
+    out, bad = dict(cell), False
+    fields = {**_FIELDS[kind], **_OPTIONAL.get(kind, {})}
+    for key, (check, expected) in fields.items():
+        if key not in cell:
+            continue
+        value = cell[key]
+        if check == "facing":
+            ok = isinstance(value, str) and value.upper() in FACINGS
+            if ok:
+                out[key] = value.upper()
+        elif check == "stages":
+            ok = isinstance(value, list) and bool(value) and all(
+                isinstance(v, int) and not isinstance(v, bool) and v in STAGES for v in value)
+        elif check == "square":
+            try:
+                parse_square(value)
+                ok = True
+            except ScenarioError:
+                ok = False
+        elif check == "name":
+            ok = isinstance(value, str) and bool(value.strip())
+        elif check == "bool":
+            ok = isinstance(value, bool)
+        else:
+            ok = not isinstance(value, bool) and check(value)
+        if not ok:
+            problems.append(f"{where}: {kind} {key} {value!r} is not valid; expected {expected}")
+            bad = True
+    return None if bad else out
 
 
-def _parse_walls(items: Iterable[str]) -> Iterable[tuple[Square, int]]:
-    for item in items:
-        square, side = item.split()
-        yield parse_square(square), parse_facing(side)
+def _check_squares(board: Board, doc: Mapping[str, Any], problems: list[str]) -> None:
+    """Squares on the board; switches where the elements wired to them say, of a kind that fits."""
+    named = [("start", board.start)] + [(f"flags[{i}]", f) for i, f in enumerate(board.flags)]
+    named += [(f"squares.{square_name(s)}", s) for s in board.cells]
+    named += [(f"lasers[{i}].square", l.square) for i, l in enumerate(board.lasers)]
+    for where, square in named:
+        if not board.on_board(square):
+            problems.append(f"{where}: {square_name(square)} is off the {board.width}x{board.height} board "
+                            f"(rows 1..{board.height}, columns 1..{board.width})")
+    colours: dict[str, Square] = {}
+    for square, cell in sorted(board.cells.items(), key=lambda item: (item[0][1], item[0][0])):
+        where = f"squares.{square_name(square)}"
+        if cell["type"] == "teleporter":
+            other = colours.setdefault(cell["colour"].lower(), square)
+            if other != square:
+                problems.append(f"{where}: teleporter colour {cell['colour']!r} is already used at "
+                                f"{square_name(other)}; expected one teleporter per colour (they go in colour order)")
+        if cell["type"] not in _SWITCHES_FOR or "switch" not in cell:
+            continue
+        kinds = _SWITCHES_FOR[cell["type"]]
+        target = parse_square(cell["switch"])
+        switch = board.cell(target)
+        if not board.on_board(target):
+            problems.append(f"{where}: {cell['type']} switch {cell['switch']!r} is off the {board.width}x"
+                            f"{board.height} board; expected the square of a {' or '.join(kinds)} switch on it")
+        elif switch is None or switch["type"] != "switch":
+            problems.append(f"{where}: {cell['type']} switch {cell['switch']!r} has no switch there; expected "
+                            f"the square of a {' or '.join(kinds)} switch on the board")
+        elif switch["kind"] not in kinds:
+            problems.append(f"{where}: {cell['type']} switch {cell['switch']!r} is a {switch['kind']} switch; "
+                            f"expected a {' or '.join(kinds)} switch (toggle switches work teleporters only)")
 
 
 # -- text rendering ---------------------------------------------------------
