@@ -104,14 +104,20 @@ class Journal:
         assert cur.lastrowid is not None
         return int(cur.lastrowid)
 
-    def append(self, game_id: int, action: str, state_hash: str) -> int:
-        """Commit one accepted action; returns its number. Durable when this returns."""
+    def append(self, game_id: int, action: str, state_hash: str,
+               outcome: dict[str, Any] | None = None) -> int:
+        """Commit one accepted action, and the game's end if it ended it (one transaction:
+        a host killed between the two never leaves an ended game open); returns its number.
+        Durable when this returns."""
         with self.db:
             row = self.db.execute("SELECT COALESCE(MAX(n), -1) + 1 FROM actions WHERE game_id=?",
                                   (game_id,)).fetchone()
             n = int(row[0])
             self.db.execute("INSERT INTO actions (game_id, n, action, state_hash, at) "
                             "VALUES (?, ?, ?, ?, ?)", (game_id, n, action, state_hash, _now()))
+            if outcome is not None:
+                self.db.execute("UPDATE games SET finished=?, outcome=?, final_hash=? WHERE id=?",
+                                (_now(), json.dumps(outcome), state_hash, game_id))
         return n
 
     def undo_last(self, game_id: int) -> str | None:
@@ -125,11 +131,6 @@ class Journal:
             self.db.execute("UPDATE games SET finished=NULL, outcome=NULL, final_hash=NULL "
                             "WHERE id=?", (game_id,))
         return str(row[1])
-
-    def finish(self, game_id: int, outcome: dict[str, Any], final_hash: str) -> None:
-        with self.db:
-            self.db.execute("UPDATE games SET finished=?, outcome=?, final_hash=? WHERE id=?",
-                            (_now(), json.dumps(outcome), final_hash, game_id))
 
     # -- reading --------------------------------------------------------------
     def game(self, game_id: int) -> GameRecord:

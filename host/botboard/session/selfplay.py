@@ -15,6 +15,8 @@ import random
 import time
 from typing import Any
 
+from bbshared import messages as m
+
 from ..games.twintinbots import actions as A
 from ..games.twintinbots import content as C
 from ..link.connection import BoardConnection
@@ -23,9 +25,9 @@ from .physical import seat_programs
 from .session import GameSession
 from .tiles import Tile, TileError, payload, virtual_uid
 
-HOLD_S = 0.2  # a press held this long: the board scans its keys between reader polls
-WAIT_S = 20.0
-ZAP_TILES = {C.TILE_BY_CODE[c] for c in ("Z", "ZZ", "LZ", "FZ")}  # longest wait for the board or the session before giving up
+HOLD_S = 0.05  # a press held at least this long, and until the board has reported it
+WAIT_S = 20.0  # longest wait for the board or the session before giving up
+ZAP_TILES = {C.TILE_BY_CODE[c] for c in ("Z", "ZZ", "LZ", "FZ")}
 
 
 class SelfplayError(RuntimeError):
@@ -40,6 +42,12 @@ class Hands:
         self.ctl = control
         self.rng = random.Random(seed)
         self.alive: Any = lambda: True  # False once the board is known dead (selfplay's own sim)
+        self.reported: list[tuple[int, int]] = []  # (button, action) the board reported
+        conn.listeners.append(self._hear)
+
+    def _hear(self, msg: Any) -> None:
+        if msg.type == m.BUTTON:
+            self.reported.append((msg.fields["button"], msg.fields["action"]))
 
     # -- looking ------------------------------------------------------------------
     async def until(self, predicate: Any, what: str, timeout: float = WAIT_S) -> None:
@@ -125,13 +133,16 @@ class Hands:
         return reading.uid[3], (reading.uid[4] << 8) | reading.uid[5]
 
     async def press(self, seat: int, role: str) -> None:
-        """Press and release as a finger does: held long enough for a busy board to scan it."""
+        """Press and release as a finger does: held until the board has scanned it, however
+        busy the machine (a fixed hold loses presses when the simulated board lags)."""
         assert self.session.seating is not None
         button = self.session.seating.button_of(seat, role)
-        await self.ctl.button(button, "press")
-        await asyncio.sleep(HOLD_S)
-        await self.ctl.button(button, "release")
-        await asyncio.sleep(HOLD_S / 2)
+        for action, code in (("press", m.PRESS), ("release", m.RELEASE)):
+            self.reported.clear()
+            await self.ctl.button(button, action)
+            await asyncio.sleep(HOLD_S)
+            await self.until(lambda: (button, code) in self.reported or not self.alive(),
+                             f"the board to report the {role} button's {action}")
 
     # -- playing ----------------------------------------------------------------------
     async def restore_others(self) -> None:

@@ -359,10 +359,8 @@ class GameSession:
             self.say(f"refused: {err}")
             return
         digest = self.engine.state_hash(after)
-        n = self.journal.append(self.game_id, text, digest)
         outcome = self.engine.outcome(after)
-        if outcome is not None:
-            self.journal.finish(self.game_id, outcome.to_json(), digest)
+        n = self.journal.append(self.game_id, text, digest, outcome.to_json() if outcome else None)
         self.state = after
         self.picker = None
         self.alerts.clear()
