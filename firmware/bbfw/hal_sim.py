@@ -29,6 +29,7 @@ from .drivers.buttons import ButtonMatrix
 from .drivers.mfrc522 import MFRC522
 from .readers import ReaderBank
 from .sim.spi_model import SimPin, SimReaderField
+from .sim.ntag import FAULTS
 
 
 async def _write_hex_reply(writer, key, data, extra):
@@ -218,8 +219,11 @@ class Hal:
         op = req.get("op")
         if op == "place":
             payload = req.get("payload")
+            fault = req.get("fault", "none")  # a noisy tag: ntag.FAULTS
+            if fault not in FAULTS:
+                raise ValueError("fault must be one of %s" % ", ".join(FAULTS))
             self.field.place(req["slot"], bytes.fromhex(req["uid"]),
-                             bytes.fromhex(payload) if payload else None)
+                             bytes.fromhex(payload) if payload else None, FAULTS[fault])
         elif op == "remove":
             self.field.remove(req["slot"])
         elif op == "tag":  # what the tag on a slot holds in its payload pages (tests)

@@ -141,3 +141,45 @@ print(json.dumps({"bytes": per_poll, "alloc": d}))
 """, chain)
     assert r["bytes"] == 14
     assert r["alloc"] == 0
+
+
+def test_faults_on_the_air_give_typed_results_and_the_reader_recovers(chain: bool) -> None:
+    # the tag model's fault flag (ntag.FAULT_*): a noisy field, set as data
+    r = run_json("""
+from bbfw.sim.ntag import FAULT_NONE, FAULT_CRC, FAULT_BCC, FAULT_PARITY, FAULT_PROTOCOL
+tag = f.place(0, UID, b'p' * 16)
+def field_cycle():  # a failed exchange leaves the tag mid-protocol: a fresh start
+    rs[0].antenna(False)
+    rs[0].antenna(True)
+out = {"clean": rs[0].detect()}
+tag.fault = FAULT_CRC                 # after select: the READ's CRC_A arrives damaged
+out["read_crc"] = rs[0].read(4)
+rs[0].halt()                          # (a selected tag ignores WUPA)
+out["select_crc"] = rs[0].detect()    # the SAK's CRC_A too
+tag.fault = FAULT_BCC
+field_cycle()
+out["bcc"] = rs[0].detect()
+tag.fault = FAULT_PARITY
+field_cycle()
+out["parity"] = rs[0].detect()
+tag.fault = FAULT_NONE
+field_cycle()
+out["between"] = rs[0].detect()
+tag.fault = FAULT_PROTOCOL
+out["read_protocol"] = rs[0].read(4)
+tag.fault = FAULT_NONE
+field_cycle()
+out["again"] = rs[0].detect()
+out["read"] = rs[0].read(4)
+out["data"] = bytes(rs[0].data).hex()
+f.place(1, UID, fault=FAULT_CRC)      # placed noisy
+out["placed"] = rs[1].detect()
+print(json.dumps(out))
+""", chain)
+    OK, CRC_ERROR, PROTOCOL_ERROR = 0, 3, 4  # drivers/mfrc522.py results
+    assert r["clean"] == OK
+    assert r["read_crc"] == CRC_ERROR and r["select_crc"] == CRC_ERROR
+    assert r["bcc"] == PROTOCOL_ERROR  # the driver checks the BCC of each cascade level
+    assert r["parity"] == PROTOCOL_ERROR and r["read_protocol"] == PROTOCOL_ERROR  # ErrorReg faults
+    assert r["between"] == OK and r["again"] == OK and r["read"] == OK and r["data"] == (b"p" * 16).hex()
+    assert r["placed"] == CRC_ERROR

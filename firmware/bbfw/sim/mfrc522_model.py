@@ -16,11 +16,12 @@
 # simulated), ComIrqReg / DivIrqReg with Set1/Set2 semantics, ErrorReg
 # (CollErr, BufferOvfl), BitFramingReg (StartSend, RxAlign, TxLastBits),
 # ControlReg RxLastBits, CollReg (first collision, ValuesAfterColl=0), the
-# antenna switch, CRC_A with the ModeReg preset.  Not modelled: hardware
+# antenna switch, CRC_A with the ModeReg preset; ErrorReg ParityErr /
+# ProtocolErr when an answering tag's `fault` says so (ntag.py).  Not modelled: hardware
 # TxCRCEn/RxCRCEn, MIFARE crypto, other baud rates, analog settings.
 # Sim-only code (unix port).
 from micropython import const
-from bbfw.sim.ntag import crc_a, answer_buffer
+from bbfw.sim.ntag import crc_a, answer_buffer, FAULT_PARITY, FAULT_PROTOCOL
 
 _CommandReg = const(0x01)
 _ComIrqReg = const(0x04)
@@ -258,6 +259,10 @@ class MFRC522Model:
         self.level = nbytes
         MFRC522Model.rx_bits += count
         r[_ControlReg] = (r[_ControlReg] & 0xF8) | ((align + count) & 7)
+        for t in self.tags:  # injected faults (tests): a noisy field
+            if t.end > 0 and (t.fault == FAULT_PARITY or t.fault == FAULT_PROTOCOL):
+                r[_ErrorReg] |= 0x02 if t.fault == FAULT_PARITY else 0x01
+                r[_ComIrqReg] |= 0x02  # ErrIRq
         if coll >= 0:
             pos = align + coll + 1
             r[_ErrorReg] |= 0x08  # CollErr

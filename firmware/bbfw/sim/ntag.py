@@ -6,6 +6,13 @@
 #                                       is bits tag.start .. tag.end of tag.out
 #                                       (a buffer shared by position: answer_buffer)
 #   tag.power_off()                     left the field or field switched off
+#   tag.fault = FAULT_...               what goes wrong on the air (data, set at
+#                                       any time; FAULTS names them for the
+#                                       control socket): CRC: answers with a
+#                                       CRC_A arrive with it wrong; BCC: the
+#                                       anticollision answer's BCC is wrong;
+#                                       PARITY / PROTOCOL: the reader model flags
+#                                       ParityErr / ProtocolErr on the answer
 #   crc_a(buf, n) -> int                ISO/IEC 14443-3 CRC_A (preset 0x6363)
 #
 # States follow ISO/IEC 14443-3: IDLE, READY (per cascade level), ACTIVE, HALT;
@@ -26,6 +33,14 @@ _KEPT = const(64)  # bytes of pages 0..15, always in memory
 _CONFIG = b"\x00\x00\x00\xbd\x04\x00\x00\xff\x00\x05\x00\x00\xff\xff\xff\xff\x00\x00\x00\x00"
 _SAK_CASCADE = const(0x04)
 _SAK_NTAG = const(0x00)
+
+FAULT_NONE = const(0)
+FAULT_CRC = const(1)
+FAULT_BCC = const(2)
+FAULT_PARITY = const(3)
+FAULT_PROTOCOL = const(4)
+FAULTS = {"none": FAULT_NONE, "crc": FAULT_CRC, "bcc": FAULT_BCC, "parity": FAULT_PARITY,
+          "protocol": FAULT_PROTOCOL}
 
 
 _answers: list = []  # answer buffers (16 pages + CRC), by tag position in one field
@@ -72,6 +87,7 @@ class Ntag213:
         self.state = IDLE
         self._halted = False
         self.frames = 0  # frames received while powered, for tests
+        self.fault = FAULT_NONE
 
     # Memory: pages 0..15 (UID, lock, CC and the tile payload's pages) always,
     # pages 16..44 only once something writes there - a full arena holds 36
@@ -102,6 +118,8 @@ class Ntag213:
     def _answer(self, n):
         # n bytes of out followed by their CRC_A; returns the bit count
         c = crc_a(self.out, n)
+        if self.fault == FAULT_CRC:
+            c ^= 0x0100  # one bit of the CRC damaged on the air
         self.out[n] = c & 0xFF
         self.out[n + 1] = c >> 8
         return (n + 2) * 8
@@ -169,6 +187,8 @@ class Ntag213:
                 return 0  # not our UID: stay silent, stay ready
         for i in range(5):
             self.out[i] = self._cl(level, i)
+        if self.fault == FAULT_BCC:
+            self.out[4] ^= 0x01  # a garbled UID answer: the BCC no longer matches
         self.start = known
         return 40
 

@@ -208,8 +208,9 @@ class SimReaderField:
     def cs(self, i):
         return self._cs[i]
 
-    def place(self, slot, uid, payload=None):
+    def place(self, slot, uid, payload=None, fault=0):
         tag = Ntag213(uid, payload)
+        tag.fault = fault  # ntag.FAULT_*: CRC, BCC, parity or protocol errors on the air
         self.engine.slot_tags[slot] = (tag,)
         return tag
 
