@@ -24,6 +24,7 @@ from . import FIRMWARE_VERSION
 from . import config as board_config
 from .render import Renderer
 from .scanner import SlotScanner
+from .watchdog import INPUT_TASK, LINK_TASK, RENDER_TASK
 
 HOST_SILENT_MS = 3000  # no frame from the host for this long: show the waiting pattern
 SCAN_BUDGET = 4  # reader polls per input step with no priorities set (3 + 1 other)
@@ -295,6 +296,7 @@ class Board:
         while self.running:
             if not self.link_step(time.ticks_ms()):
                 await hal.wait_readable(20)
+            hal.watchdog_checkin(LINK_TASK)  # a link loop that stops stops the feeding
 
     def _show_waiting(self):
         # A slow blue pulse on every cell says "waiting for the host"; the
@@ -310,7 +312,7 @@ class Board:
         hal = self.hal
         while self.running:
             self.input_step(time.ticks_ms())
-            hal.watchdog_checkin(0)
+            hal.watchdog_checkin(INPUT_TASK)
             await asyncio.sleep_ms(hal.input_period_ms)
 
     async def render_task(self):
@@ -320,7 +322,7 @@ class Board:
         while self.running:
             now = time.ticks_ms()
             self.render_step(now)
-            hal.watchdog_checkin(1)
+            hal.watchdog_checkin(RENDER_TASK)
             due = time.ticks_add(due, self.frame_ms)
             wait = time.ticks_diff(due, time.ticks_ms())
             if wait < 0:  # fell behind: start afresh rather than rush

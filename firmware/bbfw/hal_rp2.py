@@ -31,7 +31,7 @@ from .drivers.hc595 import HC595
 from .drivers.mfrc522 import MFRC522
 from .drivers.ws2812 import WS2812
 from .readers import ReaderBank
-from .watchdog import Watchdog, make_wdt
+from .watchdog import TASKS, Watchdog, make_wdt
 
 CONFIG_PATH = "board.json"
 PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 21,
@@ -159,7 +159,7 @@ class Hal:
     def extra_tasks(self, board):
         # started with the firmware's tasks, never in safe mode: a WDT cannot
         # be stopped by the API once it runs
-        self._watchdog = Watchdog(make_wdt(WDT_MS), tasks=2)
+        self._watchdog = Watchdog(make_wdt(WDT_MS), tasks=TASKS)  # input, render, link
         return [self._watchdog.run()]
 
     def release(self, handoff):

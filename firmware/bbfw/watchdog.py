@@ -1,6 +1,6 @@
 # Watchdog fed only while the main loop is healthy.
 #
-#   wd = Watchdog(wdt, tasks=2, stale_ms=2000, clock=time.ticks_ms)
+#   wd = Watchdog(wdt, tasks=TASKS, stale_ms=2000, clock=time.ticks_ms)
 #       wdt    machine.WDT (or NullWDT on the unix port / in tests)
 #   wd.checkin(task)      each task calls this every loop (task 0..tasks-1)
 #   wd.feed() -> bool     feeds wdt only if every task checked in within
@@ -15,6 +15,13 @@
 # before handing the port to the REPL: deploy reboots the board after).
 import time
 from array import array
+
+# the firmware's tasks that check in (bbfw.app): the WDT is fed only while
+# every one of them keeps looping
+INPUT_TASK = 0
+RENDER_TASK = 1
+LINK_TASK = 2
+TASKS = 3
 
 
 class NullWDT:
