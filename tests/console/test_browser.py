@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any, Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from bbshared import messages as m
+from botboard.board_tools import brightest, virtual_uid
 from botboard.link.image import CellState
 
 from ..simboard import wait_for
@@ -71,6 +73,162 @@ def test_buttons_and_touches_reach_the_board(page: Page) -> None:
     expect(trace_rows(page, "touch").filter(has_text="cell=12")).to_have_count(1)
 
 
+def link_text(page: Page, key: str) -> str:
+    return page.locator(f"#link dd[data-key='{key}']").text_content() or ""
+
+
+def test_link_panel_shows_the_boards_hello_and_live_counters(page: Page, live: LiveDaemon) -> None:
+    info = live.call(lambda: live.daemon.conn.info)  # what the board said in its HELLO
+    assert info is not None and info.firmware and info.protocol == m.PROTOCOL_VERSION
+    expect(page.locator("#link dd[data-key='firmware']")).to_have_text(info.firmware)
+    expect(page.locator("#link dd[data-key='protocol']")).to_have_text(str(info.protocol))
+    expect(page.locator("#link dd[data-key='board layout']")).to_have_text(info.layout)
+
+    # frames only grow: the panel catches up with the API, and never runs ahead of it
+    before = live.status()["link"]
+    page.wait_for_function("""([i, o]) => {
+        const dd = document.querySelector("#link dd[data-key='frames in / out']");
+        const [a, b] = dd.textContent.split(" / ").map(Number);
+        return a >= i && b >= o; }""", arg=[before["frames_in"], before["frames_out"]])
+    shown_in, shown_out = map(int, link_text(page, "frames in / out").split(" / "))
+    after = live.status()["link"]
+    assert 0 < before["frames_in"] <= shown_in <= after["frames_in"]
+    assert 0 < before["frames_out"] <= shown_out <= after["frames_out"]
+
+    # rtt and heap change with every ping (2/s), the panel with each status (1/s):
+    # poll until one status and the API agree on all four at once
+    keys = ["rtt ms", "board heap free", "checksum errors", "retransmits"]
+    seen: list[Any] = []
+
+    def agree() -> bool:
+        shown = page.evaluate("(keys) => keys.map((k) => document.querySelector("
+                              "`#link dd[data-key='${k}']`).textContent)", keys)
+        link = live.status()["link"]
+        want = [None if link["rtt_ms"] is None else f"{link['rtt_ms']:.1f}",
+                f"{link['heap_free']} B", str(link["checksum_errors"]), str(link["retransmits"])]
+        seen[:] = [shown, link]
+        return bool(shown == want)
+
+    wait_for(agree, 20, "the link panel to show the API's rtt, heap, checksum errors, retransmits")
+    link = seen[1]
+    assert 0 < link["rtt_ms"] < 1000 and link["heap_free"] > 1000  # real figures, not defaults
+    assert live.call(lambda: live.daemon.conn.board_heap_free) > 0  # from the board's PONG
+
+
+def test_led_test_lights_each_led_then_each_cell_in_chain_order(page: Page, live: LiveDaemon) -> None:
+    before = live.get("/api/cells")
+    white = brightest([tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in before["palette"]])
+    cells = len(live.daemon.layout.cells)
+    page.fill("#led-step", "5")
+    page.select_option("#led-phase", "all")
+    blur(page)
+    started = time.time()
+    page.keyboard.press("l")  # the shortcut starts it with the form's settings
+    where = page.locator("#led-where")
+    expect(where).to_contain_text("each LED")
+    expect(where).to_have_text("done", timeout=90000)
+    assert page.locator("#led-progress").get_attribute("max") == str(8 * cells)  # 7 LEDs, then the cell
+
+    frames = [f for f in live.get("/api/trace?limit=2000") if f["t"] >= started - 0.5]
+    lit = []  # (cell, facing) the host lit white, in order: what set_cells asked for
+    steps = []  # where in the trace each of those frames is
+    for n, f in enumerate(frames):
+        if f["type"] == "set_cells" and f["dir"] == "out":
+            for e in (f["cells"][i:i + 8] for i in range(0, len(f["cells"]), 8)):
+                if int(e[4:6], 16) == white and int(e[7], 16) == m.SOLID:
+                    lit.append((int(e[:4], 16), int(e[6], 16)))
+                    steps.append(n)
+    chain = list(range(cells))  # the layout lists its cells in chain order
+    leds = [(c, f) for c in chain for f in (m.NO_FACING, *range(6))]
+    assert lit[:8 * cells] == leds + [(c, m.NO_FACING) for c in chain]
+
+    # the board's own reports (STATE) while the test ran: one white cell at most, the rest
+    # dark, side LEDs included. Only answers to polls sent after the first step count.
+    first = next(n for n in range(steps[0], len(frames)) if frames[n]["type"] == "get_state")
+    reported = set()
+    for f in frames[first:steps[8 * cells - 1] + 1]:
+        if f["type"] == "state" and f["dir"] == "in":
+            raw = bytes.fromhex(f["cells"])
+            on = [(f["start"] + i // 2, raw[i], raw[i + 1]) for i in range(0, len(raw), 2)
+                  if raw[i + 1] & 0x0F != m.OFF]
+            assert len(on) <= 1, f"the board showed more than the cell under test: {on}"
+            reported |= {(cell, look >> 4) for cell, palette, look in on if palette == white}
+    assert len(reported) > 3, reported
+    assert any(facing != m.NO_FACING for _, facing in reported)  # a side LED, as the board renders it
+    # and afterwards the board shows what it showed before
+    wait_for(lambda: live.get("/api/cells")["cells"] == before["cells"], 10, "the cells restored")
+    assert live.status()["tools"]["led_test"]["running"] is False
+
+
+def test_reader_test_lists_live_reads_per_slot(page: Page, live: LiveDaemon) -> None:
+    """Slots 22 and 23: no other console test uses them (their pages load the same trace)."""
+    page.click("#readers-box summary")
+    row = page.locator("#readers tbody tr").nth(23)
+    cols = row.locator("td")
+    owner = next(s["name"] for s in live.get("/api/layout")["stations"] if 23 in s["slots"])
+    expect(cols.nth(1)).to_have_text(owner)
+    reads = live.get("/api/tools/readers")["slots"][23]["reads"]
+    page.select_option("#tile-kind", "4")  # R
+    page.select_option("#tile-colour", "3")  # yellow
+    page.fill("#tile-serial", "5")
+    slot = page.locator("#stations .slot[data-slot='23']")
+    try:
+        for n in (1, 2):  # in and out twice: each arrival is one more read
+            slot.click()
+            expect(row).to_have_class("present")
+            expect(cols.nth(4)).to_have_text(str(reads + n))
+            reading = live.get("/api/tools/readers")["slots"][23]
+            assert reading["present"] and reading["reads"] == reads + n
+            assert reading["uid"] == virtual_uid(1, 4, 3, 5).hex()
+            expect(cols.nth(2)).to_have_text(reading["uid"])
+            expect(cols.nth(3)).to_have_text("twintinbots R yellow #5")
+            slot.click()
+            expect(row).not_to_have_class("present")
+            expect(cols.nth(2)).to_have_text("–")
+            expect(cols.nth(3)).to_have_text("–")
+
+        page.check("#tile-blank")  # a tag without a tile on it: the reader test says so
+        page.click("#stations .slot[data-slot='22']")
+        blank = page.locator("#readers tbody tr").nth(22).locator("td")
+        expect(blank.nth(5)).to_contain_text("no tile payload")
+        assert live.get("/api/tools/readers")["slots"][22]["problem"] == blank.nth(5).text_content()
+        page.click("#stations .slot[data-slot='22']")
+        expect(blank.nth(5)).to_have_text("")
+    finally:
+        page.uncheck("#tile-blank")
+        page.fill("#tile-serial", "1")
+        page.click("#readers-box summary")
+
+
+def test_brightness_and_power_limit(page: Page, live: LiveDaemon) -> None:
+    brightness, power = page.locator("#cfg-brightness"), page.locator("#cfg-power")
+    live.post("/api/tools/config", {"brightness": 77, "power_ma": 1500})  # as `botboard leds config`
+    expect(brightness).to_have_value("77")  # the form shows what the board was sent, from anywhere
+    expect(page.locator("#cfg-brightness-out")).to_have_text("77")
+    expect(power).to_have_value("1500")
+
+    brightness.focus()
+    page.keyboard.press("Home")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#cfg-brightness-out")).to_have_text("5")
+    power.fill("1234")
+    page.click("#config button[type='submit']")
+    expect(page.locator("#notice")).to_contain_text('{"brightness":5,"power_ma":1234}')
+    expect(trace_rows(page, "set_config").filter(has_text="key=1 value=5")).to_have_count(1)
+    expect(trace_rows(page, "set_config").filter(has_text="key=2 value=1234")).to_have_count(1)
+    sent = [(f["key"], f["value"]) for f in live.get("/api/trace?limit=300") if f["type"] == "set_config"]
+    assert sent[-2:] == [(m.CONFIG_BRIGHTNESS, 5), (m.CONFIG_POWER_MA, 1234)]
+    assert live.status()["tools"]["settings"] == {"brightness": 5, "power_ma": 1234}
+
+    page.reload()  # a fresh page shows the board's settings, not the form's defaults
+    expect(page.locator("#link-state")).to_have_text("connected")
+    expect(brightness).to_have_value("5")
+    expect(power).to_have_value("1234")
+    live.post("/api/tools/config", {"brightness": 128, "power_ma": 2000})
+    expect(brightness).to_have_value("128")
+
+
 def test_keyboard_only(page: Page, live: LiveDaemon) -> None:
     blur(page)
     page.keyboard.press("s")  # first slot
@@ -120,10 +278,13 @@ def test_keyboard_only(page: Page, live: LiveDaemon) -> None:
 def test_unplug_and_replug_the_simulated_board(page: Page, live: LiveDaemon) -> None:
     button = page.locator("#plug-button")
     expect(button).to_have_text("Unplug board")
-    button.click()
+    blur(page)
+    page.keyboard.press("c")  # the shortcut pulls the cable
     expect(page.locator("#link-state")).not_to_have_text("connected", timeout=10000)
     expect(button).to_have_text("Replug board")
-    button.click()
+    assert live.status()["tools"]["plugged"] is False
+    expect(page.locator("#link dd[data-key='connected']")).to_have_text("no")
+    button.click()  # and the button puts it back
     expect(page.locator("#link-state")).to_have_text("connected", timeout=15000)
     assert live.status()["link"]["reconnects"] >= 1
 

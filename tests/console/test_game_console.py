@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any, Iterator
 
 import pytest
@@ -108,3 +109,67 @@ def test_a_pending_decision_is_made_from_the_console(page: Page, live: LiveDaemo
     page.keyboard.press("Enter")
     expect(page.locator("#decision")).to_be_empty()
     assert chosen and session.journal.actions(session.game_id)[-1]["action"] == chosen
+
+
+# late in a game: crystals delivered, specials in hand, the countdown running, blue to play
+ENDGAME = {"crystals": {}, "turn": "blue", "countdown": 3,
+           "delivered": {"red": {"blue": 2, "pink": 1}, "blue": {"green": 1}},
+           "hands": {"red": ["LZ", "AT"], "blue": ["BD"]},
+           "programs": {"redA": ["L", "-", "-"], "redB": ["L", "-", "-"],
+                        "blueA": ["L", "-", "-"], "blueB": ["L", "-", "-"]}}
+SPECIALS_HELD = ("Long range Zap", "Anti-theft", "Bulldozer", '"LZ"', '"AT"', '"BD"')
+
+
+def test_game_panel_figures_and_the_undo_and_skip_keys(page: Page, live: LiveDaemon) -> None:
+    session = live.daemon.session
+    fact = lambda key: page.locator(f"#game-view [data-key='{key}']")  # noqa: E731
+    live.post("/api/game/speed", {"speed": 0})
+    live.call(lambda: (session.new_game(2, {"track": 0}, 1), session._apply("A1=L + B1=L")))  # noqa: SLF001
+    expect(fact("turn")).to_have_text("blue")
+    gid = session.game_id
+    assert len(session.journal.actions(gid)) == 1
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("u")  # undo, confirmed from the keyboard alone
+    expect(page.locator("#confirm-cancel")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator("#confirm-ok")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    expect(fact("turn")).to_have_text("red")
+    assert session.journal.actions(gid) == []
+
+    def endgame() -> None:
+        state = get("twin-tin-bots").scenario_start(2, {"track": 0}, 1, ENDGAME)
+        session.new_game(2, {"track": 0}, 1)
+        session._start(session.game_id, state)  # noqa: SLF001
+        live.daemon.publish({"kind": "game", "event": "view", "view": session.view()})
+
+    live.call(endgame)
+    expect(fact("countdown")).to_have_text("3")
+    expect(fact("turn")).to_have_text("blue")
+    view = live.get("/api/game")["view"]
+    assert view["scores"]["red"] > view["scores"]["blue"] > 0  # the columns cannot be swapped
+    rows = page.locator("#game-view table tbody tr")
+    expect(rows.nth(0).locator("td")).to_have_text(
+        ["red", str(view["scores"]["red"]), "blue 2, green 0, pink 1", "2", "false"])
+    expect(rows.nth(1).locator("td")).to_have_text(
+        ["blue", str(view["scores"]["blue"]), "blue 0, green 1, pink 0", "1", "false"])
+    expect(page.locator("#game-view table thead th")).to_have_text(
+        ["player", "score", "delivered crystals", "hand", "DM used"])
+    shown = page.locator("#game-view").text_content() or ""
+    sent = str(live.get("/api/game"))
+    for secret in SPECIALS_HELD:  # hand sizes only: which specials a player holds stays hidden
+        assert secret not in shown and secret.replace('"', "'") not in sent, secret
+
+    live.post("/api/game/speed", {"speed": 5})  # each animation step would stay 5 s
+    live.call(lambda: session._apply("pass"))  # noqa: SLF001  blue's robots turn, then red's round
+    expect(fact("phase")).to_have_text("animate")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    pressed = time.monotonic()
+    page.keyboard.press("k")  # skip the animation
+    expect(fact("phase")).to_have_text("program", timeout=4000)
+    assert time.monotonic() - pressed < 5
+    expect(fact("turn")).to_have_text("red")
+    expect(fact("countdown")).to_have_text("2")  # red discarded a counter as its round began
+    expect(page.locator("#game-log")).to_contain_text("Red discards countdown counter 3")
+    live.post("/api/game/speed", {"speed": 0})

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
+import queue
 import subprocess
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from botboard.daemon import ConfigError, Daemon, DaemonConfig, check_listen
+from botboard.sim import free_tcp_port
 
 from ..simboard import BOTBOARD
 from .conftest import TOKEN, LiveDaemon
@@ -75,3 +82,58 @@ def test_no_file_outside_the_static_assets_is_served(live: LiveDaemon) -> None:
                  "/api/../pyproject.toml"):
         status, _ = live.request("GET", path)
         assert status == 404, path
+
+
+def start_daemon(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
+    """`botboard run` with a board port that is not there (no simulated board: cheap),
+    and the console address it printed."""
+    port = free_tcp_port()
+    proc = subprocess.Popen([BOTBOARD, "run", "--port", str(tmp_path / "no-such-tty"),
+                             "--console-port", str(port), "--data-dir", str(tmp_path), *args],
+                            stdout=subprocess.PIPE, stderr=(tmp_path / "stderr").open("w"), text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    stdout = proc.stdout
+    assert stdout is not None
+
+    def read() -> None:  # a thread, so a daemon that never prints fails in time
+        for line in stdout:
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        while True:
+            line = lines.get(timeout=30)
+            if line.startswith("console: "):
+                return proc, line.split()[1]
+    except BaseException:
+        proc.kill()
+        raise
+
+
+@pytest.mark.parametrize("listen", [
+    "0.0.0.0",
+    pytest.param("127.0.0.1", marks=pytest.mark.xfail(
+        strict=True, reason="daemon.check_listen keeps the literal 'auto' on loopback")),
+])
+def test_token_auto_is_made_up_and_printed_at_start(tmp_path: Path, listen: str) -> None:
+    proc, url = start_daemon(tmp_path, "--listen", listen, "--token", "auto")
+    try:
+        token = parse_qs(urlparse(url).query)["token"][0]
+        assert token != "auto" and len(token) >= 16
+        base = f"http://127.0.0.1:{urlparse(url).port}"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/api/status", timeout=10)
+        assert refused.value.code == 401
+        with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=10) as response:
+            assert response.status == 200
+
+        # the daemon runs, its board does not answer: status says so, exit 1 (not 0, not 2)
+        result = subprocess.run([BOTBOARD, "status", "--console", f"{base}/?token={token}"],
+                                capture_output=True, text=True, timeout=30)
+        assert result.returncode == 1, result.stderr
+        link = json.loads(result.stdout)["link"]
+        assert link["connected"] is False and "no-such-tty" in link["last_error"]
+        assert "the board is not connected" in result.stderr
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -15,7 +15,9 @@ export function setupGame(onView) {
   document.getElementById("undo-button").addEventListener("click", undo);
   document.getElementById("speed").addEventListener("change", (event) =>
     act("api/game/speed", { speed: Number(event.target.value) }, showGame));
-  document.getElementById("skip-button").addEventListener("click", () => act("api/game/skip", {}, showGame));
+  // not the reply's view: it is taken before the animation stops, and could land after
+  // (and so hide) the newer view the websocket brings when it has
+  document.getElementById("skip-button").addEventListener("click", () => act("api/game/skip", {}));
 }
 
 function newGame() {

@@ -8,7 +8,7 @@ import { addFrames, setupTrace, showLink, togglePause } from "./link.js";
 import { loadCatalogue } from "./catalogue.js";
 import { focusFirstSlot, setButton, setGameView, setSlot, setSlots, setupStations,
          setupTilePicker } from "./stations.js";
-import { setupTools, showLedTest, showReaders, startLedTest } from "./tools.js";
+import { setupTools, showLedTest, showReaders, showSettings, startLedTest } from "./tools.js";
 
 let slots = [];
 
@@ -26,6 +26,7 @@ async function start() {
   setupTrace();
   setupTools(layout);
   showLink(status);
+  showSettings(status.tools.settings);
   showGame(game);
   slots = status.tools.slots;
   setSlots(slots);
@@ -50,7 +51,7 @@ function showGameOptions(games) {
 
 function onEvent(event) {
   switch (event.kind) {
-    case "status": showLink(event.status); break;
+    case "status": showLink(event.status); showSettings(event.status.tools?.settings); break;
     case "frames": addFrames(event.messages); break;
     case "cells": showCells(event.cells, event.palette);
       document.body.dataset.cellsAt = event.at; break;

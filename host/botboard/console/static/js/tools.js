@@ -27,6 +27,21 @@ export function setupTools(theLayout) {
   fillColourSelect(document.getElementById("tw-colour"), (c) => c.name);
 }
 
+// The form shows what the daemon last sent the board (from this console, the CLI or
+// another console), not its own defaults; only when that changes, so a value being
+// edited is not overwritten by every status heartbeat.
+let shownSettings = "";
+export function showSettings(settings = {}) {
+  const key = JSON.stringify(settings);
+  if (key === shownSettings) return;
+  shownSettings = key;
+  if (settings.brightness !== undefined) {
+    document.getElementById("cfg-brightness").value = settings.brightness;
+    document.getElementById("cfg-brightness-out").value = settings.brightness;
+  }
+  if (settings.power_ma !== undefined) document.getElementById("cfg-power").value = settings.power_ma;
+}
+
 export function startLedTest() {
   act("api/tools/led-test", { step_ms: Number(document.getElementById("led-step").value),
                               phase: document.getElementById("led-phase").value },
