@@ -138,6 +138,13 @@ def test_options_and_positions_are_checked() -> None:
         GAME.new_game(2, {"ruleset": "v9"})
     with pytest.raises(GameError, match="takes 1..8 players"):
         GAME.new_game(9)
+    with pytest.raises(GameError, match="option colours: expected a list of different colour names"):
+        GAME.new_game(2, {"colours": ["red", "Red"]})
+    with pytest.raises(GameError, match="option colours: 1 colour.s. for 2 players"):
+        GAME.new_game(2, {"colours": ["red"]})
+    with pytest.raises(ScenarioError, match="robots.p1: colour: expected a colour name"):
+        position({"p1": {"colour": 7}})
+    assert position({"p1": {"colour": "silver"}}).players[0].colour == "silver"
     with pytest.raises(ScenarioError, match="registers 5 are fused"):
         position({"p1": {"square": "r1c1", "hp": 5}})
     with pytest.raises(ScenarioError, match="share a square"):

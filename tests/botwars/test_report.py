@@ -74,3 +74,24 @@ def test_report_of_an_unfinished_turn_names_who_is_missing() -> None:
     data = report.build(start, doc["actions"][:1])
     assert data["turns"] == [] and data["waiting_for"] == ["p2", "p3"]
     assert "waiting for programs from p2, p3" in report.to_text(data)
+
+
+def test_the_first_line_names_players_and_robot_colours() -> None:
+    data = _report("push-chain")
+    assert data["colours"] == {"p1": "red", "p2": "blue", "p3": "green"}  # data/colours.json, in order
+    lines = report.to_text(data).splitlines()
+    heads = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("+-") and (i == 0 or not
+             lines[i - 1].startswith("|"))]  # the first line of every table
+    assert len(heads) == 6  # 5 stages and the end of turn
+    for head in heads:
+        assert [cell.strip() for cell in head.strip("|").split("|")] == ["", "p1 (red)", "p2 (blue)", "p3 (green)"]
+
+
+def test_the_players_own_colours_come_from_the_option() -> None:
+    doc = scenario.load(SCENARIOS / "push-chain.json")
+    options = {**doc["options"], "colours": ["silver", "gold", "teal"]}
+    start = GAME.scenario_start(doc["players"], options, doc["seed"], doc.get("position"))
+    text = report.to_text(report.build(start, doc["actions"]))
+    assert "| p1 (silver) " in text and "| p3 (teal) " in text and "(red)" not in text
+    again = GAME.state_from_json(GAME.state_to_json(start))
+    assert [p.colour for p in again.players] == ["silver", "gold", "teal"]

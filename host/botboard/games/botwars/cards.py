@@ -95,3 +95,10 @@ def ruleset(name: str) -> Mapping[str, Any]:
 
 def ruleset_names() -> list[str]:
     return sorted(_rulesets())
+
+
+@lru_cache(maxsize=1)
+def robot_colours() -> list[str]:
+    """The default robot colours (data/colours.json), p1 first."""
+    colours: list[str] = json.loads((DATA / "colours.json").read_text())["robots"]
+    return colours

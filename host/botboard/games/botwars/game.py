@@ -15,12 +15,13 @@ from ..base import JSON, Decision, Event, Game, GameError, GameInfo, IllegalActi
 from . import actions as notation
 from .actions import Action, ProgramChoices
 from .board import parse_square
-from .cards import deck, ruleset
+from .cards import deck, robot_colours, ruleset
 from .context import Ctx
 from .phases import card_sets, deal, decide, submit
 from .state import Player, State, resolve_board
 
-DEFAULTS: dict[str, JSON] = {"ruleset": "v2.1", "board": "factory", "max_turns": 40, "lives": 3}
+DEFAULTS: dict[str, JSON] = {"ruleset": "v2.1", "board": "factory", "max_turns": 40, "lives": 3,
+                             "colours": list(robot_colours())}
 _PROMPTS = {"repair-or-option": "on a two-wrench station: repair 2 HP or take an option",
             "reinstate": "robot reinstated at its checkpoint: choose its facing"}
 _CHOICES = {"repair-or-option": ("repair", "option"), "reinstate": ("face N", "face E", "face S", "face W")}
@@ -38,7 +39,11 @@ class BotWars(Game[State, Action]):
         if not self.info.min_players <= players <= self.info.max_players:
             raise GameError(f"BotWars takes {self.info.min_players}..{self.info.max_players} players, not {players}")
         board = resolve_board(opts["board"])
-        robots = [Player(f"p{i + 1}", board.start, board.start_facing, board.start,
+        colours = opts["colours"]
+        if len(colours) < players:
+            raise GameError(f"option colours: {len(colours)} colour(s) for {players} players; "
+                            "name one colour per player")
+        robots = [Player(f"p{i + 1}", board.start, board.start_facing, board.start, colour=colours[i],
                          lives=int(opts["lives"])) for i in range(players)]
         state = State(str(opts["ruleset"]), opts["board"], seed, robots, max_turns=int(opts["max_turns"]))
         deal(Ctx(state, []))
@@ -51,6 +56,11 @@ class BotWars(Game[State, Action]):
                 raise GameError(f"unknown BotWars option {key!r}; options: {', '.join(DEFAULTS)}")
             opts[key] = value
         ruleset(str(opts["ruleset"]))  # raises on an unknown ruleset
+        colours = opts["colours"]
+        if not isinstance(colours, list) or not all(isinstance(c, str) and c.strip() for c in colours) \
+                or len({c.lower() for c in colours}) != len(colours):
+            raise GameError(f"option colours: expected a list of different colour names, one per player "
+                            f"(e.g. [\"red\", \"blue\"]), got {colours!r}")
         for key in ("max_turns", "lives"):
             if not isinstance(opts[key], int) or opts[key] < 1:
                 raise GameError(f"option {key}: expected a whole number >= 1, got {opts[key]!r}")

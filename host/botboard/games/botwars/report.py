@@ -48,7 +48,7 @@ def build(state: State, actions: Iterable[str]) -> dict[str, JSON]:
     return {
         "game": "botwars", "ruleset": state.ruleset,
         "board": state.board_ref if isinstance(state.board_ref, str) else state.board.name,
-        "players": names, "turns": [turns[t] for t in sorted(turns)],
+        "players": names, "colours": {p.name: p.colour for p in state.players}, "turns": [turns[t] for t in sorted(turns)],
         "outcome": outcome.to_json() if outcome else None,
         "waiting_for": waiting if state.phase == "program" else [],
         "pending": pending.to_json() if (pending := GAME.pending(state)) else None,
@@ -134,11 +134,13 @@ def _end_table(state: State, names: list[str]) -> dict[str, Any]:
 
 def to_text(report: dict[str, Any]) -> str:
     names: list[str] = report["players"]
+    colours: dict[str, str] = report.get("colours", {})
+    heads = {n: f"{n} ({colours[n]})" if colours.get(n) else n for n in names}  # the rules' first line
     out = [f"BotWars {report['ruleset']} on {report['board']}"]
     for turn in report["turns"]:
         for stage in turn["stages"]:
             out += ["", f"== Turn {turn['turn']}, stage {stage['stage']} ==", stage["picture"], ""]
-            out.append(_table(names, [(r, stage["rows"][r]) for r in STAGE_ROWS]))
+            out.append(_table(names, [(r, stage["rows"][r]) for r in STAGE_ROWS], heads))
             if "game_over" in stage:
                 out.append(stage["game_over"])
         end = turn.get("end")
@@ -146,7 +148,7 @@ def to_text(report: dict[str, Any]) -> str:
             out += ["", f"== Turn {turn['turn']}, end of turn ==", end["picture"], ""]
             rows = [(r, end["rows"][r]) for r in END_ROWS
                     if r not in ("upgrades", "options") or any(v not in ("", "0") for v in end["rows"][r].values())]
-            out.append(_table(names, rows))
+            out.append(_table(names, rows, heads))
             if end["fused"]:
                 out += ["", "fused registers:"]
                 out += [f"  {n}: " + ", ".join(f"{k}={v}" for k, v in regs.items())
@@ -160,12 +162,15 @@ def to_text(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _table(names: list[str], rows: list[tuple[str, dict[str, Any]]]) -> str:
+def _table(names: list[str], rows: list[tuple[str, dict[str, Any]]], heads: dict[str, str]) -> str:
+    """A table with one column per player; its first line names each player and robot colour."""
     cells = [[_lines(row.get(n, "")) for n in names] for _, row in rows]
-    widths = [max([len(n), 8] + [len(line) for r in cells for line in r[i]]) for i, n in enumerate(names)]
+    titles = [heads.get(n, n) for n in names]
+    widths = [max([len(t), 8] + [len(line) for r in cells for line in r[i]]) for i, t in enumerate(titles)]
     label = max(len(r) for r, _ in rows)
     sep = "+" + "-" * (label + 2) + "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-    out = [sep, "| " + "".join(" " * label) + " | " + " | ".join(n.ljust(w) for n, w in zip(names, widths)) + " |", sep]
+    out = [sep, "| " + "".join(" " * label) + " | " + " | ".join(t.ljust(w) for t, w in zip(titles, widths)) + " |",
+           sep]
     for (title, _), row in zip(rows, cells):
         height = max(1, *(len(c) for c in row))
         for k in range(height):

@@ -29,6 +29,7 @@ class Player:
     square: Square | None
     facing: int
     checkpoint: Square
+    colour: str = ""  # the robot's colour, for the report (data/colours.json or the option)
     hp: int = MAX_HP
     mode: str = "virtual"  # real | virtual | destroyed (awaiting reinstatement) | out
     virtual_turn: int = 1  # the robot's first full turn after (re)instatement
@@ -61,6 +62,7 @@ class Player:
     def to_json(self) -> dict[str, JSON]:
         cards = deck()
         return {
+            "colour": self.colour,
             "square": square_name(self.square) if self.square else None,
             "facing": FACINGS[self.facing], "checkpoint": square_name(self.checkpoint),
             "hp": self.hp, "mode": self.mode, "virtual_turn": self.virtual_turn,
@@ -92,6 +94,10 @@ def _set_field(player: Player, key: str, value: Any, cards: Any) -> None:
         player.square = parse_square(value) if value else None
     elif key == "facing":
         player.facing = parse_facing(value)
+    elif key == "colour":
+        if not isinstance(value, str) or not value.strip():
+            raise ScenarioError(f"colour: expected a colour name, e.g. red, got {value!r}")
+        player.colour = value
     elif key == "checkpoint":
         player.checkpoint = parse_square(value)
     elif key == "stations":
