@@ -48,13 +48,15 @@ class ConfigError(ValueError):
 
 def check_listen(listen: str, token: str | None) -> str | None:
     """The token to require, or None on loopback; refuse an open console."""
+    if token == "auto":
+        return secrets.token_urlsafe(16)
     loopback = listen in ("127.0.0.1", "localhost", "::1") or listen.startswith("127.")
     if loopback:
         return token
     if not token:
         raise ConfigError(f"--listen {listen} would open the console to the network: give "
                           "--token TOKEN (or --token auto for a random one), or listen on 127.0.0.1")
-    return secrets.token_urlsafe(16) if token == "auto" else token
+    return token
 
 
 def find_board_port() -> str | None:
