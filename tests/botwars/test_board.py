@@ -136,3 +136,13 @@ def test_lower_case_directions_are_read_as_capitals() -> None:
     board = board_from_json({"name": "x", "size": [3, 3], "start": "r1c1", "flags": [],
                              "squares": {"r1c2": {"type": "conveyor", "colour": "blue", "dir": "e"}}})
     assert board.cell((2, 1))["dir"] == "E"
+
+
+def test_column_numbers_stand_under_their_squares_past_column_9() -> None:
+    lines = render(load_board("factory")).splitlines()
+    labels = next(line for line in lines if line.startswith("c "))
+    assert labels.split() == ["c"] + [str(x) for x in range(1, 13)]  # c10, c11, c12 no longer run together
+    row = next(line for line in lines if line.startswith("r12 "))
+    for x in (1, 9, 10, 12):  # each number ends under the second character of its square
+        assert labels[5 + 3 * (x - 1):7 + 3 * (x - 1)] == f"{x:>2}"
+    assert row[7 + 3 * 11] == "#"  # the east fence just after column 12's square

@@ -357,7 +357,8 @@ def render(board: Board, robots: Mapping[Square, str] | None = None) -> str:
                             for x in range(1, width + 1))
             lines.append("    #" + under)
     lines.append("    " + "#" * (width * 3 + 1))
-    lines.append("     " + "".join(f"c{x:<2}" for x in range(1, width + 1)))
+    # column numbers under the 2-character squares ("c" where the rows have "r"): c10, c11... would run together
+    lines.append("c    " + "".join(f"{x:>2} " for x in range(1, width + 1)))
     for laser in board.lasers:
         lines.append(f"laser {laser.colour} at {square_name(laser.square)} firing {FACINGS[laser.facing]}")
     return "\n".join(line.rstrip() for line in lines)
