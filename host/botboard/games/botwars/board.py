@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from ..base import ScenarioError
 from ..squares import FACINGS, Square, parse_facing, parse_square, square_name  # noqa: F401  (re-exported)
