@@ -97,7 +97,7 @@ class Daemon:
             self.sim_control = SimControl("127.0.0.1", self.sim.control_port)
             log.info("no board attached: simulated board on %s", port)
         image = BoardImage.blank(len(self.layout.cells))
-        self.conn = BoardConnection(port, image)
+        self.conn = BoardConnection(port, image, layout=self.layout.id)
         self.conn.listeners.append(self._on_board_message)
         self.conn.listeners.append(self.tools.on_message)
         self._attach_session()

@@ -73,6 +73,25 @@ def test_a_board_with_another_protocol_version_is_refused_with_what_to_do() -> N
         board.close()
 
 
+def test_a_board_set_up_for_another_layout_is_refused_with_what_to_do() -> None:
+    board = FakeBoard()  # says ttb-small
+    conn = BoardConnection(board.port, layout="ttb-big")
+    try:
+        with pytest.raises(HandshakeError) as err:
+            asyncio.run(conn.connect(2.0))
+        assert "set up for layout ttb-small, but this host drives ttb-big" in str(err.value)
+        assert "--layout ttb-small" in str(err.value) and "botboard deploy --layout ttb-big" in str(err.value)
+        assert conn.state == "incompatible"
+    finally:
+        conn.close()
+    same = BoardConnection(board.port, layout="ttb-small")
+    try:
+        assert asyncio.run(same.connect(2.0)).layout == "ttb-small"
+    finally:
+        same.close()
+        board.close()
+
+
 def test_garbage_before_the_answer_is_counted_and_survived() -> None:
     board = FakeBoard(garbage=os.urandom(3000) + b"\x00" + b"\x05" * 600 + b"\x00")
     conn = BoardConnection(board.port)

@@ -76,8 +76,10 @@ def decode(direction: str, mtype: int, payload: bytes) -> Message:
 
 
 class BoardConnection:
-    def __init__(self, port: str, image: BoardImage | None = None, trace_size: int = 2000) -> None:
+    def __init__(self, port: str, image: BoardImage | None = None, trace_size: int = 2000,
+                 layout: str | None = None) -> None:
         self.port_name = port
+        self.layout = layout  # the layout the host drives: a board set up for another is refused
         self.image = image
         self.state = "closed"
         self.info: BoardInfo | None = None
@@ -170,6 +172,13 @@ class BoardConnection:
                 f"the board on {self.port_name} speaks protocol {info.protocol} (firmware "
                 f"{info.firmware}) but this host speaks {m.PROTOCOL_VERSION}: update the firmware "
                 f"with `botboard deploy --port {self.port_name}`, or the host to a matching version")
+        if self.layout and info.layout != self.layout:
+            self.state = "incompatible"
+            raise HandshakeError(
+                f"the board on {self.port_name} is set up for layout {info.layout}, but this host "
+                f"drives {self.layout}: start the host with --layout {info.layout}, or set the board "
+                f"up for {self.layout} with `botboard deploy --layout {self.layout} --port "
+                f"{self.port_name}`")
         self.state = "connected"
         self.last_error = ""
         log.info("board on %s: firmware %s, layout %s, %d cells, %d slots", self.port_name,
