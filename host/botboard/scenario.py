@@ -3,7 +3,8 @@
 The format is shared by every game (see docs/scenarios.md); what a position
 and an action look like is the game's own business. Expectations compare a
 partial JSON tree with the game's ``observe`` view (plus ``events``,
-``outcome``, ``pending`` and ``error``) and report every path that differs.
+``outcome``, ``pending`` and ``error``) and report every path that differs;
+``{"$exactly": ...}`` asks for an exact match where absence matters.
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ def check(doc: Mapping[str, Any], result: ScenarioResult) -> list[str]:
 
 
 _MISSING = object()
+EXACTLY = "$exactly"  # {"$exactly": value}: no extra keys allowed
 
 
 def diff(wanted: Any, got: Any, path: str) -> list[str]:
@@ -130,7 +132,14 @@ def diff(wanted: Any, got: Any, path: str) -> list[str]:
 
     Objects match when every wanted key matches (extra keys in ``got`` are
     fine); lists match element by element and must have the same length.
+    ``{"$exactly": value}`` matches only ``value`` itself, extra keys included,
+    which is how an expectation says that something is absent.
     """
+    if isinstance(wanted, dict) and EXACTLY in wanted:
+        if len(wanted) != 1:
+            return [f"{path}: {EXACTLY!r} must be the only key of its object, "
+                    f"e.g. {{{json.dumps(EXACTLY)}: {{}}}}"]
+        return _exact(wanted[EXACTLY], got, path)
     if got is _MISSING:
         return [f"{path}: expected {json.dumps(wanted)}, but there is no such field"]
     if isinstance(wanted, dict) and isinstance(got, dict):
@@ -147,6 +156,26 @@ def diff(wanted: Any, got: Any, path: str) -> list[str]:
         return out
     if wanted != got:
         return [f"{path}: expected {json.dumps(wanted)}, got {json.dumps(got)}"]
+    return []
+
+
+def _exact(wanted: Any, got: Any, path: str) -> list[str]:
+    """Paths where ``got`` is not exactly ``wanted``: no key may be missing or extra."""
+    if got is _MISSING:
+        return [f"{path}: expected exactly {json.dumps(wanted)}, but there is no such field"]
+    if isinstance(wanted, dict) and isinstance(got, dict):
+        out = [f"{path}.{key}: expected no such key, got {json.dumps(got[key])}"
+               for key in got if key not in wanted]
+        for key, value in wanted.items():
+            out += _exact(value, got.get(key, _MISSING), f"{path}.{key}")
+        return out
+    if isinstance(wanted, list) and isinstance(got, list) and len(wanted) == len(got):
+        out = []
+        for i, (w, g) in enumerate(zip(wanted, got)):
+            out += _exact(w, g, f"{path}[{i}]")
+        return out
+    if wanted != got:
+        return [f"{path}: expected exactly {json.dumps(wanted)}, got {json.dumps(got)}"]
     return []
 
 
