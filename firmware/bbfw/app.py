@@ -11,6 +11,12 @@
 # Errors the board finds about itself (config refused, readers or LED chains
 # missing: hal.boot_errors) are sent after HELLO and again after every
 # HELLO_REQ, so a host that connects late still learns about them.
+#
+# Frames the link drops for being oversize or of another protocol version
+# are reported as ERROR at most once a second per kind, with the number
+# dropped since the last report: a noisy line cannot flood the link with
+# errors, and no drop goes unmentioned. The counters themselves are sent on
+# request (GET_LINK_STATS), so a real board's link health is visible too.
 import gc
 import struct
 import time
@@ -18,6 +24,7 @@ import time
 import asyncio
 from bbshared import messages as m
 from bbshared.crc32 import crc32
+from bbshared.frame import MAX_WIRE
 from bbshared.link import Link
 
 from . import FIRMWARE_VERSION
@@ -34,6 +41,9 @@ FRAME_MS = 20  # renderer period: 50 frames/s
 _WAITING_PALETTE = 15
 _TAG_RECORD = 28  # uid length, 10 uid bytes, payload length, 16 payload bytes
 _MAX_EVENTS = 16  # events waiting for room on the link, at most
+ERROR_EVERY_MS = 1000  # at most one ERROR per kind of dropped frame in this time
+# (counter in link.stats, ERROR code) of the drops reported as ERROR
+_DROP_REPORTS = (("oversize", m.E_OVERSIZE), ("version_errors", m.E_VERSION))
 _GAME_NAMES = ("", "Twin Tin Bots", "BotWars", "Goblins, Inc.", "VOLT")  # tilepayload.GAMES
 
 
@@ -73,6 +83,9 @@ class Board:
         self._events = []  # messages the link could not take yet (queue full)
         self.cell_updates = 0  # SET_CELLS messages applied, and an order-sensitive checksum
         self.cell_updates_check = 0  # of them: proves none was lost, doubled or swapped
+        self._reported = [0] * len(_DROP_REPORTS)  # counter values already reported
+        self._reported_at = [time.ticks_add(self.started, -ERROR_EVERY_MS)] * len(_DROP_REPORTS)
+        self._stats_buf = bytearray(4 * len(m.LINK_COUNTERS))
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values):
@@ -160,6 +173,8 @@ class Board:
             self._show_all()
         handler = _HANDLERS.get(mtype)
         if handler is None:
+            if mtype in m.CATALOGUE:  # the link counted the uncatalogued ones already
+                self.link.stats["unknown_types"] += 1
             self.error(m.E_UNKNOWN_TYPE, mtype, "message type not handled by the board")
             return
         try:
@@ -185,6 +200,33 @@ class Board:
         gc.collect()  # so heap_free means free, not "not yet collected"
         self.link.send(m.PONG, m.encode(m.PONG, token, gc.mem_free(),
                                         time.ticks_diff(time.ticks_ms(), self.started) & 0xFFFFFFFF))
+
+    def _get_link_stats(self, payload):
+        buf = self._stats_buf
+        stats = self.link.stats
+        for i, key in enumerate(m.LINK_COUNTERS):
+            value = stats[key] if key in stats else getattr(self, key)
+            struct.pack_into(">I", buf, 4 * i, value & 0xFFFFFFFF)
+        self.link.send(m.LINK_STATS, buf)
+
+    def _report_drops(self, now):
+        if not self.session or self.waiting:
+            return  # kept until a host listens: the first report then counts them all
+        stats = self.link.stats
+        for i in range(len(_DROP_REPORTS)):
+            key, code = _DROP_REPORTS[i]
+            count = stats[key] - self._reported[i]
+            if count and time.ticks_diff(now, self._reported_at[i]) >= ERROR_EVERY_MS:
+                self._reported[i] = stats[key]
+                self._reported_at[i] = now
+                if code == m.E_OVERSIZE:
+                    text = ("%d frame(s) dropped: over %d bytes without a 0x00 delimiter. Is another "
+                            "program writing to this port, or is the baud rate wrong?" % (count, MAX_WIRE))
+                else:
+                    text = ("%d frame(s) of protocol %d dropped; this board speaks %d. Update the "
+                            "host, or the firmware with botboard deploy" % (
+                                count, self.link.last_version, m.PROTOCOL_VERSION))
+                self.error(code, min(count, 0xFFFF), text)
 
     def _set_cells(self, payload):
         if len(payload) % 4:
@@ -276,6 +318,7 @@ class Board:
         elif n is None:
             self.running = False  # the serial port is gone (simulated board: stdin closed)
         self.link.poll()
+        self._report_drops(now)
         self._flush_events()
         if not self.waiting and time.ticks_diff(now, self.last_host) > HOST_SILENT_MS:
             self._show_waiting()
@@ -345,6 +388,7 @@ class Board:
 _HANDLERS = {
     m.HELLO_REQ: Board._hello_req,
     m.PING: Board._ping,
+    m.GET_LINK_STATS: Board._get_link_stats,
     m.SET_CELLS: Board._set_cells,
     m.SET_RANGE: Board._set_range,
     m.SET_PALETTE: Board._set_palette,

@@ -48,6 +48,7 @@ class Link:
         self._deframer = Deframer(self._frame, lambda why: self._count(bad[why]))
         self._queue = []  # [seq, mtype, payload, sent_at, resent] unacknowledged, oldest first
         self.epoch = 0
+        self.last_version = m.PROTOCOL_VERSION  # of the last frame dropped for its version
         self._reset_state()
 
     def _reset_state(self):
@@ -163,6 +164,7 @@ class Link:
         self._count("frames_in")
         if version != m.PROTOCOL_VERSION and mtype not in (m.HELLO, m.HELLO_REQ):
             self._count("version_errors")
+            self.last_version = version
             return
         if (mtype == m.ACK or mtype == m.NAK or flags & FLAG_RELIABLE) \
                 and flags >> 4 != self.epoch:

@@ -15,6 +15,8 @@ PING = 0x03  # host -> board: heartbeat with a token
 PONG = 0x04  # board -> host: the token back, plus board health
 ACK = 0x05  # link level: every reliable frame up to seq received
 NAK = 0x06  # link level: frame seq missing, send again from there
+GET_LINK_STATS = 0x07  # host -> board: ask for LINK_STATS
+LINK_STATS = 0x08  # board -> host: the board's link health counters (LINK_COUNTERS)
 SLOT = 0x10  # board -> host: a tag arrived in / left a slot
 BUTTON = 0x11  # board -> host: a button was pressed, released or long-pressed
 TOUCH = 0x12  # board -> host: an arena cell was touched
@@ -39,6 +41,8 @@ CATALOGUE = {
     PONG: ("pong", "III", False),
     ACK: ("ack", "B", False),
     NAK: ("nak", "B", False),
+    GET_LINK_STATS: ("get_link_stats", "", False),
+    LINK_STATS: ("link_stats", "r", False),
     SLOT: ("slot", "BBbb", True),
     BUTTON: ("button", "BB", True),
     TOUCH: ("touch", "H", True),
@@ -64,6 +68,8 @@ FIELD_NAMES = {
     PONG: ("token", "heap_free", "uptime_ms"),
     ACK: ("seq",),
     NAK: ("seq",),
+    GET_LINK_STATS: (),
+    LINK_STATS: ("counters",),
     SLOT: ("slot", "present", "uid", "payload"),
     BUTTON: ("button", "action"),
     TOUCH: ("cell",),
@@ -80,6 +86,15 @@ FIELD_NAMES = {
     ERROR: ("code", "ref", "text"),
     REPL: (),
 }
+
+# LINK_STATS: one u32 per counter, in this order (board counters since boot,
+# wrapping). New counters are only ever appended: a reader takes the ones it
+# knows and ignores any after them, so old and new hosts and boards mix.
+# Unreliable both ways: a lost answer is replaced by the next.
+LINK_COUNTERS = ("crc_errors", "cobs_errors", "short_frames", "oversize", "version_errors",
+                 "unknown_types", "retransmits", "duplicates", "naks_sent", "naks_received",
+                 "stale_frames", "queue_full", "frames_in", "frames_out", "bytes_in",
+                 "bytes_out", "events_dropped")
 
 # BUTTON actions
 PRESS = 1
@@ -109,8 +124,8 @@ E_BAD_TAG = 4  # ref: slot; no or corrupt tile payload
 E_READER = 5  # ref: slot; reader missing or not answering
 E_BUTTON_STUCK = 6  # ref: button
 E_CONFIG = 7
-E_VERSION = 8
-E_OVERSIZE = 9
+E_VERSION = 8  # ref: frames dropped since the last report (at most one report a second)
+E_OVERSIZE = 9  # ref: frames dropped since the last report (at most one report a second)
 E_LED_CHAIN = 10  # ref: chain index
 
 # TAG_WRITTEN status (the readers' status codes, bbfw/readers.py)
@@ -177,6 +192,14 @@ def decode(mtype, payload):
     if pos != end:
         raise ValueError("payload too long")
     return tuple(values)
+
+
+def link_counters(payload):
+    # LINK_STATS payload -> {counter name: value}; unknown trailing counters ignored
+    out = {}
+    for i in range(min(len(LINK_COUNTERS), len(payload) // 4)):
+        out[LINK_COUNTERS[i]] = struct.unpack_from(">I", payload, 4 * i)[0]
+    return out
 
 
 def name(mtype):

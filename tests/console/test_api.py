@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
+from typing import Any
+
+from bbshared import messages as m
 
 from ..simboard import wait_for
 from .conftest import LiveDaemon
@@ -57,3 +61,27 @@ def test_without_a_session_the_game_endpoints_say_so(live: LiveDaemon) -> None:
         assert live.status()["game"]["session"] is False
     finally:
         live.call(lambda: setattr(live.daemon, "session", session))
+
+
+def test_status_carries_the_boards_own_link_counters(live: LiveDaemon) -> None:
+    # /api/status shows what the board reports in LINK_STATS; the simulated
+    # board's control socket, read before and after, brackets it
+    def board_stats() -> dict[str, int]:
+        control = live.daemon.sim_control
+        assert control is not None and live.loop is not None
+        reply = asyncio.run_coroutine_threadsafe(control.request("stats"), live.loop).result(10)
+        return reply["link"]  # type: ignore[no-any-return]
+
+    before = board_stats()
+
+    def newer() -> Any:
+        theirs = live.status()["link"]["board_link"]
+        return theirs if theirs and theirs["frames_in"] > before["frames_in"] else None
+
+    theirs = wait_for(newer, 10, "a LINK_STATS answer newer than the control socket's stats")
+    after = board_stats()
+    assert set(theirs) == set(m.LINK_COUNTERS)
+    for key in m.LINK_COUNTERS:
+        if key in before:
+            assert before[key] <= theirs[key] <= after[key], key
+    assert theirs["bytes_out"] > 0 and live.status()["link"]["board_link_supported"] is True

@@ -97,22 +97,31 @@ def test_link_panel_shows_the_boards_hello_and_live_counters(page: Page, live: L
 
     # rtt and heap change with every ping (2/s), the panel with each status (1/s):
     # poll until one status and the API agree on all four at once
-    keys = ["rtt ms", "board heap free", "checksum errors", "retransmits"]
+    # the board's own counters (LINK_STATS) beside the host's
+    keys = ["rtt ms", "board heap free", "checksum errors", "retransmits", "board checksum errors",
+            "board retransmits", "board oversize frames"]
     seen: list[Any] = []
 
     def agree() -> bool:
         shown = page.evaluate("(keys) => keys.map((k) => document.querySelector("
                               "`#link dd[data-key='${k}']`).textContent)", keys)
         link = live.status()["link"]
+        theirs = link["board_link"]
+        if theirs is None:
+            return False
         want = [None if link["rtt_ms"] is None else f"{link['rtt_ms']:.1f}",
-                f"{link['heap_free']} B", str(link["checksum_errors"]), str(link["retransmits"])]
+                f"{link['heap_free']} B", str(link["checksum_errors"]), str(link["retransmits"]),
+                str(theirs["crc_errors"] + theirs["cobs_errors"]), str(theirs["retransmits"]),
+                str(theirs["oversize"])]
         seen[:] = [shown, link]
         return bool(shown == want)
 
-    wait_for(agree, 20, "the link panel to show the API's rtt, heap, checksum errors, retransmits")
+    wait_for(agree, 20, "the link panel to show the API's rtt, heap, checksum errors, retransmits, "
+             "and the board's")
     link = seen[1]
     assert 0 < link["rtt_ms"] < 1000 and link["heap_free"] > 1000  # real figures, not defaults
     assert live.call(lambda: live.daemon.conn.board_heap_free) > 0  # from the board's PONG
+    assert link["board_link"]["frames_in"] > 0  # from the board's LINK_STATS
 
 
 def test_led_test_lights_each_led_then_each_cell_in_chain_order(page: Page, live: LiveDaemon) -> None:

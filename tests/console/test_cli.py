@@ -19,6 +19,7 @@ def botboard(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str
 
 
 def test_status_is_one_json_object(live: LiveDaemon) -> None:
+    wait_for(lambda: live.status()["link"]["board_link"], 10, "the board's first LINK_STATS")
     result = botboard("status", "--console", live.base, "--token", TOKEN)
     assert result.returncode == 0, result.stderr
     status = json.loads(result.stdout)
@@ -26,6 +27,11 @@ def test_status_is_one_json_object(live: LiveDaemon) -> None:
     assert status["firmware"]["protocol"] == 1 and status["firmware"]["cells"] == 61
     assert status["game"]["name"] == "twin-tin-bots"
     assert status["simulated"] is True
+    # the board's own link counters, as it reported them, and its ERRORs by kind
+    assert set(status["board_link"]) == {"checksum_errors", "oversize", "version_errors",
+                                         "unknown_types", "retransmits", "events_dropped"}
+    assert all(isinstance(v, int) for v in status["board_link"].values())
+    assert isinstance(status["board_errors"], dict)
 
 
 def test_status_accepts_the_url_botboard_run_printed(live: LiveDaemon) -> None:

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import tty
 from pathlib import Path
 from typing import Any
@@ -116,11 +117,26 @@ def test_the_board_survives_garbage_unknown_types_and_oversize_frames() -> None:
             conn._write(os.urandom(2000))  # noise straight onto the wire
             conn._write(b"\x07" * 900 + b"\x00")  # longer than any frame
             conn._write(frame.build(m.PROTOCOL_VERSION, 0x7A, 0, 0, b"?"))  # a type it does not know
-            await until(lambda: errors, what="the board's ERROR")
-            assert errors[0]["code"] == m.E_UNKNOWN_TYPE and errors[0]["ref"] == 0x7A
+            conn._write(frame.build(7, m.PING, 0, 0, bytes(4)))  # a protocol it does not speak
+            codes = lambda: {e["code"]: e for e in errors}  # noqa: E731
+            await until(lambda: {m.E_UNKNOWN_TYPE, m.E_OVERSIZE, m.E_VERSION} <= set(codes()),
+                        what="the board's ERRORs for each")
+            assert codes()[m.E_UNKNOWN_TYPE]["ref"] == 0x7A
+            assert "0x00 delimiter" in codes()[m.E_OVERSIZE]["text"]
+            assert "protocol 7" in codes()[m.E_VERSION]["text"] and codes()[m.E_VERSION]["ref"] == 1
             stats = sim.control("stats")["link"]
-            assert stats["oversize"] >= 1 and stats["unknown_types"] == 1
+            assert stats["oversize"] >= 1 and stats["unknown_types"] == 1 and stats["version_errors"] == 1
+            # every drop reported (the noise may have made more than one: one report a second)
+            await until(lambda: sum(e["ref"] for e in errors if e["code"] == m.E_OVERSIZE)
+                        == stats["oversize"], 5, "reports of every oversize frame")
             assert stats["crc_errors"] + stats["cobs_errors"] + stats["short_frames"] > 0
+            # the same counters, as the board reports them over the link
+            reported = await conn.board_link_stats()
+            assert reported["oversize"] == stats["oversize"] and reported["version_errors"] == 1
+            assert reported["unknown_types"] == 1
+            kinds = conn.status()["board_error_kinds"]
+            assert kinds["oversize frame"] >= 1 and kinds["protocol version"] == 1
+            assert kinds["unknown message type"] == 1
             rtt = await conn.ping()  # still answering
             assert rtt > 0 and conn.state == "connected"
 
@@ -200,3 +216,98 @@ def test_a_malformed_set_cells_and_a_cell_off_the_board_are_errors_and_the_board
         asyncio.run(scenario())
     finally:
         sim.stop()
+
+
+def test_the_board_reports_its_link_counters_and_they_match_its_own() -> None:
+    # 1% of bytes damaged both ways: the board sees bad frames and resends
+    sim = SimProcess("--damage", "0.01")
+
+    async def scenario() -> None:
+        async with connected(sim.port, timeout=30) as conn:
+            for i in range(40):  # reliable events from the board, some damaged on the way
+                sim.control("button", button=i % 16)
+            await until(lambda: sim.control("stats")["link"]["retransmits"] > 0, 20,
+                        "the board to resend something")
+            await until(lambda: conn.status()["board_link"], 10, "LINK_STATS in status()")
+            for _ in range(10):  # the request or the answer may be damaged too
+                before = sim.control("stats")["link"]
+                try:
+                    reported = await conn.board_link_stats(1.0)
+                except asyncio.TimeoutError:
+                    continue
+                after = sim.control("stats")["link"]
+                break
+            else:
+                raise AssertionError("no LINK_STATS answer in 10 tries")
+            assert set(reported) == set(m.LINK_COUNTERS)
+            for key in m.LINK_COUNTERS:
+                if key in before:  # counters only grow: the answer lies between
+                    assert before[key] <= reported[key] <= after[key], key
+            assert reported["crc_errors"] + reported["cobs_errors"] + reported["short_frames"] > 0
+            assert reported["retransmits"] > 0 and reported["frames_out"] > 40
+            assert conn.status()["board_link_supported"] is True
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        sim.stop()
+
+
+def test_oversize_frames_give_one_error_a_second_at_most_and_every_drop_is_counted() -> None:
+    sim = SimProcess()
+
+    async def scenario() -> None:
+        async with connected(sim.port) as conn:
+            seen: list[tuple[float, dict[str, Any]]] = []
+            conn.listeners.append(lambda msg: seen.append((time.monotonic(), msg.fields))
+                                  if msg.type == m.ERROR else None)
+            start = time.monotonic()
+            while time.monotonic() - start < 2.5:  # 50 oversize frames in 2.5 s
+                conn._write(b"\x07" * 700 + b"\x00")
+                await asyncio.sleep(0.05)
+            sent = sim.control("stats")["link"]["oversize"]
+            assert sent >= 40
+            await until(lambda: sum(f["ref"] for _, f in seen) == sent, 5,
+                        "reports covering every dropped frame")
+            times = [t for t, f in seen if f["code"] == m.E_OVERSIZE]
+            assert len(times) == len(seen) and 2 <= len(times) <= 4, seen
+            gaps = [b - a for a, b in zip(times, times[1:])]
+            assert min(gaps) > 0.8, gaps  # the board's limit is 1 s; the host reads with jitter
+            assert conn.status()["board_error_kinds"] == {"oversize frame": len(times)}
+            assert conn.state == "connected" and await conn.ping() > 0
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        sim.stop()
+
+
+def test_a_board_too_old_to_report_its_link_counters_is_asked_once_and_not_an_error() -> None:
+    board = FakeBoard()
+    asked: list[int] = []
+
+    def on_message(mtype: int, payload: bytes, version: int) -> None:
+        if mtype == m.GET_LINK_STATS:  # what firmware before GET_LINK_STATS answers
+            asked.append(mtype)
+            board.link.send(m.ERROR, m.encode(m.ERROR, m.E_UNKNOWN_TYPE, mtype, "not handled"))
+        elif mtype == m.PING:
+            board.link.send(m.PONG, m.encode(m.PONG, m.decode(m.PING, payload)[0], 1000, 5))
+        else:
+            if mtype == m.HELLO_REQ:  # its ERROR is reliable: it must be of this session
+                board.link.reset(payload[1])
+            FakeBoard._on_message(board, mtype, payload, version)
+
+    board.link._on_message = on_message
+
+    async def scenario() -> None:
+        async with connected(board.port) as conn:
+            await until(lambda: not conn.status()["board_link_supported"], 5, "the old firmware noticed")
+            await asyncio.sleep(2.5)
+            status = conn.status()
+            assert status["board_link"] is None and status["board_errors"] == 0
+            assert len(asked) == 1
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        board.close()

@@ -201,3 +201,14 @@ def test_noise_never_crashes_the_micropython_side(seed: int) -> None:
     assert damaged >= 400  # every damaged frame was caught (noise between adds more)
     assert touches == 0  # no damaged frame got through
     assert delivered == 400 and good_in_order == 1  # every good frame after one did, in order
+
+
+def test_link_stats_are_read_by_name_and_extra_or_missing_counters_are_fine() -> None:
+    values = list(range(1, len(m.LINK_COUNTERS) + 1))
+    payload = m.encode(m.LINK_STATS, b"".join(v.to_bytes(4, "big") for v in values))
+    assert m.link_counters(payload) == dict(zip(m.LINK_COUNTERS, values))
+    # a newer board sends more counters: the known ones are read, the rest ignored
+    assert m.link_counters(payload + bytes(8)) == dict(zip(m.LINK_COUNTERS, values))
+    # an older one fewer: those it sent, by name
+    assert m.link_counters(payload[:12]) == {"crc_errors": 1, "cobs_errors": 2, "short_frames": 3}
+    assert m.decode(m.GET_LINK_STATS, b"") == ()

@@ -30,6 +30,10 @@ def summary(status: dict[str, Any], full: bool = False) -> dict[str, Any]:
         "link": {k: link.get(k) for k in ("state", "connected", "port", "rtt_ms", "frames_in",
                                           "frames_out", "checksum_errors", "retransmits",
                                           "reconnects", "last_error")},
+        # the board's own link counters (LINK_STATS); null until it answered, or
+        # with firmware too old to report them (board_link_supported false)
+        "board_link": _board_link(link, full),
+        "board_errors": link.get("board_error_kinds", {}),
         "firmware": {"version": board.get("firmware"), "protocol": board.get("protocol"),
                      "layout": board.get("layout"), "cells": board.get("cells"),
                      "slots": board.get("slots"), "buttons": board.get("buttons"),
@@ -43,6 +47,17 @@ def summary(status: dict[str, Any], full: bool = False) -> dict[str, Any]:
         out["link"]["counters"] = counters
         out["tools"] = tools
     return out
+
+
+def _board_link(link: dict[str, Any], full: bool) -> dict[str, Any] | None:
+    counters = link.get("board_link")
+    if counters is None:
+        return None
+    if full:
+        return dict(counters)
+    return {"checksum_errors": counters.get("crc_errors", 0) + counters.get("cobs_errors", 0),
+            **{k: counters.get(k) for k in ("oversize", "version_errors", "unknown_types",
+                                            "retransmits", "events_dropped")}}
 
 
 def run(args: argparse.Namespace) -> int:

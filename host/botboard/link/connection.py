@@ -4,7 +4,9 @@
 the board's protocol version, push the full image, then ping every half
 second. A board silent for two seconds, or a port that vanishes, is closed
 and reopened (after a resync nothing the host holds is lost). Everything a
-person needs to know is in ``status()``; decoded frames go to ``trace``.
+person needs to know is in ``status()``, including the board's own link
+counters (asked for with GET_LINK_STATS every second); decoded frames go to
+``trace``.
 Settings made with ``configure`` (brightness, the LED power limit) are kept
 and sent again after every handshake: a board that rebooted boots with its
 layout's defaults and would otherwise lose them.
@@ -35,6 +37,15 @@ HELLO_TIMEOUT_S = 3.0
 SILENT_AFTER_S = 2.0
 PING_EVERY_S = 0.5
 RECONNECT_EVERY_S = 0.5
+BOARD_STATS_EVERY_S = 1.0
+
+# ERROR codes in words, for the log and the per-kind counts in status()
+ERROR_KINDS = {
+    m.E_UNKNOWN_TYPE: "unknown message type", m.E_BAD_PAYLOAD: "bad payload",
+    m.E_BAD_CELL: "no such cell", m.E_BAD_TAG: "bad tile payload", m.E_READER: "reader fault",
+    m.E_BUTTON_STUCK: "button stuck", m.E_CONFIG: "bad setting", m.E_VERSION: "protocol version",
+    m.E_OVERSIZE: "oversize frame", m.E_LED_CHAIN: "LED chain short",
+}
 
 
 class HandshakeError(ConnectionError):
@@ -72,6 +83,8 @@ class Message:
 def decode(direction: str, mtype: int, payload: bytes) -> Message:
     names = m.FIELD_NAMES.get(mtype, ())
     values = m.decode(mtype, payload)
+    if mtype == m.LINK_STATS:  # counters by name, for the trace and status()
+        values = (m.link_counters(values[0]),)
     return Message(time.time(), direction, mtype, m.name(mtype), dict(zip(names, values)))
 
 
@@ -89,6 +102,10 @@ class BoardConnection:
         self.reconnects = 0
         self.decode_errors = 0
         self.board_errors = 0
+        self.board_error_kinds: dict[str, int] = {}  # ERROR_KINDS word -> ERRORs the board sent
+        self.board_link: dict[str, int] | None = None  # the board's LINK_STATS, latest
+        self.board_link_supported = True  # False: the firmware predates GET_LINK_STATS
+        self._board_link_waiters: list[asyncio.Future[dict[str, int]]] = []
         self.trace: deque[Message] = deque(maxlen=trace_size)
         self.listeners: list[Callable[[Message], None]] = []
         self.shown: list[CellState] = []  # what the board reports it shows
@@ -116,6 +133,9 @@ class BoardConnection:
             "decode_errors": self.decode_errors, "board_errors": self.board_errors,
             "frames_in": stats["frames_in"], "frames_out": stats["frames_out"],
             "retransmits": stats["retransmits"], "link": stats,
+            "board_error_kinds": dict(self.board_error_kinds),
+            "board_link": dict(self.board_link) if self.board_link is not None else None,
+            "board_link_supported": self.board_link_supported,
         }
 
     def send(self, mtype: int, *values: Any) -> None:
@@ -164,6 +184,8 @@ class BoardConnection:
         self._epoch = self._epoch % 15 + 1
         self.link.reset(self._epoch, keep_pending=False)  # the resync below supersedes it
         self.state = "handshake"
+        self.board_link = None  # counters of this board, not of the one before
+        self.board_link_supported = True
         info = await self._handshake(timeout)
         self.info = info
         if info.protocol != m.PROTOCOL_VERSION:
@@ -202,6 +224,18 @@ class BoardConnection:
             self._pongs.pop(token, None)
         self.rtt_ms = (time.perf_counter() - sent) * 1000
         return self.rtt_ms
+
+    async def board_link_stats(self, timeout: float = 1.0) -> dict[str, int]:
+        """The board's link counters, asked for now (GET_LINK_STATS)."""
+        assert self._loop is not None
+        future: asyncio.Future[dict[str, int]] = self._loop.create_future()
+        self._board_link_waiters.append(future)
+        self.link.send(m.GET_LINK_STATS)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            if future in self._board_link_waiters:
+                self._board_link_waiters.remove(future)
 
     def close(self) -> None:
         self._close()
@@ -242,7 +276,7 @@ class BoardConnection:
 
     async def _serve(self) -> None:
         self._last_rx = time.monotonic()
-        next_ping = 0.0
+        next_ping = next_stats = 0.0
         while not self._lost.is_set():
             now = time.monotonic()
             if now - self._last_rx > SILENT_AFTER_S:
@@ -251,6 +285,9 @@ class BoardConnection:
             if now >= next_ping:
                 next_ping = now + PING_EVERY_S
                 asyncio.ensure_future(self._quiet_ping())
+            if now >= next_stats and self.board_link_supported:
+                next_stats = now + BOARD_STATS_EVERY_S
+                self.link.send(m.GET_LINK_STATS)  # the answer updates board_link
             self.link.poll()
             try:
                 await asyncio.wait_for(self._lost.wait(), 0.01)
@@ -327,14 +364,35 @@ class BoardConnection:
             for i in range(len(cells) // 2):
                 if f["start"] + i < len(self.shown):
                     self.shown[f["start"] + i] = CellState.from_bytes(cells[2 * i], cells[2 * i + 1])
+        elif msg.type == m.LINK_STATS:
+            self.board_link = f["counters"]
+            for waiter in self._board_link_waiters:
+                if not waiter.done():
+                    waiter.set_result(self.board_link)
         elif msg.type == m.ERROR:
-            self.board_errors += 1
-            log.warning("board error %d (ref %d): %s", f["code"], f["ref"], f["text"])
+            self._board_error(f["code"], f["ref"], f["text"])
         elif msg.type == m.LOG:
             log.log(f["level"], "board: %s", f["text"])
 
+    def _board_error(self, code: int, ref: int, text: str) -> None:
+        if code == m.E_UNKNOWN_TYPE and ref == m.GET_LINK_STATS:
+            # firmware older than GET_LINK_STATS: stop asking, say how to get the counters
+            if self.board_link_supported:
+                log.info("the board's firmware does not report its link counters; `botboard "
+                         "deploy --port %s` updates it", self.port_name)
+            self.board_link_supported = False
+            return
+        kind = ERROR_KINDS.get(code, f"error code {code}")
+        self.board_errors += 1
+        self.board_error_kinds[kind] = self.board_error_kinds.get(kind, 0) + 1
+        if code in (m.E_OVERSIZE, m.E_VERSION):
+            log.warning("board dropped frames from the host: %s, %d since its last report: %s",
+                        kind, ref, text)
+        else:
+            log.warning("board error: %s (code %d, ref %d): %s", kind, code, ref, text)
+
     def _record(self, msg: Message) -> None:
-        if msg.type not in (m.PING, m.PONG):
+        if msg.type not in (m.PING, m.PONG, m.GET_LINK_STATS, m.LINK_STATS):
             log.debug("%s %s %s", msg.direction, msg.name, msg.fields)
         self.trace.append(msg)
 

@@ -5,7 +5,7 @@ import { act, el } from "./api.js";
 
 const KEEP = 2000; // frames kept in memory (the filter re-renders from these)
 const SHOW = 400; // frames in the list at once
-const QUIET = new Set(["ping", "pong", "ack", "nak", "get_state", "state"]);
+const QUIET = new Set(["ping", "pong", "ack", "nak", "get_state", "state", "get_link_stats", "link_stats"]);
 const trace = { frames: [], paused: false, held: 0 };
 
 export function showLink(status) {
@@ -14,12 +14,20 @@ export function showLink(status) {
   const pill = document.getElementById("link-state");
   pill.textContent = link.state || "closed";
   pill.className = `pill ${link.connected ? "good" : "bad"}`;
+  // the board's own counters (LINK_STATS) beside the host's: what each side dropped
+  const theirs = link.board_link;
+  const counted = (value) => theirs ? value : link.board_link_supported === false ? "not reported (old firmware)" : null;
   const rows = {
     connected: link.connected ? "yes" : "no",
     port: link.port, firmware: board.firmware, protocol: board.protocol,
     "board layout": board.layout, "rtt ms": link.rtt_ms == null ? null : link.rtt_ms.toFixed(1),
     "frames in / out": `${link.frames_in ?? 0} / ${link.frames_out ?? 0}`,
-    "checksum errors": link.checksum_errors, retransmits: link.retransmits,
+    "checksum errors": link.checksum_errors,
+    "board checksum errors": counted(theirs && theirs.crc_errors + theirs.cobs_errors),
+    retransmits: link.retransmits, "board retransmits": counted(theirs && theirs.retransmits),
+    "board oversize frames": counted(theirs && theirs.oversize),
+    "board version errors": counted(theirs && theirs.version_errors),
+    "board unknown types": counted(theirs && theirs.unknown_types),
     "board heap free": link.heap_free == null ? null : `${link.heap_free} B`,
     reconnects: link.reconnects, "board errors": link.board_errors, "last error": link.last_error || null,
   };
