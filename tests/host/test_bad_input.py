@@ -85,6 +85,8 @@ def test_a_board_set_up_for_another_layout_is_refused_with_what_to_do() -> None:
         assert conn.state == "incompatible"
     finally:
         conn.close()
+        board.close()
+    board = FakeBoard()
     same = BoardConnection(board.port, layout="ttb-small")
     try:
         assert asyncio.run(same.connect(2.0)).layout == "ttb-small"
