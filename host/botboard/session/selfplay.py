@@ -23,6 +23,7 @@ from ..link.connection import BoardConnection
 from ..sim_control import SimControl, SimControlError
 from .physical import seat_programs
 from .session import GameSession
+from .table import Reading
 from .tiles import Tile, TileError, payload, virtual_uid
 
 HOLD_S = 0.05  # a press held at least this long, and until the board has reported it
@@ -32,6 +33,10 @@ ZAP_TILES = {C.TILE_BY_CODE[c] for c in ("Z", "ZZ", "LZ", "FZ")}
 
 class SelfplayError(RuntimeError):
     pass
+
+
+class BoardRestarted(SelfplayError):
+    """The board went away and came back while a hand was at work: look again."""
 
 
 class Hands:
@@ -50,9 +55,15 @@ class Hands:
             self.reported.append((msg.fields["button"], msg.fields["action"]))
 
     # -- looking ------------------------------------------------------------------
-    async def until(self, predicate: Any, what: str, timeout: float = WAIT_S) -> None:
+    async def until(self, predicate: Any, what: str, timeout: float = WAIT_S,
+                    across_restarts: bool = False) -> None:
+        """Wait for ``predicate``; BoardRestarted if the board came back meanwhile (what a
+        hand waited for was lost with it), unless the wait is meant to span restarts."""
         deadline = time.monotonic() + timeout
+        connection = self.conn.reconnects
         while not predicate():
+            if not across_restarts and self.conn.reconnects != connection:
+                raise BoardRestarted(f"the board restarted while waiting for {what}")
             if time.monotonic() > deadline:
                 raise SelfplayError(f"timed out waiting for {what}; the session says: "
                                     f"{self.session.message}")
@@ -82,6 +93,7 @@ class Hands:
         assert seating is not None
         slots = seating.slots_of(seat)
         want = [programs[pos // 3][pos % 3] for pos in range(6)]
+        readings = [self.session.table.reading(slot) for slot in slots]
         have = [self.held(slot) for slot in slots]
         for pos, slot in enumerate(slots):
             tile = have[pos]
@@ -91,10 +103,7 @@ class Hands:
                 have[pos] = None
         emptied = [slots[pos] for pos in range(6) if have[pos] is None]
         await self._see_taken_out(seat, emptied)
-        in_use: set[tuple[int, int]] = set()
-        for pos, tile in enumerate(have):
-            if tile is not None:
-                in_use.add(self._serial_key(seat, slots[pos]))
+        in_use = {_serial_key(r) for r, tile in zip(readings, have) if r is not None and tile is not None}
         for pos, slot in enumerate(slots):
             if have[pos] is None and want[pos]:
                 tile = Tile(want[pos], None if want[pos] in C.SPECIALS else seat)
@@ -117,6 +126,8 @@ class Hands:
                                  f"the {C.COLOURS[seat]} station to see tiles taken out",
                                  timeout=2.0 if attempt < 3 else WAIT_S)
                 return
+            except BoardRestarted:
+                raise
             except SelfplayError:
                 if attempt == 3:
                     raise
@@ -126,11 +137,6 @@ class Hands:
                     await self.ctl.place(slot, reading.uid, reading.payload)
                     await asyncio.sleep(0.3)
                     await self.ctl.remove(slot)
-
-    def _serial_key(self, seat: int, slot: int) -> tuple[int, int]:
-        reading = self.session.table.reading(slot)
-        assert reading is not None
-        return reading.uid[3], (reading.uid[4] << 8) | reading.uid[5]
 
     async def press(self, seat: int, role: str) -> None:
         """Press and release as a finger does: held until the board has scanned it, however
@@ -219,7 +225,8 @@ class Hands:
         """Play until the game is over (board restarts and refusals are lived through)."""
         session = self.session
         for _ in range(max_actions):
-            await self.until(self.ready, "the board and the session to be ready", 60)
+            await self.until(self.ready, "the board and the session to be ready", 60,
+                             across_restarts=True)
             if session.mode == "over":
                 return
             try:
@@ -230,10 +237,17 @@ class Hands:
             except (SimControlError, ConnectionError, OSError) as err:
                 await asyncio.sleep(0.5)  # the board went away: wait for it, then look again
                 _ = err
+            except BoardRestarted:
+                continue
             except SelfplayError:
                 if self.conn.state == "connected" or not self.alive():
                     raise
         raise SelfplayError(f"no end after {max_actions} actions")
+
+
+def _serial_key(reading: Reading) -> tuple[int, int]:
+    """(tile kind, serial) of a virtual tile's uid: two tiles of one kind differ by serial."""
+    return reading.uid[3], (reading.uid[4] << 8) | reading.uid[5]
 
 
 def parse_variants(text: str | None) -> dict[str, Any]:
