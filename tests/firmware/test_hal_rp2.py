@@ -32,12 +32,18 @@ print(json.dumps({"sms": [e[1:] for e in rp2.log if e[0] == "sm"],
                   "spi": [e[1:] for e in machine.log if e[0] == "spi"],
                   "leds": len(hal.strip.buf) // 3, "slots": hal.readers.count,
                   "alive": sum(hal.readers.alive), "keys": b.keys,
+                  "irq": [e[1:] for e in machine.log if e[0] == "irq"],
                   "errors": hal.boot_errors}))
 """, cfg)
     assert r["sms"] == [[0, 2], [1, 3]]  # one PIO state machine per chain, on GP2 and GP3
     assert r["spi"] == [[0, 10_000_000]]
     assert r["leds"] == 637 and r["slots"] == 36 and r["keys"] >= 24 + 91
-    assert r["alive"] == 0 and r["errors"] == []  # nobody answers: the scanner reports each
+    assert r["alive"] == 0  # nobody answers: the scanner reports each
+    # the length check listens on each chain's sense pin (GP8, GP9) and lets it go again;
+    # no LED answers on the stubs' sense wires, so both chains are reported short
+    assert r["irq"] == [[8, True], [8, False], [9, True], [9, False]]
+    assert [e[:2] for e in r["errors"]] == [[10, 0], [10, 1]]
+    assert "LED chain 1 (GP3) is shorter than the 315 LEDs configured" in r["errors"][1][2]
 
 
 def test_serial_is_binary_safe_and_the_repl_handoff_restores_it() -> None:

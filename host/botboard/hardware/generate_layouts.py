@@ -16,7 +16,8 @@ SLOTS_PER_STATION = 6  # 3 order slots per robot, 2 robots
 # a board wired differently needs only its layout file edited
 PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 21,
         "row_latch": 22, "cols": [10, 11, 12, 13, 14, 15, 26, 27], "safe": 28}
-FIRST_CHAIN_PIN = 2  # LED chains on GP2..GP9, one PIO state machine each
+FIRST_CHAIN_PIN = 2  # LED chains from GP2, one PIO state machine each
+FIRST_SENSE_PIN = 8  # each chain's last data-out comes back on GP8, GP9 (hardware/wiring.md)
 
 
 def hex_cells_serpentine(radius: int) -> list[tuple[int, int]]:
@@ -53,13 +54,15 @@ def yard_cells(yards: int, size: int = 5) -> list[tuple[int, int]]:
 
 
 def chains(cell_count: int, per_chain: int) -> list[dict[str, int]]:
-    """Split the cells over PIO chains on consecutive pins from GP6."""
+    """Split the cells over PIO chains on consecutive pins from GP2, each with its sense pin."""
     out: list[dict[str, int]] = []
     first = 0
     while first < cell_count:
         n = min(per_chain, cell_count - first)
-        out.append({"pin": FIRST_CHAIN_PIN + len(out), "first_cell": first, "cells": n})
+        out.append({"pin": FIRST_CHAIN_PIN + len(out), "first_cell": first, "cells": n,
+                    "sense": FIRST_SENSE_PIN + len(out)})
         first += n
+    assert len(out) <= 2, "the reference pinout has sense pins for two chains"
     return out
 
 
