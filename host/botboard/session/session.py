@@ -294,6 +294,8 @@ class GameSession:
     def _mark_slots(self, slots: list[int]) -> None:
         """Wrong slots blink red: on the robot each one programs (slots carry no LEDs)."""
         assert self.state is not None and self.seating is not None
+        if not slots:
+            return
         scene = Scene.from_state(self.state)
         for slot in slots:
             ref = self.seating.slot(slot)
@@ -323,27 +325,27 @@ class GameSession:
         self.alerts.clear()
         now = self.clock()
         problems = []
+        marked: list[int] = []  # slots whose robot blinks
         for seat in range(state.layout.players):
-            unsteady = [s for s in seating.slots_of(seat)
-                        if self.table.doubled(s, now) or self.table.flickering(s, now)]
-            self._mark_slots(unsteady)
+            marked += [s for s in seating.slots_of(seat)
+                       if self.table.doubled(s, now) or self.table.flickering(s, now)]
             if seat in self.held.values():
-                self._mark_slots(seating.slots_of(seat)[::3])  # A1 and B1: both robots
+                marked += seating.slots_of(seat)[::3]  # A1 and B1: both robots
+            reading = physical.read_station(self.table, seating, self.registry, seat)
             if seat == state.player and self.mode == "program":
-                reading = physical.read_station(self.table, seating, self.registry, seat)
-                self._mark_slots(list(reading.problems))
+                marked += reading.problems
                 if reading.problems:
                     problems.append(f"{C.COLOURS[seat]}: " + "; ".join(reading.problems.values()))
                 continue
-            reading = physical.read_station(self.table, seating, self.registry, seat)
             want = physical.seat_programs(state, seat)
             wrong = physical.differing_slots(seating, seat, want, reading.programs)
             wrong += [s for s in reading.problems if s not in wrong]
             if wrong:
-                self._mark_slots(wrong)
+                marked += wrong
                 fixes = physical.undo_words(want, reading.programs) or list(reading.problems.values())
                 why = "while the robots run" if self.mode == "animate" else "out of turn"
                 problems.append(f"{C.COLOURS[seat]}'s tiles moved {why}: " + ", ".join(fixes))
+        self._mark_slots(marked)  # one scene for all of them
         if problems:
             self.say("; ".join(problems))
         self._draw()
