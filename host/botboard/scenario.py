@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from . import games
 from .games.base import Event, Game, GameError, ScenarioError
@@ -81,11 +81,20 @@ def _require(doc: dict[str, Any], key: str, kind: type, path: str | Path,
                             f"got {json.dumps(doc[key])}")
 
 
-def run(doc: Mapping[str, Any]) -> ScenarioResult:
-    """Apply the scenario's actions; an illegal action stops the run and is recorded."""
+# told the start (action None) and each accepted action with the state after it
+Step = Callable[[Game[Any, Any], Any, "str | None"], None]
+
+
+def run(doc: Mapping[str, Any], step: Step | None = None) -> ScenarioResult:
+    """Apply the scenario's actions; an illegal action stops the run and is recorded.
+
+    ``step`` sees the run as it goes (``botboard scenario run --journal`` journals it).
+    """
     game = games.get(doc["game"])
     state = game.scenario_start(doc["players"], doc["options"], doc["seed"], doc.get("position"))
     result = ScenarioResult(game, state)
+    if step:
+        step(game, state, None)
     for i, text in enumerate(doc["actions"]):
         try:
             result.state, events = game.apply_str(result.state, text)
@@ -95,6 +104,8 @@ def run(doc: Mapping[str, Any]) -> ScenarioResult:
             result.error, result.failed_action = f"actions[{i}] {text!r}: {err}", i
             break
         result.events.extend(events)
+        if step:
+            step(game, result.state, text)
     return result
 
 

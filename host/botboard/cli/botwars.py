@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from . import CliError
 
@@ -13,8 +14,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     report = verbs.add_parser("report", help="print the GM-style turn report of a game or scenario")
     report.add_argument("source", metavar="GAME-OR-SCENARIO",
-                        help="a BotWars scenario file (journaled game ids: not yet)")
+                        help="a journaled game's id (see `botboard games`) or a BotWars scenario file")
     report.add_argument("--json", action="store_true", help="print the report as JSON")
+    report.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
     report.set_defaults(func=_report)
     board = verbs.add_parser("board", help="print a board as text")
     board.add_argument("name", help="a board name (see data/boards) or a board JSON file")
@@ -22,26 +24,63 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .. import games, scenario
-    from ..games.base import GameError
-    from ..games.botwars import report
-
     from pathlib import Path
 
-    if not Path(args.source).is_file():
-        raise CliError(f"{args.source}: no such scenario file (reports of journaled games by id "
-                       "are not available yet; give a scenario file)")
-    try:
-        doc = scenario.load(args.source)
-        if doc["game"] != "botwars":
-            raise CliError(f"{args.source}: a {doc['game']} scenario, not botwars")
-        game = games.get("botwars")
-        start = game.scenario_start(doc["players"], doc["options"], doc["seed"], doc.get("position"))
-        data = report.build(start, doc["actions"])
-    except GameError as err:
-        raise CliError(f"{args.source}: {err}") from err
+    from ..games.base import GameError
+    from ..games.botwars import report
+    from ..session.journal import JournalError
+
+    if Path(args.source).is_file():
+        try:
+            data = _scenario_report(args.source)
+        except GameError as err:
+            raise CliError(f"{args.source}: {err}") from err
+    elif args.source.isdigit():
+        try:
+            data = _journal_report(int(args.source), args.data_dir)
+        except (GameError, JournalError) as err:  # the journal's messages name the game and file
+            raise CliError(str(err)) from err
+    else:
+        raise CliError(f"{args.source}: no such scenario file, nor a game id (a number: "
+                       "`botboard games` lists the journaled games)")
     print(json.dumps(data, indent=2) if args.json else report.to_text(data))
     return 0
+
+
+def _scenario_report(path: str) -> dict[str, Any]:
+    from .. import scenario
+
+    doc = scenario.load(path)
+    if doc["game"] != "botwars":
+        raise CliError(f"{path}: a {doc['game']} scenario, not botwars")
+    return _build(doc["players"], doc["options"], doc["seed"], doc.get("position"), doc["actions"])
+
+
+def _journal_report(game_id: int, where: str | None) -> dict[str, Any]:
+    from .. import games
+    from ..session.host import open_journal
+    from ..session.journal import replay
+
+    journal = open_journal(where)
+    try:
+        record = journal.game(game_id)
+        if games.get(record.game).info.name != "botwars":
+            raise CliError(f"game {game_id} in {journal.path} is a {record.game} game, not "
+                           f"botwars (`botboard replay {game_id}` replays any game)")
+        _, _, done = replay(journal, game_id)  # the live actions, their state hashes checked
+    finally:
+        journal.close()
+    return _build(record.players, record.options, record.seed, None, done)
+
+
+def _build(players: int, options: dict[str, Any], seed: int, position: Any,
+           actions: list[str]) -> dict[str, Any]:
+    """The report of a game from its start, whether a scenario or the journal gave it."""
+    from .. import games
+    from ..games.botwars import report
+
+    start = games.get("botwars").scenario_start(players, options, seed, position)
+    return report.build(start, actions)
 
 
 def _board(args: argparse.Namespace) -> int:

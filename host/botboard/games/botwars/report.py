@@ -1,8 +1,8 @@
 """The GM-style turn report: one table per stage and one for the end of the turn.
 
 ``build(state, actions)`` replays actions (notation strings) from a start
-state and groups the events into tables, so the same report can be fed from a
-scenario file today and from a game journal later. ``to_text`` prints it.
+state and groups the events into tables, so the same report is fed from a
+scenario file or from a journaled game (cli/botwars.py). ``to_text`` prints it.
 Rows of a stage table: mode, card, outcome (movement, pushes with their time
 index, obstructions), board (conveyor, pusher, gear, crusher, laser), laser
 (squares each robot fires into, and below them whom it hit), hp, checkpoint. End of turn:
