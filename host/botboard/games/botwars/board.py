@@ -90,24 +90,62 @@ class Board:
 STAGES = range(1, 6)
 _DIRECTION = "N, E, S or W"
 _STAGES = "a list of stages 1..5, e.g. [1, 3, 5]"
-# element type -> {field: (check, what is expected)}; docs/botwars-boards.md has the same table
+
+
+def _one_of(*choices: Any) -> Any:
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or value not in choices:
+            raise ValueError(value)
+        return value
+    return check
+
+
+def _direction(value: Any) -> str:
+    return FACINGS[parse_facing(value)]  # kept in capitals
+
+
+def _stages(value: Any) -> list[int]:
+    if not isinstance(value, list) or not value or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v in STAGES for v in value):
+        raise ValueError(value)
+    return value
+
+
+def _square_text(value: Any) -> str:
+    parse_square(value)  # checked, kept as written
+    return str(value)
+
+
+def _colour(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(value)
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(value)
+    return value
+
+
+# element type -> {field: (check: the value to keep, or an error; what is expected)};
+# docs/botwars-boards.md has the same table
 _FIELDS: dict[str, dict[str, tuple[Any, str]]] = {
     "pit": {},
-    "conveyor": {"colour": (("blue", "yellow").__contains__, "blue or yellow"),
-                 "dir": ("facing", _DIRECTION)},
-    "pusher": {"dir": ("facing", f"{_DIRECTION} (the way it pushes)"), "stages": ("stages", _STAGES)},
-    "gear": {"turn": (("L", "R", "U").__contains__, "L (left), R (right) or U (180 degrees)")},
-    "crusher": {"stages": ("stages", _STAGES)},
-    "repair": {"wrenches": ((1, 2).__contains__, "1 or 2")},
+    "conveyor": {"colour": (_one_of("blue", "yellow"), "blue or yellow"), "dir": (_direction, _DIRECTION)},
+    "pusher": {"dir": (_direction, f"{_DIRECTION} (the way it pushes)"), "stages": (_stages, _STAGES)},
+    "gear": {"turn": (_one_of("L", "R", "U"), "L (left), R (right) or U (180 degrees)")},
+    "crusher": {"stages": (_stages, _STAGES)},
+    "repair": {"wrenches": (_one_of(1, 2), "1 or 2")},
     "upgrade": {},
-    "switch": {"kind": (("pressure", "toggle").__contains__, "pressure or toggle")},
-    "drawbridge": {"bridge": ("facing", f"{_DIRECTION} (the side the bridge is on)"),
-                   "switch": ("square", "the square of its pressure switch, e.g. r4c7")},
-    "teleporter": {"colour": ("name", "a colour name, e.g. amber")},
+    "switch": {"kind": (_one_of("pressure", "toggle"), "pressure or toggle")},
+    "drawbridge": {"bridge": (_direction, f"{_DIRECTION} (the side the bridge is on)"),
+                   "switch": (_square_text, "the square of its pressure switch, e.g. r4c7")},
+    "teleporter": {"colour": (_colour, "a colour name, e.g. amber")},
 }
 _OPTIONAL: dict[str, dict[str, tuple[Any, str]]] = {
-    "teleporter": {"active": ("bool", "true or false"),
-                   "switch": ("square", "the square of its pressure or toggle switch, e.g. r4c7")},
+    "teleporter": {"active": (_flag, "true or false"),
+                   "switch": (_square_text, "the square of its pressure or toggle switch, e.g. r4c7")},
 }
 _SWITCHES_FOR = {"drawbridge": ("pressure",), "teleporter": ("pressure", "toggle")}  # toggles: teleporters only
 
@@ -229,12 +267,6 @@ def _wall(text: Any) -> tuple[Square, int]:
     return parse_square(square), parse_facing(side)
 
 
-def _colour(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(value)
-    return value
-
-
 def _check_cell(where: str, cell: Any, problems: list[str]) -> dict[str, Any] | None:
     """One square's element with its fields checked (directions written N E S W)."""
     if not isinstance(cell, dict) or cell.get("type") not in _FIELDS:
@@ -252,28 +284,10 @@ def _check_cell(where: str, cell: Any, problems: list[str]) -> dict[str, Any] | 
     for key, (check, expected) in fields.items():
         if key not in cell:
             continue
-        value = cell[key]
-        if check == "facing":
-            ok = isinstance(value, str) and value.upper() in FACINGS
-            if ok:
-                out[key] = value.upper()
-        elif check == "stages":
-            ok = isinstance(value, list) and bool(value) and all(
-                isinstance(v, int) and not isinstance(v, bool) and v in STAGES for v in value)
-        elif check == "square":
-            try:
-                parse_square(value)
-                ok = True
-            except ScenarioError:
-                ok = False
-        elif check == "name":
-            ok = isinstance(value, str) and bool(value.strip())
-        elif check == "bool":
-            ok = isinstance(value, bool)
-        else:
-            ok = not isinstance(value, bool) and check(value)
-        if not ok:
-            problems.append(f"{where}: {kind} {key} {value!r} is not valid; expected {expected}")
+        try:
+            out[key] = check(cell[key])
+        except (ScenarioError, TypeError, ValueError):
+            problems.append(f"{where}: {kind} {key} {cell[key]!r} is not valid; expected {expected}")
             bad = True
     return None if bad else out
 
