@@ -109,17 +109,22 @@ def test_out_of_turn_and_inactive_station_tags_leave_the_game_alone(tmp_path: Pa
     assert GAME.state_hash(t.session.state) == before and len(t.journal.actions(gid)) == 2
 
 
-def test_decisions_are_made_on_the_board(tmp_path: Path) -> None:
-    t = Table(tmp_path)
+def _zap_ready(t: Table) -> int:
+    """A game whose position has red's zap ready, played up to the zap's decision; its id."""
     position = {"crystals": {}, "robots": {"redA": {"at": "0,0", "facing": 0},
                                            "blueA": {"at": "2,0", "facing": 3}},
                 "programs": {"redA": ["Z", "-", "-"], "redB": ["L", "-", "-"],
                              "blueA": ["L", "-", "-"], "blueB": ["L", "-", "-"]}}
     state = GAME.scenario_start(2, {"track": 0}, 1, position)
-    t.session.new_game(2, {"track": 0}, 1)
-    t.session.state = state  # a position with a zap ready (no journal check in this test)
-    t.session._start(t.session.game_id or 0, state)  # noqa: SLF001
+    gid = t.session.new_game(2, {"track": 0}, 1)
+    t.session._start(gid, state)  # noqa: SLF001
     t.session._apply("pass")  # noqa: SLF001
+    return gid
+
+
+def test_decisions_are_made_on_the_board(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    _zap_ready(t)
     view = t.session.view()
     assert view["phase"] == "decide" and view["pending"]["who"] == "red"
     pulsing = [c for c in t.board.cells.values() if c.palette == leds.INDEX["choice"]
@@ -258,14 +263,7 @@ def test_a_tile_of_another_colour_blinks_as_soon_as_it_is_placed(tmp_path: Path)
 
 def test_a_touched_candidate_is_the_decision_taken(tmp_path: Path) -> None:
     t = Table(tmp_path)
-    position = {"crystals": {}, "robots": {"redA": {"at": "0,0", "facing": 0},
-                                           "blueA": {"at": "2,0", "facing": 3}},
-                "programs": {"redA": ["Z", "-", "-"], "redB": ["L", "-", "-"],
-                             "blueA": ["L", "-", "-"], "blueB": ["L", "-", "-"]}}
-    state = GAME.scenario_start(2, {"track": 0}, 1, position)
-    gid = t.session.new_game(2, {"track": 0}, 1)
-    t.session._start(gid, state)  # noqa: SLF001  a position with a zap ready
-    t.session._apply("pass")  # noqa: SLF001
+    gid = _zap_ready(t)
     picker, bmap = t.session.picker, t.session.bmap
     assert picker is not None and bmap is not None
     alone = [c for c in picker.candidates if sum(1 for o in picker.candidates if o.cell == c.cell) == 1]
