@@ -98,7 +98,9 @@ def test_journal_records_replays_undoes_and_exports(tmp_path: Path) -> None:
         journal.append(gid, text, GAME.state_hash(state))
     _, again, done = replay(Journal.in_dir(tmp_path), gid)
     assert GAME.state_hash(again) == GAME.state_hash(state) and len(done) == 2
-    assert journal.latest_unfinished() == gid
+    other = journal.create_game("botwars", 2, {}, 1, "")  # a newer game of another engine
+    assert journal.latest_unfinished("twin-tin-bots") == gid and journal.latest_unfinished("botwars") == other
+    assert journal.latest_unfinished("volt") is None
     assert journal.undo_last(gid) == "A1=R + B1=F2"
     _, back, done = replay(journal, gid)
     assert len(done) == 1 and back.turns == 1

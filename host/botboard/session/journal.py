@@ -158,9 +158,10 @@ class Journal:
         return [{"n": r[0], "action": r[1], "state_hash": r[2], "at": r[3], "undone": bool(r[4])}
                 for r in rows]
 
-    def latest_unfinished(self) -> int | None:
-        row = self.db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC "
-                              "LIMIT 1").fetchone()
+    def latest_unfinished(self, game: str) -> int | None:
+        """The newest unfinished game of one engine (a journal may hold several engines' games)."""
+        row = self.db.execute("SELECT id FROM games WHERE finished IS NULL AND game=? "
+                              "ORDER BY id DESC LIMIT 1", (game,)).fetchone()
         return int(row[0]) if row else None
 
     def export(self, game_id: int) -> dict[str, Any]:

@@ -106,7 +106,7 @@ class GameSession:
 
     def resume(self, game_id: int | None = None) -> bool:
         """Continue a journaled game (the latest unfinished one by default)."""
-        game_id = game_id if game_id is not None else self.journal.latest_unfinished()
+        game_id = game_id if game_id is not None else self.journal.latest_unfinished(GAME)
         if game_id is None:
             return False
         _, state, done = replay(self.journal, game_id)
