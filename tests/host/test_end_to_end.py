@@ -80,20 +80,25 @@ def test_buttons_touches_and_bad_tags_reach_the_host(sim: SimProcess) -> None:
     asyncio.run(scenario())
 
 
+async def _reboot(conn: BoardConnection, link: str, boards: list[SimProcess]) -> SimProcess:
+    """Kill the board on ``link`` and start a fresh one there (added to ``boards``, for the
+    caller to stop); returns it once the host has noticed the loss and reconnected."""
+    boards[-1].kill()
+    await until(lambda: conn.state != "connected", what="loss noticed")
+    boards.append(SimProcess(link=link))
+    await until(lambda: conn.state == "connected", timeout=15, what="reconnect")
+    return boards[-1]
+
+
 def test_reconnect_after_the_board_process_is_killed(tmp_path: Any) -> None:
     link = str(tmp_path / "board-tty")
-    first = SimProcess(link=link)
-    second: SimProcess | None = None
+    boards = [SimProcess(link=link)]
 
     async def scenario() -> None:
-        nonlocal second
         async with connected(link) as conn:
             conn.set_cells({7: CellState(4, 1, m.BLINK)})
-            await until(lambda: _cells(first)[14:16] == bytes((4, m.look(1, m.BLINK))))
-            first.kill()
-            await until(lambda: conn.state != "connected", what="loss noticed")
-            second = SimProcess(link=link)
-            await until(lambda: conn.state == "connected", timeout=15, what="reconnect")
+            await until(lambda: _cells(boards[0])[14:16] == bytes((4, m.look(1, m.BLINK))))
+            second = await _reboot(conn, link, boards)
             # the new board shows the state the host holds, without being told again
             await until(lambda: _cells(second)[14:16] == bytes((4, m.look(1, m.BLINK))),
                         what="resync")
@@ -102,41 +107,34 @@ def test_reconnect_after_the_board_process_is_killed(tmp_path: Any) -> None:
     try:
         asyncio.run(scenario())
     finally:
-        first.stop()
-        if second:
-            second.stop()
+        for board in boards:
+            board.stop()
 
 
 def test_led_settings_survive_a_board_reboot(tmp_path: Any) -> None:
     link = str(tmp_path / "board-tty")
-    first = SimProcess(link=link)
-    second: SimProcess | None = None
+    boards = [SimProcess(link=link)]
 
     def settings(sim: SimProcess) -> tuple[int, int]:
         stats = sim.control("stats")
         return stats["brightness"], stats["power_ma"]
 
     async def scenario() -> None:
-        nonlocal second
         # a fresh board runs its layout's budget (ttb-small: 5,000 mA) before any host speaks
-        assert settings(first) == (255, 5000)
+        assert settings(boards[0]) == (255, 5000)
         async with connected(link) as conn:
             conn.configure(m.CONFIG_BRIGHTNESS, 40)
             conn.configure(m.CONFIG_POWER_MA, 1500)
-            await until(lambda: settings(first) == (40, 1500), what="settings applied")
-            first.kill()  # the board reboots: it comes back with the layout's defaults
-            await until(lambda: conn.state != "connected", what="loss noticed")
-            second = SimProcess(link=link)
-            await until(lambda: conn.state == "connected", timeout=15, what="reconnect")
-            assert second is not None
+            await until(lambda: settings(boards[0]) == (40, 1500), what="settings applied")
+            # the board reboots: it comes back with the layout's defaults
+            second = await _reboot(conn, link, boards)
             await until(lambda: settings(second) == (40, 1500), what="settings re-sent")
 
     try:
         asyncio.run(scenario())
     finally:
-        first.stop()
-        if second:
-            second.stop()
+        for board in boards:
+            board.stop()
 
 
 def test_unplug_and_replug_resyncs_the_board(tmp_path: Any) -> None:
