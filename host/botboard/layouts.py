@@ -37,7 +37,7 @@ class Layout:
     grid: str  # "hex" (axial q, r) or "square" (x, y)
     cells: tuple[tuple[int, int], ...]  # coordinates, in LED-chain order
     leds_per_cell: int
-    chains: tuple[dict[str, int], ...]  # {"pin", "first_cell", "cells"}
+    chains: tuple[dict[str, int], ...]  # {"pin", "first_cell", "cells"(, "sense")}
     stations: tuple[Station, ...]
     touch: bool  # arena cells carry touch buttons
     power_ma: int  # LED current budget in mA (hardware/power.md): the firmware clamps to it from boot
