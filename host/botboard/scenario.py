@@ -128,7 +128,7 @@ def check(doc: Mapping[str, Any], result: ScenarioResult) -> list[str]:
             else:
                 failures += diff(wanted, actual[key], key)
         else:
-            failures += diff(wanted, actual["state"].get(key, _MISSING), key)
+            failures += _refuse_any(wanted, key) or diff(wanted, actual["state"].get(key, _MISSING), key)
     if "error" not in expect and actual["error"]:
         failures.append(f"unexpected error: {actual['error']}")
     return failures
@@ -144,7 +144,8 @@ def diff(wanted: Any, got: Any, path: str) -> list[str]:
     Objects match when every wanted key matches (extra keys in ``got`` are
     fine); lists match element by element and must have the same length.
     ``{"$exactly": value}`` matches only ``value`` itself, extra keys included,
-    which is how an expectation says that something is absent.
+    which is how an expectation says that something is absent; a field
+    expected to be a bare ``{}``, which would match anything, is refused.
     """
     if isinstance(wanted, dict) and EXACTLY in wanted:
         if len(wanted) != 1:
@@ -156,7 +157,7 @@ def diff(wanted: Any, got: Any, path: str) -> list[str]:
     if isinstance(wanted, dict) and isinstance(got, dict):
         out: list[str] = []
         for key, value in wanted.items():
-            out += diff(value, got.get(key, _MISSING), f"{path}.{key}")
+            out += _refuse_any(value, f"{path}.{key}") or diff(value, got.get(key, _MISSING), f"{path}.{key}")
         return out
     if isinstance(wanted, list) and isinstance(got, list):
         if len(wanted) != len(got):
@@ -167,6 +168,15 @@ def diff(wanted: Any, got: Any, path: str) -> list[str]:
         return out
     if wanted != got:
         return [f"{path}: expected {json.dumps(wanted)}, got {json.dumps(got)}"]
+    return []
+
+
+def _refuse_any(wanted: Any, path: str) -> list[str]:
+    """A field expected to be ``{}`` would match any object: a check that cannot fail.
+    (In a list, ``{}`` is the way to say "any element here".)"""
+    if isinstance(wanted, dict) and not wanted:
+        return [f"{path}: {{}} matches anything; to expect an empty object write "
+                f"{{{json.dumps(EXACTLY)}: {{}}}}"]
     return []
 
 
