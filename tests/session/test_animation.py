@@ -9,7 +9,7 @@ from bbshared import messages as m
 from botboard.games.twintinbots.game import GAME
 from botboard.link.image import CellState
 from botboard.session import leds
-from botboard.session.animation import frames
+from botboard.session.animation import TABLE_SPEEDS, frames
 from botboard.session.scene import Scene
 
 from .helpers import Msg, Table
@@ -132,5 +132,30 @@ def test_a_tile_moved_while_the_robots_run_is_refused(tmp_path: Path) -> None:
         assert any(c.palette == leds.INDEX["alert"] for c in t.board.cells.values())
         t.place(0, "A1", "F2/red")
         assert not any(c.palette == leds.INDEX["alert"] for c in t.board.cells.values())
+
+    asyncio.run(scenario())
+
+
+def test_previous_during_an_animation_steps_through_the_table_speeds(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        t = Table(tmp_path)
+        t.session.new_game(2, {"track": 0}, 3)
+        t.session.set_speed(TABLE_SPEEDS["normal"])  # the tests' table starts with no animation
+        t.place(0, "A1", "F2/red")
+        t.place(0, "B1", "L/red")
+        t.press(0, "confirm")
+        assert t.session.mode == "animate"
+        t.press(0, "previous")
+        assert t.session.animation.step_s == TABLE_SPEEDS["fast"]
+        assert t.session.message.startswith("animation fast (0.15 s a step)")
+        t.press(1, "previous")  # anyone at the table may change it
+        assert t.session.animation.step_s == TABLE_SPEEDS["slow"]
+        t.press(0, "previous")
+        assert t.session.animation.step_s == TABLE_SPEEDS["normal"]
+        t.press(0, "next")
+        await asyncio.sleep(0.05)
+        assert t.session.mode == "program"
+        t.press(1, "previous")  # outside an animation, previous does not touch the speed
+        assert t.session.animation.step_s == TABLE_SPEEDS["normal"]
 
     asyncio.run(scenario())

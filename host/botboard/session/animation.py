@@ -21,6 +21,8 @@ from .scene import Scene
 VISIBLE = {"move", "jump", "turn", "push", "blob", "load", "steal", "unload", "deliver", "enter",
            "zap", "fizzle", "skid", "blocked"}
 DEFAULT_STEP_S = 0.35
+# what the previous button steps through during an animation, in this order
+TABLE_SPEEDS = {"slow": 0.7, "normal": DEFAULT_STEP_S, "fast": 0.15}
 
 
 def frames(before: State, events: list[Event], after: State) -> list[tuple[Event | None, dict[int, CellState]]]:

@@ -34,7 +34,7 @@ from ..games.twintinbots.state import State, final_scores, points
 from ..layouts import Layout
 from ..link.image import CellState
 from . import leds, physical
-from .animation import DEFAULT_STEP_S, Animation, frames
+from .animation import DEFAULT_STEP_S, TABLE_SPEEDS, Animation, frames
 from .decisions import Picker
 from .journal import Journal, replay
 from .scene import Scene
@@ -227,6 +227,8 @@ class GameSession:
         elif self.mode == "animate":
             if role == "confirm" or role == "next":
                 self.skip()
+            elif role == "previous":
+                self._next_table_speed(seat)
         elif self.mode == "over" and role in ("previous", "next"):
             self._show_scores()
 
@@ -454,6 +456,15 @@ class GameSession:
         if not 0 <= float(step_s) <= 5:
             raise SessionError("speed is seconds per step, from 0 to 5")
         self.animation.step_s = float(step_s)
+
+    def _next_table_speed(self, seat: int) -> None:
+        """previous during an animation: the next of the table's speeds, for this and later turns."""
+        names = list(TABLE_SPEEDS)
+        now = min(names, key=lambda n: abs(TABLE_SPEEDS[n] - self.animation.step_s))
+        name = names[(names.index(now) + 1) % len(names)]
+        self.set_speed(TABLE_SPEEDS[name])
+        self.say(f"animation {name} ({TABLE_SPEEDS[name]} s a step): previous changes it, "
+                 "next skips", seat)
 
     def skip(self) -> None:
         self.animation.skip()
