@@ -91,7 +91,7 @@ class TwinTinBots(Game[State, Action]):
         action = self._parse(state, text)
         problem = self.why_illegal(state, action)
         if problem:
-            raise IllegalAction(f"{text.strip()!r}: {problem}")
+            raise IllegalAction(problem)
         return action
 
     def _parse(self, state: State, text: str) -> Action:
