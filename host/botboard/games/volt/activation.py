@@ -33,6 +33,7 @@ def run_activation(ctx: Ctx) -> None:
     ctx.phase = 2
     for unit in (1, 2, 3):
         ctx.unit = unit
+        ctx.spent = set()
         ctx.emit("unit", None, f"control unit {UNITS[unit - 1]}", unit=UNITS[unit - 1])
         while (found := next_die(ctx, unit)) is not None:
             robot, die = found
@@ -56,23 +57,25 @@ def activate(ctx: Ctx, robot: Robot, die: Die) -> None:
     key = direction(robot, die)
     ctx.emit("activate", robot, f"activates {die.name()}", die=die.name(), number=die.number,
              colour=die.colour, key=KEYS[key])
+    key = _turn_die(ctx, robot, die, key)
     if die.colour == "blue":
-        blue_action(ctx, robot, die.number, key)
+        blue_action(ctx, robot, ("blue",), die.number, key)
     else:
         red_action(ctx, robot, die, key)
 
 
-def blue_action(ctx: Ctx, robot: Robot, number: int, key: int) -> None:
-    """Move, or JETPACK instead; MINES as the move starts; REPULSION BLAST and module B after."""
-    if fits(robot, "jetpack", "blue", number) and ctx.use(robot, "jetpack", f"jump {number} {KEYS[key]}"):
+def blue_action(ctx: Ctx, robot: Robot, colours: tuple[str, ...], number: int, key: int) -> None:
+    """Move, or JETPACK instead; MINES as the move starts; REPULSION BLAST and module B after.
+    ``colours``: the dice the move counts as for modules (a MOBILITY move: red and blue)."""
+    if ctx.can_use(robot, "jetpack", colours, number) and ctx.use(robot, "jetpack", f"jump {number} {KEYS[key]}"):
         jump(ctx, robot, key, number)
     else:
         mine = robot.has("mines") and ctx.use(robot, "mines", "lay a mine on the space you leave")
         move(ctx, robot, key, number, (lambda square: lay_mine(ctx, robot, square)) if mine else None)
-    if robot.alive and fits(robot, "repulsion-blast", "blue", number) and _neighbours(ctx, robot) \
+    if robot.alive and ctx.can_use(robot, "repulsion-blast", colours, number) and _neighbours(ctx, robot) \
             and ctx.use(robot, "repulsion-blast", "push the adjacent robots away"):
         repulsion_blast(ctx, robot)
-    if robot.alive and fits(robot, "red-module-b", "blue", number) and _neighbours(ctx, robot) \
+    if robot.alive and ctx.can_use(robot, "red-module-b", colours, number) and _neighbours(ctx, robot) \
             and ctx.use(robot, "red-module-b", "1 damage to everything adjacent"):
         discharge(ctx, robot)
 
@@ -102,7 +105,6 @@ def lay_mine(ctx: Ctx, robot: Robot, square: Square) -> None:
 # -- the red die -------------------------------------------------------------
 
 def red_action(ctx: Ctx, robot: Robot, die: Die, key: int) -> None:
-    key = _turn_die(ctx, robot, die, key)
     choice = _how_to_fire(ctx, robot, die, key)
     if choice == "crossfire":
         crossfire(ctx, robot, key)
@@ -118,14 +120,16 @@ def red_action(ctx: Ctx, robot: Robot, die: Die, key: int) -> None:
         water_cannon(ctx, robot, key)
     elif choice == "mobility":
         ctx.emit("mobility", robot, "MOBILITY: the red die moves the robot")
-        blue_action(ctx, robot, die.number, key)
+        blue_action(ctx, robot, ("blue", "red"), die.number, key)  # a red die used as a blue one (FAQ 3a)
     else:
         fire(ctx, robot, key, die.number)
 
 
 def _turn_die(ctx: Ctx, robot: Robot, die: Die, key: int) -> int:
-    """Red module A: turn the die up to 2 keys either way before it activates."""
-    if not fits(robot, "red-module-a", "red", die.number) or robot.preset("red-module-a") == "never":
+    """Red module A: turn the die (of the card's colour, data) up to 2 keys either way before it
+    activates."""
+    if not ctx.can_use(robot, "red-module-a", (die.colour,), die.number) \
+            or robot.preset("red-module-a") == "never":
         return key
     reach = int(param("red-module-a", "turn"))
     turns = [0] + [t for n in range(1, reach + 1) for t in (n, -n)]
@@ -133,6 +137,7 @@ def _turn_die(ctx: Ctx, robot: Robot, die: Die, key: int) -> int:
                      [f"turn {t:+d}" if t else "turn 0" for t in turns])
     turn = int(answer.split()[1])
     if turn:
+        ctx.spend(robot, "red-module-a")
         key = (key + turn) % 8
         if not robot.killbot:
             die.key = key
@@ -144,16 +149,17 @@ _INSTEAD = ("crossfire", "grenades", "remote-control", "teleport", "water-cannon
 
 
 def _how_to_fire(ctx: Ctx, robot: Robot, die: Die, key: int) -> str:
-    options = [m for m in _INSTEAD if fits(robot, m, "red", die.number) and robot.preset(m) != "never"
-               and _possible(ctx, robot, m, die, key)]
-    for m in options:
-        if robot.preset(m) == "always":
-            return m
-    if not options:
-        return "fire"
-    answer = ctx.ask(robot, "red-die", f"{die.name()}: fire, or a module instead?",
-                     ["fire"] + [f"use {m}" for m in options])
-    return answer.split()[-1]
+    options = [m for m in _INSTEAD if ctx.can_use(robot, m, ("red",), die.number)
+               and robot.preset(m) != "never" and _possible(ctx, robot, m, die, key)]
+    always = [m for m in options if robot.preset(m) == "always"]
+    if always or not options:
+        choice = always[0] if always else "fire"
+    else:
+        choice = ctx.ask(robot, "red-die", f"{die.name()}: fire, or a module instead?",
+                         ["fire"] + [f"use {m}" for m in options]).split()[-1]
+    if choice != "fire":
+        ctx.spend(robot, choice)
+    return choice
 
 
 def _possible(ctx: Ctx, robot: Robot, module_id: str, die: Die, key: int) -> bool:

@@ -38,6 +38,7 @@ class Ctx:
         self.phase = 0
         self.unit = 0  # the control unit being activated (0 outside Phase 2)
         self.active: tuple[Robot, Die] | None = None  # the die being activated
+        self.spent: set[tuple[int, str]] = set()  # (seat, module) used with a die in this unit
 
     # -- events and questions -------------------------------------------------
     def emit(self, kind: str, robot: Robot | None, words: str, **data: Any) -> None:
@@ -60,14 +61,29 @@ class Ctx:
 
     def use(self, robot: Robot, module_id: str, why: str) -> bool:
         """An optional module: the preset decides, or the operator is asked."""
-        if not robot.has(module_id):
+        if not robot.has(module_id) or (robot.seat, module_id) in self.spent:
             return False
         preset = robot.preset(module_id)
         if preset != "ask" or robot.killbot:
-            return preset != "never"
-        name = module(module_id).id
-        return self.ask(robot, "use-module", f"use {name.upper()}? ({why})",
-                        [f"use {name}", f"skip {name}"]) == f"use {name}"
+            used = preset != "never"
+        else:
+            name = module(module_id).id
+            used = self.ask(robot, "use-module", f"use {name.upper()}? ({why})",
+                            [f"use {name}", f"skip {name}"]) == f"use {name}"
+        if used:
+            self.spend(robot, module_id)
+        return used
+
+    def can_use(self, robot: Robot, module_id: str, colours: Sequence[str], number: int) -> bool:
+        """Equipped, the activated die fits the card (colour and range), and not yet used with a
+        die in this control unit (a module is used with a die once per unit)."""
+        card = module(module_id)
+        return (robot.has(module_id) and (robot.seat, module_id) not in self.spent
+                and any(card.fits(colour, number) for colour in colours))
+
+    def spend(self, robot: Robot, module_id: str) -> None:
+        if module(module_id).die is not None and self.unit:
+            self.spent.add((robot.seat, module_id))
 
     def rng(self) -> random.Random:
         """A fresh generator for the next chance draw, from the seed and the draw count."""

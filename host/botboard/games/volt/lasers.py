@@ -45,14 +45,9 @@ def fire(ctx: Ctx, robot: Robot, key: int, number: int) -> None:
     target = ctx.robot_at(hit[1])
     assert target is not None
     damage(ctx, target, 1, robot.seat, "laser")
-    if target.alive and robot.has("power-beam") and _fits(robot, "power-beam", "red", number) \
+    if target.alive and ctx.can_use(robot, "power-beam", ("red",), number) \
             and ctx.use(robot, "power-beam", f"push {target.name}"):
         push(ctx, target, key, int(param("power-beam", "push")), robot, "power beam")
-
-
-def _fits(robot: Robot, module_id: str, colour: str, number: int) -> bool:
-    from .modules import module
-    return robot.has(module_id) and module(module_id).fits(colour, number)
 
 
 def crossfire(ctx: Ctx, robot: Robot, key: int) -> None:
