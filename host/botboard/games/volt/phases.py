@@ -198,8 +198,9 @@ def _shove(ctx: Ctx, start: Start) -> None:
 
 
 def equip(ctx: Ctx, robot: Robot) -> None:
-    """Equip from the inventory into a slot the monitor allows, or unequip; each module
-    changes place at most once a phase."""
+    """Equip from the inventory into a slot the monitor allows, move an equipped module to
+    another, or unequip; each module changes place at most once a phase (the project's
+    choice: the question ends)."""
     monitor = ctx.state.monitor
     changed: set[str] = set()
     while True:
@@ -207,6 +208,10 @@ def equip(ctx: Ctx, robot: Robot) -> None:
         for name in robot.inventory:
             if name not in changed:
                 choices += [f"equip {name} {slot}" for slot in free_slots(monitor, robot.monitor, name)]
+        for slot, name in sorted(robot.monitor.items()):
+            if name not in changed:
+                rest = {s: m for s, m in robot.monitor.items() if s != slot}
+                choices += [f"move {name} {s}" for s in free_slots(monitor, rest, name) if s != slot]
         choices += [f"unequip {m}" for m in robot.modules if m not in changed]
         used = ", ".join(f"{s}: {module(m).name}" for s, m in sorted(robot.monitor.items())) or "empty"
         answer = ctx.ask(robot, "equip", f"Phase 0: equip modules (monitor {monitor.name}, "
@@ -217,6 +222,11 @@ def equip(ctx: Ctx, robot: Robot) -> None:
         changed.add(name)
         if verb == "equip":
             put_in_slot(ctx, robot, name, int(slot[0]))
+        elif verb == "move":  # with what lies on the card (SHIELD's damage tokens, FAQ 5b)
+            robot.monitor = {s: m for s, m in robot.monitor.items() if m != name}
+            robot.monitor[int(slot[0])] = name
+            ctx.emit("move-module", robot, f"moves {module(name).name} to slot {slot[0]}", module=name,
+                     slot=int(slot[0]))
         else:
             unequip(ctx, robot, name)
             ctx.emit("unequip", robot, f"unequips {module(name).name}", module=name)
