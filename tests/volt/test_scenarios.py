@@ -12,7 +12,7 @@ from botboard.games.volt.modules import table
 
 DIR = Path(__file__).parent / "scenarios"
 FILES = sorted(DIR.glob("*.json"))
-FAQ = ["1a", "1b", "1c", "1d", "1e", "1f", "2a", "3a", "3c", "3e", "3f", "3g", "3h", "4a", "4b", "4c", "4f", "4g",
+FAQ = ["1a", "1b", "1c", "1d", "1e", "1f", "2a", "3a", "3c", "3e", "3f", "3g", "3h", "4a", "4b", "4c", "4d", "4f", "4g",
        "4h", "4i", "4j", "4k", "5a", "5b", "5c", "5d", "6a", "6c", "6d", "6e", "6f", "7c", "7d"]
 ORDER = ["order-lowest-number-first", "order-blue-before-red", "order-starting-number", "order-units"]
 PHASES = ["phase0-vp-draw-below-3", "phase0-no-draw-at-3", "phase0-vp-draw-every-round", "phase0-reboot-choice",
