@@ -4,6 +4,7 @@ messages, the lazy program list, hidden programs, replay and JSON round trips.""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from botboard.games.base import IllegalAction, InvalidNotation, ScenarioError
@@ -166,3 +167,24 @@ def test_monitors_place_listed_modules_and_name_what_does_not_fit() -> None:
     open_monitor = GAME.scenario_start(2, {"monitor": "open-4"}, 0,
                                        {"robots": {"p1": {"modules": ["shield", "anchor", "bomb", "conductor"]}}})
     assert open_monitor.robots[0].modules == ["shield", "anchor", "bomb", "conductor"]
+
+
+def test_the_die_fields_of_the_nameless_modules_select_the_other_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/volt.md: red module B's die is an assumption; `die` in modules.json changes it."""
+    from dataclasses import replace
+
+    from botboard import scenario
+    from botboard.games.volt import modules
+
+    doc = scenario.load(Path(__file__).parent / "scenarios" / "module-red-b-discharge.json")
+    assert scenario.check(doc, scenario.run(doc)) == []  # blue die (the default): discharges
+    table = dict(modules.table())
+    table["red-module-b"] = replace(table["red-module-b"], die="red")
+    monkeypatch.setattr(modules, "table", lambda: table)
+    kinds = [e.kind for e in scenario.run(doc).events]
+    assert "move" in kinds and "discharge" not in kinds  # a blue move no longer fits the card
+    doc["position"]["robots"]["p1"]["modules"].append("mobility")
+    doc["position"]["robots"]["p1"]["presets"]["mobility"] = "always"
+    doc["actions"][0] = "p1 program R1E B1N R6S"  # the red die moves by MOBILITY: counts as red too
+    kinds = [e.kind for e in scenario.run(doc).events]
+    assert kinds.index("mobility") < kinds.index("discharge")
