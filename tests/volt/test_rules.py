@@ -188,3 +188,19 @@ def test_the_die_fields_of_the_nameless_modules_select_the_other_reading(monkeyp
     doc["actions"][0] = "p1 program R1E B1N R6S"  # the red die moves by MOBILITY: counts as red too
     kinds = [e.kind for e in scenario.run(doc).events]
     assert kinds.index("mobility") < kinds.index("discharge")
+
+
+def test_preset_never_fires_the_laser_without_asking_and_equipping_waits_for_phase_0() -> None:
+    position = {"bag": [], "tokens": {}, "robots": {"p1": {"square": "r1c1", "modules": ["grenades"],
+                                                           "inventory": ["crossfire"]},
+                                                    "p2": {"square": "r4c1"}}}
+    state = GAME.scenario_start(2, {}, 0, position)
+    with pytest.raises(IllegalAction, match="no question is pending"):
+        GAME.action_from_str(state, "p1 equip crossfire 3")  # Phase 1: modules are equipped in Phase 0
+    state, _ = GAME.apply_str(state, "p1 preset grenades never")
+    state, _ = GAME.apply_str(state, "p1 program R3N B1E B1E")
+    state, events = GAME.apply_str(state, "p2 program R6E R6E B1E")
+    kinds = [e.kind for e in events]
+    assert "grenade" not in kinds and "fire" in kinds  # never asked, never thrown
+    assert GAME.observe(state)["robots"]["p2"]["damage"] >= 1
+    assert GAME.pending(state) is not None and GAME.pending(state).kind == "equip"  # Phase 0 now
