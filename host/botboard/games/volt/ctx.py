@@ -77,9 +77,8 @@ class Ctx:
     def can_use(self, robot: Robot, module_id: str, colours: Sequence[str], number: int) -> bool:
         """Equipped, the activated die fits the card (colour and range), and not yet used with a
         die in this control unit (a module is used with a die once per unit)."""
-        card = module(module_id)
         return (robot.has(module_id) and (robot.seat, module_id) not in self.spent
-                and any(card.fits(colour, number) for colour in colours))
+                and any(module(module_id).fits(colour, number) for colour in colours))
 
     def spend(self, robot: Robot, module_id: str) -> None:
         if module(module_id).die is not None and self.unit:

@@ -56,6 +56,9 @@ def table() -> dict[str, Module]:
 
 
 def module(name: str) -> Module:
+    found = table().get(name)  # the engine's own ids: no normalising on the hot path
+    if found is not None:
+        return found
     key = str(name).strip().lower().replace(" ", "-").replace("_", "-")
     if key not in table():
         raise ScenarioError(f"unknown module {name!r}; modules: {', '.join(table())}")
