@@ -218,15 +218,16 @@ def equip(ctx: Ctx, robot: Robot) -> None:
                          f"{monitor.slots} slots; {used})", choices)
         if answer == "done":
             return
-        verb, name, *slot = answer.split()
+        verb, name, *where = answer.split()
         changed.add(name)
         if verb == "equip":
-            put_in_slot(ctx, robot, name, int(slot[0]))
+            put_in_slot(ctx, robot, name, int(where[0]))
         elif verb == "move":  # with what lies on the card (SHIELD's damage tokens, FAQ 5b)
+            target = int(where[0])
             robot.monitor = {s: m for s, m in robot.monitor.items() if m != name}
-            robot.monitor[int(slot[0])] = name
-            ctx.emit("move-module", robot, f"moves {module(name).name} to slot {slot[0]}", module=name,
-                     slot=int(slot[0]))
+            robot.monitor[target] = name
+            ctx.emit("move-module", robot, f"moves {module(name).name} to slot {target}", module=name,
+                     slot=target)
         else:
             unequip(ctx, robot, name)
             ctx.emit("unequip", robot, f"unequips {module(name).name}", module=name)
