@@ -133,3 +133,22 @@ def test_token_auto_is_made_up_and_printed_at_start(tmp_path: Path, listen: str)
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_console_works_offline_no_file_names_another_host() -> None:
+    """Everything the page loads is served by the daemon: no CDN, no font or script from elsewhere
+    (the content-security-policy header enforces it in the browser; this checks the files)."""
+    import re
+
+    static = Path(__file__).parents[2] / "host" / "botboard" / "console" / "static"
+    namespaces = {"http://www.w3.org/2000/svg"}  # an XML namespace name, never fetched
+    found = {}
+    for path in static.rglob("*"):
+        if path.is_file():
+            urls = set(re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"')]*", path.read_text()))
+            if urls - namespaces:
+                found[path.name] = sorted(urls - namespaces)
+    assert found == {}
+    page = (static / "index.html").read_text()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert sources and all(not s.startswith(("http", "//")) for s in sources), sources
