@@ -12,8 +12,13 @@ import argparse
 import importlib
 import logging
 import sys
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    from ..session.journal import Journal
 
 _COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars", "status", "trace", "leds",
              "selfplay", "replay", "games", "tiles", "deploy", "hardware")
@@ -21,6 +26,24 @@ _COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars", "status", "t
 
 class CliError(Exception):
     """A user-facing error: printed on stderr as is, exit status 2."""
+
+
+@contextmanager
+def opened_journal(data_dir: str | None) -> Iterator[Journal]:
+    """The journal in ``data_dir`` (default ./var), closed afterwards; its errors become CliError."""
+    from ..session.host import open_journal
+    from ..session.journal import JournalError
+
+    try:
+        journal = open_journal(data_dir)
+    except JournalError as err:
+        raise CliError(str(err)) from err
+    try:
+        yield journal
+    except JournalError as err:
+        raise CliError(str(err)) from err
+    finally:
+        journal.close()
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -58,18 +58,15 @@ def _scenario_report(path: str) -> dict[str, Any]:
 
 def _journal_report(game_id: int, where: str | None) -> dict[str, Any]:
     from .. import games
-    from ..session.host import open_journal
     from ..session.journal import replay
+    from . import opened_journal
 
-    journal = open_journal(where)
-    try:
+    with opened_journal(where) as journal:
         record = journal.game(game_id)
         if games.get(record.game).info.name != "botwars":
             raise CliError(f"game {game_id} in {journal.path} is a {record.game} game, not "
                            f"botwars (`botboard replay {game_id}` replays any game)")
         _, _, done = replay(journal, game_id)  # the live actions, their state hashes checked
-    finally:
-        journal.close()
     return _build(record.players, record.options, record.seed, None, done)
 
 

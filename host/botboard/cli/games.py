@@ -17,15 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..session.host import open_journal
-    from ..session.journal import JournalError
-    from . import CliError
+    from . import opened_journal
 
-    try:
-        journal = open_journal(args.data_dir)
-    except JournalError as err:
-        raise CliError(str(err)) from err
-    try:
+    with opened_journal(args.data_dir) as journal:
         if args.export is not None:
             print(json.dumps(journal.export(args.export)))
             return 0
@@ -40,8 +34,4 @@ def _run(args: argparse.Namespace) -> int:
                      if outcome else "unfinished")
             print(f"{r['id']:>4}  {r['game']:<14} {r['players']:>2} {r['seed']:>6} "
                   f"{r['actions']:>7}  {r['started']:<24} {words}")
-    except JournalError as err:
-        raise CliError(str(err)) from err
-    finally:
-        journal.close()
     return 0

@@ -18,15 +18,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..session.host import open_journal
-    from ..session.journal import JournalError, replay
-    from . import CliError
+    from ..session.journal import replay
+    from . import opened_journal
 
-    try:
-        journal = open_journal(args.data_dir)
-    except JournalError as err:
-        raise CliError(str(err)) from err
-    try:
+    with opened_journal(args.data_dir) as journal:
         engine, state, _ = replay(journal, args.game)
         digest = engine.state_hash(state)
         if args.json:
@@ -35,8 +30,4 @@ def _run(args: argparse.Namespace) -> int:
             print(json.dumps(record))
         else:
             print(digest)
-    except JournalError as err:
-        raise CliError(str(err)) from err
-    finally:
-        journal.close()
     return 0
