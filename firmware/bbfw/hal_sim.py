@@ -148,7 +148,15 @@ class Hal:
         return n
 
     async def wait_readable(self, timeout_ms):
-        await asyncio.sleep_ms(1)
+        # until the host writes, or timeout_ms: an idle simulated board does
+        # not spin (it shares the machine with the host and the tests)
+        try:
+            await asyncio.wait_for_ms(self._stdin_readable(), timeout_ms)
+        except asyncio.TimeoutError:
+            pass
+
+    def _stdin_readable(self):
+        yield asyncio.core._io_queue.queue_read(self._stdin)  # what StreamReader waits on
 
     def write(self, data):
         self._stdout.write(data)
