@@ -115,7 +115,12 @@ class HC595:
 
 
 class _PinLike:
-    # what machine.Pin offers beyond value(): pin(), pin(v), on(), off()
+    # output i of a chain, with what machine.Pin offers beyond value():
+    # pin(), pin(v), on(), off()
+    def __init__(self, chain, i):
+        self._chain = chain
+        self._i = i
+
     def __call__(self, v=None):
         return self.value(v)
 
@@ -129,8 +134,7 @@ class _PinLike:
 class ChipSelect(_PinLike):
     # Pin-like active-low chip select; value(0) selects reader i
     def __init__(self, chain, i):
-        self._chain = chain
-        self._i = i
+        super().__init__(chain, i)
         self._v = 1
 
     def value(self, v=None):
@@ -145,13 +149,8 @@ class ChipSelect(_PinLike):
         return self._v
 
 
-
 class OutputPin(_PinLike):
     # Pin-like general output i of the chain (latched on every change)
-    def __init__(self, chain, i):
-        self._chain = chain
-        self._i = i
-
     def value(self, v=None):
         if v is None:
             return self._chain.get(self._i)
@@ -160,13 +159,8 @@ class OutputPin(_PinLike):
         return 1 if v else 0
 
 
-
 class RowPin(_PinLike):
     # see HC595.row
-    def __init__(self, chain, i):
-        self._chain = chain
-        self._i = i
-
     def value(self, v=None):
         if v is None:
             return self._chain.get(self._i)
