@@ -17,8 +17,8 @@ from pathlib import Path
 from bbshared import messages as m
 from botboard.games.twintinbots.game import GAME
 from botboard.link.image import CellState
-from botboard.session import leds
-from botboard.session.scene import Scene
+from botboard.games.twintinbots.table import leds
+from botboard.games.twintinbots.table.scene import Scene
 
 OUT = Path(__file__).resolve().parent
 SIZE = 28.0  # hex radius in px

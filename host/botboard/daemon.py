@@ -29,14 +29,14 @@ DEFAULT_CONSOLE_PORT = 8700
 @dataclass
 class DaemonConfig:
     port: str | None = None  # None: a real board if one is plugged in, else the simulated one
-    layout: str = "ttb-small"
+    layout: str | None = None  # None: the game's own layout (ttb-small, botwars...)
     game: str = "twin-tin-bots"
     listen: str = "127.0.0.1"
     console_port: int = DEFAULT_CONSOLE_PORT
     token: str | None = None
     sim_baud: int | None = None
     data_dir: str | None = None  # the journal and tile registry (default ./var)
-    players: int | None = None  # start a game of Twin Tin Bots if none is unfinished
+    players: int | None = None  # start a game if none of this game is unfinished
     seed: int = 0
     options: dict[str, Any] | None = None
     step_s: float | None = None  # animation seconds per step
@@ -59,6 +59,14 @@ def check_listen(listen: str, token: str | None) -> str | None:
     return token
 
 
+def table_game(name: str) -> tuple[str, Any]:
+    """(registry name, table mapping class) of a game that plays at the table; ConfigError if none."""
+    try:
+        return games.canonical(name), games.table(name)
+    except games.GameError as err:
+        raise ConfigError(f"--game {name}: {err}") from err
+
+
 def find_board_port() -> str | None:
     """A plugged-in Pico (Raspberry Pi's USB vendor id), if any."""
     from serial.tools import list_ports
@@ -73,9 +81,10 @@ class Daemon:
     def __init__(self, config: DaemonConfig) -> None:
         self.config = config
         self.token = check_listen(config.listen, config.token)
+        self.game_name, mapping = table_game(config.game)
+        config.layout = config.layout or mapping.default_layout(config.players or 2)
         self.layout = layouts.load(config.layout)
         self.sim: SimBoard | None = None
-        self.game_name = config.game
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
         self.session: Any = None  # the game session (botboard.session), when one runs
@@ -104,13 +113,11 @@ class Daemon:
         return port
 
     def _attach_session(self) -> None:
-        """The Twin Tin Bots session (botboard.session) owns the game slot."""
-        if self.game_name not in ("twin-tin-bots", "ttb"):
-            return
+        """The game session (botboard.session) owns the game slot."""
         from .session.host import attach
 
         cfg = self.config
-        attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s)
+        attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name)
 
     def _on_board_message(self, msg: Message) -> None:
         self.publish({"kind": "trace", "message": msg.to_json()})

@@ -50,7 +50,7 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
     expect(page.locator("#game-view [data-key='phase']")).to_have_text("program")
     expect(page.locator("#game-view [data-key='turn']")).to_have_text("red")
     seat_slots, confirm, station = live.call(lambda: (
-        (session.seating.physical(0, 0, 0), session.seating.physical(0, 1, 0)),
+        (session.seating.physical(0, 0), session.seating.physical(0, 3)),
         session.seating.button_of(0, "confirm"), session.seating.station_of[0]))
     expect(page.locator(f"#stations .station[data-station='{station}']")).to_have_class("station turn")
     before = arena_picture(page)

@@ -11,7 +11,7 @@ from botboard import layouts
 from botboard.link.image import CellState
 from botboard.session.journal import Journal
 from botboard.session.session import GameSession
-from botboard.session.tiles import Tile, make_tile, payload, virtual_uid
+from botboard.games.twintinbots.table.tiles import Tile, make_tile, payload, virtual_uid
 
 
 class FakeBoard:
@@ -62,7 +62,7 @@ class Table:
 
     def slot(self, seat: int, name: str) -> int:
         assert self.session.seating is not None
-        return self.session.seating.physical(seat, "AB".index(name[0]), int(name[1]) - 1)
+        return self.session.seating.physical(seat, 3 * "AB".index(name[0]) + int(name[1]) - 1)
 
     def place(self, seat: int, name: str, tile: Tile | str, serial: int = 1) -> None:
         if isinstance(tile, str):

@@ -8,9 +8,10 @@ from pathlib import Path
 from bbshared import messages as m
 from botboard.games.twintinbots.game import GAME
 from botboard.link.image import CellState
-from botboard.session import leds
-from botboard.session.animation import TABLE_SPEEDS, frames
-from botboard.session.scene import Scene
+from botboard.games.twintinbots.table import leds
+from botboard.games.twintinbots.table.frames import frames
+from botboard.session.animation import TABLE_SPEEDS
+from botboard.games.twintinbots.table.scene import Scene
 
 from .helpers import Msg, Table
 

@@ -6,7 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from botboard.session.tiles import Registry, Tile, from_payload
+from botboard.games.twintinbots.table.tiles import Registry, Tile, from_payload
 from botboard.games.twintinbots import content as C
 
 from ..simboard import BOTBOARD, SimProcess

@@ -10,34 +10,40 @@ from botboard import layouts
 from botboard.games.twintinbots import actions as A
 from botboard.games.twintinbots import content as C
 from botboard.games.twintinbots.game import GAME
-from botboard.session import physical
+from botboard.games.twintinbots.table import physical
+from botboard.games.twintinbots.table.mapping import nearest_stations
+from botboard.games.twintinbots.table.tiles import (Registry, Tile, TileError, from_payload, make_tile,
+                                                    payload, virtual_uid)
 from botboard.session.journal import Journal, JournalError, replay
-from botboard.session.seating import Seating, SeatingError
+from botboard.session.mapping import StationReading, TableError
+from botboard.session.seating import Seating
 from botboard.session.table import Table
-from botboard.session.tiles import (Registry, Tile, TileError, from_payload, make_tile, payload,
-                                    virtual_uid)
+
+
+def _seating(layout: layouts.Layout, bases: list[tuple[int, int]]) -> Seating:
+    return Seating(layout, nearest_stations(layout, bases), 6)
 
 
 def test_seats_take_the_station_nearest_their_base() -> None:
     small = layouts.load("ttb-small")
-    two = Seating(small, [(3, 0), (-3, 0)])
+    two = _seating(small, [(3, 0), (-3, 0)])
     assert [small.stations[s].name for s in two.station_of] == ["east", "west"]
-    four = Seating(small, [(3, 0), (0, 3), (-3, 0), (0, -3)])
+    four = _seating(small, [(3, 0), (0, 3), (-3, 0), (0, -3)])
     assert [small.stations[s].name for s in four.station_of] == ["east", "south", "west", "north"]
     big = layouts.load("ttb-big")
-    six = Seating(big, [(4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4), (4, -4)])
+    six = _seating(big, [(4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4), (4, -4)])
     assert len(set(six.station_of)) == 6
     assert big.stations[six.station_of[1]].name in ("south", "south-east")
-    with pytest.raises(SeatingError, match="ttb-big"):
-        Seating(small, [(4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4)])
+    with pytest.raises(TableError, match="ttb-big"):
+        _seating(small, [(4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4)])
 
 
 def test_station_slots_map_to_robot_programs_and_inactive_stations_to_none() -> None:
     small = layouts.load("ttb-small")
-    seating = Seating(small, [(3, 0), (-3, 0)])
+    seating = _seating(small, [(3, 0), (-3, 0)])
     east = small.stations[1].slots
     ref = seating.slot(east[4])
-    assert ref is not None and (ref.seat, ref.robot, ref.slot, ref.name) == (0, 1, 1, "B2")
+    assert ref is not None and (ref.seat, ref.pos, physical.slot_name(ref.pos)) == (0, 4, "B2")
     assert seating.slot(small.stations[0].slots[0]) is None  # north: nobody sits there
     assert seating.button(small.stations[3].buttons["confirm"]) == (1, "confirm")
 
@@ -111,38 +117,41 @@ def test_journal_records_replays_undoes_and_exports(tmp_path: Path) -> None:
         journal.game(99)
 
 
-def _reading(a: tuple[str, ...], b: tuple[str, ...]) -> physical.StationReading:
+def _reading(a: tuple[str, ...], b: tuple[str, ...]) -> StationReading:
     def prog(codes: tuple[str, ...]) -> tuple[int, int, int]:
         t = [C.TILE_BY_CODE[c] if c != "-" else 0 for c in codes]
         return (t[0], t[1], t[2])
-    return physical.StationReading((prog(a), prog(b)))
+    return StationReading((prog(a), prog(b)))
 
 
 def test_judge_names_the_legal_action_and_refuses_two_changes_in_words() -> None:
     small = layouts.load("ttb-small")
-    seating = Seating(small, [(3, 0), (-3, 0)])
-    state = GAME.scenario_start(2, {}, 1, {"programs": {"redA": ["F1", "LD", "-"],
-                                                        "redB": ["L", "-", "-"]},
-                                           "dm_used": {"red": True}})
-    one = physical.judge(state, 0, _reading(("F1", "UL", "-"), ("L", "-", "-")), seating, False, False)
+    seating = _seating(small, [(3, 0), (-3, 0)])
+    slots = seating.slots_of(0)
+    position = {"programs": {"redA": ["F1", "LD", "-"], "redB": ["L", "-", "-"]}, "turns": 2}
+    state = GAME.scenario_start(2, {}, 1, {**position, "dm_used": {"red": True}})
+    one = physical.judge(state, 0, _reading(("F1", "UL", "-"), ("L", "-", "-")), slots)
     assert one.ok and one.message == "A2=UL"
-    two = physical.judge(state, 0, _reading(("F1", "-", "-"), ("L", "R", "-")), seating, False, False)
+    two = physical.judge(state, 0, _reading(("F1", "-", "-"), ("L", "R", "-")), slots)
     assert not two.ok
     assert "put the Load tile back in robot A slot 2" in two.message
-    assert set(two.wrong_slots) == {seating.physical(0, 0, 1), seating.physical(0, 1, 1)}
-    same = physical.judge(state, 0, _reading(("F1", "LD", "-"), ("L", "-", "-")), seating, False, False)
+    assert set(two.wrong_slots) == {seating.physical(0, 1), seating.physical(0, 4)}
+    same = physical.judge(state, 0, _reading(("F1", "LD", "-"), ("L", "-", "-")), slots)
     assert same.ok and same.second_confirm == "pass"
-    dm = physical.judge(state, 0, _reading(("F1", "-", "-"), ("L", "R", "-")), seating, False, True)
+    fresh = GAME.scenario_start(2, {}, 1, position)  # the Double Modification not yet used
+    dm = physical.judge(fresh, 0, _reading(("F1", "-", "-"), ("L", "R", "-")), slots)
     assert dm.ok and dm.second_confirm == "double" and dm.action is not None
-    assert dm.action[0] == A.DOUBLE
+    assert GAME.action_from_str(fresh, dm.action)[0] == A.DOUBLE
 
 
 def test_station_reading_refuses_another_players_tile(tmp_path: Path) -> None:
     small = layouts.load("ttb-small")
-    seating = Seating(small, [(3, 0), (-3, 0)])
+    seating = _seating(small, [(3, 0), (-3, 0)])
     table = Table()
     blue = make_tile("F1", "blue")
-    slot = seating.physical(0, 0, 0)
+    slot = seating.physical(0, 0)
     table.update(slot, True, virtual_uid(blue, 1), payload(blue, 1), 1.0)
-    reading = physical.read_station(table, seating, Registry(None), 0)
+    tiles = [None if (r := table.reading(s)) is None else Registry(None).identify(r.uid, r.payload)
+             for s in seating.slots_of(0)]
+    reading = physical.read_station(0, tiles, seating.slots_of(0))
     assert not reading.ok and "blue's tile, not red's" in reading.problems[slot]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bbshared import messages as m
 from botboard.games.twintinbots.game import GAME
-from botboard.session import leds
+from botboard.games.twintinbots.table import leds
 from botboard.session.journal import Journal, replay
 from botboard.session.session import GameSession
 

@@ -1,15 +1,16 @@
 """Table latency in the simulated board: tag placed -> acknowledgement, confirm -> first frame.
 
 For each link (paced like a UART at --baud, and unpaced) the bench starts the
-simulated board and a game session (2 players, a journal in a temporary
+simulated board and a session of --game (2 players, a journal in a temporary
 directory) and measures, over --samples repetitions:
 
-* tag_to_ack: a virtual tag is put on one of the active player's readers
+* tag_to_ack: a virtual tag is put on one of the last acting seat's readers
   (control socket) until the board's cell memory shows the robot that slot
   programs acknowledging it;
-* confirm_to_frame: confirm is pressed (a first turn's two tiles lie in the
-  slots) until the board shows the first frame of the turn's animation; the
-  turn is then undone for the next sample.
+* confirm_to_frame: confirm is pressed (a legal program lies in the slots;
+  the other seats, if programming is simultaneous, have confirmed theirs)
+  until the board shows the first frame of the turn's animation; the action
+  is then undone for the next sample.
 
 Every figure is split into link time (the frames' counted bytes at the baud
 rate: 10 bits a byte, 0 when unpaced), host time (measured: the message's
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import tempfile
 import time
@@ -30,17 +32,17 @@ from typing import Any, Callable
 from bbshared import frame
 from bbshared import messages as m
 
-from .. import layouts
+from .. import games, layouts
 from ..link.connection import BoardConnection
 from ..link.image import BoardImage, CellState
 from ..session.host import make_session
 from ..session.session import GameSession
-from ..session.tiles import make_tile, payload, virtual_uid
 from ..sim import SimBoard
 from ..sim_control import SimControl
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="twin-tin-bots", help="the game (twin-tin-bots, botwars)")
     parser.add_argument("--samples", type=int, default=20, help="samples per figure (default 20)")
     parser.add_argument("--baud", type=int, default=115200, help="paced link rate (default 115200)")
 
@@ -103,50 +105,66 @@ def _debug(session: GameSession) -> str:
     return f"{session.message} mode={session.mode} table={session.table.contents()}"
 
 
-async def _measure(baud: int | None, samples: int) -> dict[str, Any]:
-    layout = layouts.load("ttb-small")
+async def _lay(session: GameSession, ctl: SimControl, seat: int, tiles: list[Any]) -> None:
+    """Put a program's tiles in a seat's slots (serial 1) and wait for the session to read them."""
+    assert session.seating is not None
+    slots = session.seating.slots_of(seat)
+    for slot, tile in zip(slots, tiles):
+        if tile is not None:
+            await ctl.place(slot, *session.mapping.virtual_tag(tile, 1))
+    while sum(1 for s in slots if session.table.reading(s)) < sum(1 for t in tiles if t is not None):
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.5)  # settled, acknowledgements faded
+
+
+async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
+    session_game = games.canonical(game)
+    layout = layouts.load(games.table(session_game).default_layout(2))
     sim = SimBoard(layout.id, baud=baud)
     sim.start()
     conn = BoardConnection(sim.port, BoardImage.blank(len(layout.cells)))
     with tempfile.TemporaryDirectory() as tmp:
-        session = make_session(layout, conn, tmp, step_s=0.2)
+        session = make_session(layout, conn, tmp, step_s=0.2, game=session_game)
         conn.listeners.remove(session.on_message)
         probe = _Probe(session)
         conn.listeners.append(session.on_message)
         link = asyncio.create_task(conn.run())
         ctl = SimControl("127.0.0.1", sim.control_port)
+        rng = random.Random(1)
         try:
             while conn.state != "connected":
                 await asyncio.sleep(0.02)
-            session.new_game(2, {"track": 0}, 1)
+            session.new_game(2, {"track": 0} if session_game == "twin-tin-bots" else {}, 1)
             assert session.seating is not None
             await asyncio.sleep(0.5)
-            a1 = session.seating.physical(0, 0, 0)
-            b1 = session.seating.physical(0, 1, 0)
-            confirm = session.seating.button_of(0, "confirm")
-            tile = make_tile("F1", "red")
+            *others, seat = session.acting()
+            for other in others:  # simultaneous programming: the others confirm first
+                await _lay(session, ctl, other, session.mapping.random_program(session.state, other, rng))
+                await _press(ctl, session.seating.button_of(other, "confirm"))
+            program = session.mapping.random_program(session.state, seat, rng)
+            placed = [(pos, tile) for pos, tile in enumerate(program) if tile is not None][:2]
+            slots = session.seating.slots_of(seat)
             ack: list[float] = []
             ack_host: list[float] = []
             for i in range(samples):
+                pos, tile = placed[i % len(placed)]  # the same tag back again and again would be flicker
+                tag = session.mapping.virtual_tag(tile, 1)
                 before = await ctl.cells()
-                serial = i % 2 + 1  # the same tag back again and again would be flicker
                 t0 = time.perf_counter()
-                await ctl.place(a1, virtual_uid(tile, serial), payload(tile, serial))
+                await ctl.place(slots[pos], *tag)
                 ack.append((await _until_changed(ctl, before) - t0) * 1000)
                 ack_host.append(probe.host_ms[-1] if probe.host_ms else 0.0)
                 await asyncio.sleep(0.45)  # the acknowledgement fades
-                await ctl.remove(a1)
+                await ctl.remove(slots[pos])
                 await asyncio.sleep(0.4)  # a hand takes longer than this to bring the next tile
-            slot_bytes = _frame_bytes(m.SLOT, m.encode(m.SLOT, a1, 1, virtual_uid(tile, 1),
-                                                       payload(tile, 1)))
+            slot_bytes = _frame_bytes(m.SLOT, m.encode(m.SLOT, slots[0], 1, *tag))
             ack_bytes = _frame_bytes(m.SET_CELLS, bytes(4 * 1))
-            await ctl.place(a1, virtual_uid(tile, 1), payload(tile, 1))
-            turn = make_tile("L", "red")
-            await ctl.place(b1, virtual_uid(turn, 1), payload(turn, 1))
+            await _lay(session, ctl, seat, program)
+            confirm = session.seating.button_of(seat, "confirm")
+            done = len(session.journal.actions(session.game_id or 0))
             frame_ms: list[float] = []
             frame_host: list[float] = []
             frame_payload = 0
-            await asyncio.sleep(0.5)
             for i in range(samples):
                 await asyncio.sleep(0.6)  # settled, acknowledgements faded
                 before = await ctl.cells()
@@ -159,7 +177,7 @@ async def _measure(baud: int | None, samples: int) -> dict[str, Any]:
                 await asyncio.sleep(0.3)
                 session.skip()
                 await asyncio.sleep(0.1)
-                if session.mode == "program" and session.state and session.state.turns == 0:
+                if len(session.journal.actions(session.game_id or 0)) == done:
                     raise RuntimeError(f"confirm was not taken: {_debug(session)}")
                 session.undo()
             button_bytes = _frame_bytes(m.BUTTON, m.encode(m.BUTTON, confirm, m.PRESS))
@@ -175,6 +193,13 @@ async def _measure(baud: int | None, samples: int) -> dict[str, Any]:
         "confirm_to_frame", frame_ms, frame_host, (button_bytes + first_frame_bytes) * byte_ms)
 
 
+async def _press(ctl: SimControl, button: int) -> None:
+    await ctl.button(button, "press")
+    await asyncio.sleep(0.1)
+    await ctl.button(button, "release")
+    await asyncio.sleep(0.3)
+
+
 def _split(name: str, total: list[float], host: list[float], link_ms: float) -> dict[str, Any]:
     firmware = [max(0.0, t - h - link_ms) for t, h in zip(total, host)]
     return {f"{name}_ms_p50": _pct(total, 0.5), f"{name}_ms_p99": _pct(total, 0.99),
@@ -186,9 +211,11 @@ def _split(name: str, total: list[float], host: list[float], link_ms: float) -> 
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    out: dict[str, Any] = {"samples": args.samples, "baud": args.baud, "layout": "ttb-small"}
+    game = games.canonical(args.game)
+    out: dict[str, Any] = {"game": game, "samples": args.samples, "baud": args.baud,
+                           "layout": games.table(game).default_layout(2)}
     for label, baud in (("paced", args.baud), ("unpaced", None)):
-        figures = asyncio.run(_measure(baud, args.samples))
+        figures = asyncio.run(_measure(game, baud, args.samples))
         out.update({f"{k}_{label}": v for k, v in figures.items()})
     out["target_ms_p99_paced"] = 50
     out["note"] = ("link: counted frame bytes at the baud rate; host: measured in the session; "

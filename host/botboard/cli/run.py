@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+from typing import Any
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", help="the board's serial port (default: a plugged-in Pico, "
                    "else the simulated board)")
-    p.add_argument("--layout", default="ttb-small", help="layout in hardware/layouts")
-    p.add_argument("--game", default="twin-tin-bots", help="game in the game slot")
+    p.add_argument("--layout", default=None, help="layout in hardware/layouts (default: the "
+                   "game's own: ttb-small, ttb-big for 5-6 players, botwars)")
+    p.add_argument("--game", default="twin-tin-bots",
+                   help="the game at the table: twin-tin-bots (ttb) or botwars")
     p.add_argument("--listen", default="127.0.0.1",
                    help="console address (default 127.0.0.1; anything else needs --token)")
     p.add_argument("--console-port", type=int, default=8700, help="console TCP port (default 8700)")
@@ -23,7 +27,9 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    help="start a game of this many players unless an unfinished one resumes")
     p.add_argument("--seed", type=int, default=0, help="seed of a new game (default 0)")
     p.add_argument("--variants", default=None, metavar="SPEC",
-                   help="variant pieces of a new game: 'all' or e.g. teleporters=1,rocks=2")
+                   help="Twin Tin Bots' variant pieces of a new game: 'all' or e.g. teleporters=1,rocks=2")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
+                   help="an engine option of a new game, e.g. ruleset=\"v1\" or max_turns=10")
     p.add_argument("--speed", type=float, default=None,
                    help="animation seconds per step (default 0.35; 0: no animation)")
 
@@ -37,16 +43,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def new_game_options(variants: str | None, items: list[str]) -> dict[str, Any]:
+    """--variants and --option KEY=JSON as engine options; CliError on a bad JSON value."""
+    from ..session.selfplay import parse_variants
+    from . import CliError
+
+    options = parse_variants(variants)
+    for item in items:
+        key, _, value = item.partition("=")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError as err:
+            raise CliError(f"--option {item}: the value is not JSON ({err}); strings need "
+                           "quotes, e.g. ruleset='\"v1\"'") from err
+    return options
+
+
 def run(args: argparse.Namespace) -> int:
     from ..daemon import ConfigError, Daemon, DaemonConfig
     from ..layouts import LayoutError
-    from ..session.selfplay import parse_variants
     from . import CliError
 
     config = DaemonConfig(port=args.port, layout=args.layout, game=args.game, listen=args.listen,
                           console_port=args.console_port, token=args.token, sim_baud=args.sim_baud,
                           data_dir=args.data_dir, players=args.players, seed=args.seed,
-                          options=parse_variants(args.variants), step_s=args.speed)
+                          options=new_game_options(args.variants, args.option), step_s=args.speed)
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:

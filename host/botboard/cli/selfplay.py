@@ -1,4 +1,4 @@
-"""``botboard selfplay``: a whole game of Twin Tin Bots played through the simulated board."""
+"""``botboard selfplay``: a whole game of any table game played through the simulated board."""
 
 from __future__ import annotations
 
@@ -15,16 +15,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "JSON object: winner, turns, state_hash, game (the journal id).")
     p.add_argument("--sim", action="store_true", help="start a simulated board (the default "
                    "unless --port is given)")
+    p.add_argument("--game", default="twin-tin-bots", help="the game (twin-tin-bots, botwars)")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--variants", default=None, metavar="SPEC",
                    help="variant pieces: 'all' (one of each) or e.g. teleporters=1,rocks=2,blobs=1,mud=1")
     p.add_argument("--track", type=int, default=0, metavar="N",
-                   help="crystals left on the track at the start (default 0: the end phase "
-                   "starts at once, a short game; -1: the full track)")
+                   help="Twin Tin Bots: crystals left on the track at the start (default 0: the "
+                   "end phase starts at once, a short game; -1: the full track)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
                    help="any other engine option, e.g. score_victory=false")
-    p.add_argument("--layout", default=None, help="layout (default ttb-small, ttb-big for 5-6 players)")
+    p.add_argument("--layout", default=None, help="layout (default: the game's, e.g. ttb-small, "
+                   "ttb-big for 5-6 players, botwars)")
     p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
     p.add_argument("--speed", type=float, default=0.0,
                    help="animation seconds per step (default 0: no waiting)")
@@ -37,20 +39,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..session.selfplay import SelfplayError, parse_variants, run
+    from .. import games
+    from ..session.selfplay import SelfplayError, run
     from ..session.session import SessionError
     from . import CliError
+    from .run import new_game_options
 
-    options = parse_variants(args.variants)
-    if args.track >= 0:
-        options["track"] = args.track
-    for item in args.option:
-        key, _, value = item.partition("=")
-        options[key] = json.loads(value)
     try:
+        options = new_game_options(args.variants, args.option)
+        if args.track >= 0 and games.canonical(args.game) == "twin-tin-bots":
+            options["track"] = args.track
         result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
-                                 args.speed, args.port, args.control, args.resume))
-    except (SelfplayError, SessionError) as err:
+                                 args.speed, args.port, args.control, args.resume, args.game))
+    except (SelfplayError, SessionError, games.GameError) as err:
         raise CliError(str(err)) from err
     print(json.dumps(result))
     return 0

@@ -48,7 +48,7 @@ def _write(args: argparse.Namespace) -> int:
     from ..link.connection import BoardConnection, HandshakeError
     from ..link.tags import TagWriteError, write_tag
     from ..link.transport import PortError
-    from ..session.tiles import TileError, make_tile, payload
+    from ..games.twintinbots.table.tiles import TileError, make_tile, payload
     from . import CliError
 
     try:
@@ -139,7 +139,7 @@ def _read_box(args: argparse.Namespace) -> int:
 
 def _enroll(args: argparse.Namespace) -> int:
     from ..session.host import data_dir
-    from ..session.tiles import Registry, TileError, make_tile
+    from ..games.twintinbots.table.tiles import Registry, TileError, make_tile
     from . import CliError
 
     try:
@@ -157,7 +157,7 @@ def _enroll(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     from ..session.host import data_dir
-    from ..session.tiles import Registry
+    from ..games.twintinbots.table.tiles import Registry
 
     registry = Registry(data_dir(args.data_dir))
     print(json.dumps({uid: str(t) for uid, t in registry.tags.items()}))

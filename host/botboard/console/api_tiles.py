@@ -4,7 +4,7 @@ GET  /api/tiles/catalogue   kinds and colours of the daemon's game, for pickers 
 POST /api/tiles/write       {slot, kind: "F1", colour: "red"|null, serial?}
 POST /api/tiles/enroll      {slot, kind, colour}     the tag now on that slot's reader
 
-The tile format and the registry are the game session's (``botboard.session.tiles``,
+The tile format and the registry are the game session's (``botboard.games.twintinbots.table.tiles``,
 the same code as ``botboard tiles``). Writing goes through the board
 (WRITE_TAG): it writes the tag on the slot's reader, reads it back and
 announces the tile, on the real board and the simulated one alike. Enrolling
@@ -32,7 +32,7 @@ def catalogue(game: str) -> dict[str, Any]:
     if game not in TTB:
         return {"game": game, "game_id": None, "kinds": [], "colours": []}
     from ..games.twintinbots import content as C
-    from ..session.tiles import GAME_ID, NEUTRAL
+    from ..games.twintinbots.table.tiles import GAME_ID, NEUTRAL
 
     kinds = [{"kind": i, "code": code, "name": C.TILE_NAMES[i], "special": i in C.SPECIALS}
              for i, code in enumerate(C.TILE_CODES) if i]
@@ -47,7 +47,7 @@ def routes(daemon: "Daemon") -> list[Route]:
     def tile_from(body: dict[str, Any]) -> Any:
         if daemon.game_name not in TTB:
             raise ApiError(f"tiles of {daemon.game_name} are not defined yet", status=409)
-        from ..session.tiles import TileError, make_tile
+        from ..games.twintinbots.table.tiles import TileError, make_tile
 
         colour = body.get("colour")
         try:
@@ -64,7 +64,7 @@ def routes(daemon: "Daemon") -> list[Route]:
     @api
     async def write(request: Request) -> Response:
         from ..link.tags import TagWriteError, write_tag
-        from ..session.tiles import payload
+        from ..games.twintinbots.table.tiles import payload
 
         body = await json_body(request)
         tile, slot = tile_from(body), slot_of(body)

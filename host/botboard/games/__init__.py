@@ -7,12 +7,20 @@ from typing import Any
 
 from .base import Game, GameError
 
+__all__ = ["Game", "GameError", "canonical", "get", "names", "table", "table_names"]
+
 # name -> "module:attribute" of a Game instance; add a line per game.
 _ENGINES: dict[str, str] = {
     "twin-tin-bots": "botboard.games.twintinbots.game:GAME",
     "botwars": "botboard.games.botwars.game:GAME",
     "volt": "botboard.games.volt.game:GAME",
     "goblins": "botboard.games.goblins.game:GAME",
+}
+
+# name -> "module:attribute" of the game's table mapping class (games/<game>/table/)
+_TABLES: dict[str, str] = {
+    "twin-tin-bots": "botboard.games.twintinbots.table.mapping:TwinTinBotsTable",
+    "botwars": "botboard.games.botwars.table.mapping:BotWarsTable",
 }
 
 _ALIASES = {"ttb": "twin-tin-bots"}
@@ -30,3 +38,23 @@ def get(name: str) -> Game[Any, Any]:
     module, attr = _ENGINES[key].split(":")
     game: Game[Any, Any] = getattr(importlib.import_module(module), attr)
     return game
+
+
+def canonical(name: str) -> str:
+    """The registry name of a game given by name or alias (GameError if unknown)."""
+    return get(name).info.name
+
+
+def table_names() -> list[str]:
+    """The games that can be played at the table (they have a table mapping)."""
+    return sorted(_TABLES)
+
+
+def table(name: str) -> Any:
+    """The table mapping class of a game; GameError if it cannot be played at the table yet."""
+    key = canonical(name)
+    if key not in _TABLES:
+        raise GameError(f"{key} cannot be played at the table yet (its rules engine runs in "
+                        f"scenarios); table games: {', '.join(table_names())}")
+    module, attr = _TABLES[key].split(":")
+    return getattr(importlib.import_module(module), attr)

@@ -1,10 +1,9 @@
-"""Execution on the board: a turn's events -> timed frames of cell states.
+"""Execution on the board: an action's frames of cell states, played in time.
 
-The turn has already been applied and journaled when it plays: the frames
-are only a picture of it. ``Animation`` walks the events on a ``Scene`` of
-the state before, yields one picture per visible step, and ends with the
-picture of the engine's state after (exact, whatever the scene guessed).
-Speed is seconds per step (0: straight to the end); ``skip`` jumps there.
+The action has already been applied and journaled when it plays: the frames
+(made by the game's table mapping, one picture per visible step, the last
+one the exact picture of the state after) are only a picture of it. Speed
+is seconds per step (0: straight to the end); ``skip`` jumps there.
 """
 
 from __future__ import annotations
@@ -13,33 +12,11 @@ import asyncio
 from typing import Callable
 
 from ..games.base import Event
-from ..games.twintinbots.state import State
 from ..link.image import CellState
-from . import leds
-from .scene import Scene
 
-VISIBLE = {"move", "jump", "turn", "push", "blob", "load", "steal", "unload", "deliver", "enter",
-           "zap", "fizzle", "skid", "blocked"}
 DEFAULT_STEP_S = 0.35
 # what the previous button steps through during an animation, in this order
 TABLE_SPEEDS = {"slow": 0.7, "normal": DEFAULT_STEP_S, "fast": 0.15}
-
-
-def frames(before: State, events: list[Event], after: State) -> list[tuple[Event | None, dict[int, CellState]]]:
-    """(event, picture) per visible event, then (None, the picture of ``after``)."""
-    scene = Scene.from_state(before)
-    out: list[tuple[Event | None, dict[int, CellState]]] = []
-    for event in events:
-        if event.kind not in VISIBLE:
-            continue
-        scene.apply(event)
-        picture = leds.picture(scene)
-        if event.kind in ("skid", "blocked") and "robot" in event.data:
-            cell, look = leds.robot_mark(scene, int(event.data["robot"]), "alert", 1)
-            picture[cell] = look
-        out.append((event, picture))
-    out.append((None, leds.picture(Scene.from_state(after))))
-    return out
 
 
 class Animation:

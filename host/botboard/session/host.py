@@ -16,10 +16,10 @@ from bbshared import messages as m
 from ..layouts import ROOT, Layout
 from ..link.connection import BoardConnection
 from ..link.image import CellState
+from .. import games
 from ..games.base import GameError
 from .journal import JOURNAL_FILE, Journal, JournalError
 from .session import GameSession, SessionError
-from .tiles import Registry
 
 DEFAULT_DATA_DIR = ROOT / "var"
 log = logging.getLogger("botboard.session")
@@ -60,22 +60,21 @@ def open_journal(path: str | Path | None) -> Journal:
 
 def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None,
                  publish: Callable[[dict[str, Any]], None] | None = None,
-                 step_s: float | None = None) -> GameSession:
+                 step_s: float | None = None, game: str = "twin-tin-bots") -> GameSession:
     folder = data_dir(where)
-    session = GameSession(layout, Journal.in_dir(folder), ConnBoard(conn), Registry(folder),
-                          publish=publish)
-    if step_s is not None:
-        session.set_speed(step_s)
+    registry = games.table(game).load_registry(folder)
+    session = GameSession(layout, Journal.in_dir(folder), ConnBoard(conn), registry,
+                          publish=publish, step_s=step_s, game=game)
     conn.listeners.append(session.on_message)
     return session
 
 
 def attach(daemon: Any, where: str | Path | None, players: int | None = None,
            options: dict[str, Any] | None = None, seed: int = 0,
-           step_s: float | None = None) -> GameSession:
+           step_s: float | None = None, game: str = "twin-tin-bots") -> GameSession:
     """Give ``daemon`` its session: resume the latest unfinished game, else start one."""
     assert daemon.conn is not None, "start the board first"
-    session = make_session(daemon.layout, daemon.conn, where, daemon.publish, step_s)
+    session = make_session(daemon.layout, daemon.conn, where, daemon.publish, step_s, game)
     daemon.session = session
     try:
         if not session.resume() and players:

@@ -17,18 +17,13 @@ from typing import Any
 
 from bbshared import messages as m
 
-from ..games.twintinbots import actions as A
-from ..games.twintinbots import content as C
 from ..link.connection import BoardConnection
 from ..sim_control import SimControl, SimControlError
-from .physical import seat_programs
+from .mapping import TileError
 from .session import GameSession
-from .table import Reading
-from .tiles import Tile, TileError, payload, virtual_uid
 
 HOLD_S = 0.05  # a press held at least this long, and until the board has reported it
 WAIT_S = 20.0  # longest wait for the board or the session before giving up
-ZAP_TILES = {C.TILE_BY_CODE[c] for c in ("Z", "ZZ", "LZ", "FZ")}
 
 
 class SelfplayError(RuntimeError):
@@ -69,49 +64,49 @@ class Hands:
                                     f"{self.session.message}")
             await asyncio.sleep(0.01)
 
-    def held(self, slot: int) -> Tile | None:
+    def held(self, slot: int) -> Any:
+        """The tile a slot holds as the session reads it (None: empty or unreadable)."""
         reading = self.session.table.reading(slot)
         if reading is None:
             return None
         try:
-            return self.session.registry.identify(reading.uid, reading.payload)
+            return self.session.mapping.identify(reading.uid, reading.payload)
         except TileError:
             return None
-
-    def kinds(self, slots: list[int]) -> list[int]:
-        """The tile kind each slot holds (0: empty or unreadable)."""
-        return [tile.kind if (tile := self.held(s)) else 0 for s in slots]
 
     def ready(self) -> bool:
         s = self.session
         return self.conn.state == "connected" and s.mode in ("program", "decide", "over")
 
     # -- hands ----------------------------------------------------------------------
-    async def set_station(self, seat: int, programs: A.Programs) -> None:
-        """Make a station's slots hold ``programs``: take out what differs, then put in."""
+    async def set_station(self, seat: int, want: list[Any]) -> None:
+        """Make a station's slots hold ``want``: take out what differs, then put in."""
         seating = self.session.seating
         assert seating is not None
+        table, mapping = self.session.table, self.session.mapping
         slots = seating.slots_of(seat)
-        want = [programs[pos // 3][pos % 3] for pos in range(6)]
-        readings = [self.session.table.reading(slot) for slot in slots]
-        have = [self.held(slot) for slot in slots]
+        keep = [self.held(slot) == want[pos] and want[pos] is not None
+                for pos, slot in enumerate(slots)]
+        emptied = []
         for pos, slot in enumerate(slots):
-            tile = have[pos]
-            if (tile.kind if tile else 0) != want[pos] or self.session.table.reading(slot) and not tile:
-                if self.session.table.reading(slot) is not None:
-                    await self.ctl.remove(slot)
-                have[pos] = None
-        emptied = [slots[pos] for pos in range(6) if have[pos] is None]
+            if not keep[pos] and table.reading(slot) is not None:
+                await self.ctl.remove(slot)
+                emptied.append(slot)
         await self._see_taken_out(seat, emptied)
-        in_use = {_serial_key(r) for r, tile in zip(readings, have) if r is not None and tile is not None}
+        in_use = {table.reading(slot).uid for pos, slot in enumerate(slots)  # type: ignore[union-attr]
+                  if keep[pos]}
         for pos, slot in enumerate(slots):
-            if have[pos] is None and want[pos]:
-                tile = Tile(want[pos], None if want[pos] in C.SPECIALS else seat)
-                serial = next(n for n in range(1, 4) if (want[pos], n) not in in_use)
-                in_use.add((want[pos], serial))
-                await self.ctl.place(slot, virtual_uid(tile, serial), payload(tile, serial))
-        await self.until(lambda: self.kinds(slots) == want,
-                         f"the {C.COLOURS[seat]} station to read {want}")
+            if keep[pos] or want[pos] is None:
+                continue
+            for serial in range(1, 10):  # two tiles of one kind are two tags
+                uid, data = mapping.virtual_tag(want[pos], serial)
+                if uid not in in_use:
+                    break
+            in_use.add(uid)
+            await self.ctl.place(slot, uid, data)
+        name = self.session.seat_name(seat)
+        await self.until(lambda: [self.held(s) for s in slots] == want,
+                         f"the {name} station to read {[str(t) for t in want]}")
 
     async def _see_taken_out(self, seat: int, emptied: list[int]) -> None:
         """A hand takes a tile out before putting another in, and looks that the board saw it.
@@ -123,7 +118,7 @@ class Hands:
         for attempt in range(4):
             try:
                 await self.until(lambda: all(table.reading(k) is None for k in emptied),
-                                 f"the {C.COLOURS[seat]} station to see tiles taken out",
+                                 f"the {self.session.seat_name(seat)} station to see tiles taken out",
                                  timeout=2.0 if attempt < 3 else WAIT_S)
                 return
             except BoardRestarted:
@@ -151,52 +146,38 @@ class Hands:
                              f"the board to report the {role} button's {action}")
 
     # -- playing ----------------------------------------------------------------------
-    async def restore_others(self) -> None:
-        """Put back any station that does not hold its seat's program (a restarted board)."""
-        state = self.session.state
-        assert state is not None
-        for seat in range(state.layout.players):
-            if seat == state.player and self.session.mode == "program":
+    async def restore_others(self, acting: list[int]) -> None:
+        """Put back any station that does not hold what the game says (a restarted board)."""
+        session = self.session
+        assert session.seating is not None
+        for seat in range(session.seating.players):
+            if seat in acting or seat in session.confirmed:
                 continue
-            want = seat_programs(state, seat)
-            seating = self.session.seating
-            assert seating is not None
-            have = self.kinds(seating.slots_of(seat))
-            if have != [want[p // 3][p % 3] for p in range(6)]:
+            want = session.mapping.station_tiles(session.state, seat)
+            if [self.held(s) for s in session.seating.slots_of(seat)] != want:
                 await self.set_station(seat, want)
 
-    def choose(self) -> A.Action:
-        state = self.session.state
-        assert state is not None
-        legal = self.session.engine.legal_actions(state)
-        singles = getattr(legal, "singles", [])
-        zaps = [a for a in singles if a[0] == A.PLACE and a[3] in ZAP_TILES]
-        if zaps and self.rng.random() < 0.3:  # players like zapping: it makes decisions
-            return zaps[self.rng.randrange(len(zaps))]
-        if singles and self.rng.random() < 0.8:
-            return singles[self.rng.randrange(len(singles))]
-        return legal[self.rng.randrange(len(legal))]
-
     async def play_turn(self) -> None:
+        """Every seat that may program does: lays a random legal program, confirms."""
         session = self.session
-        state = session.state
-        assert state is not None and session.game_id is not None
-        seat = state.player
-        done = len(session.journal.actions(session.game_id))
-        await self.restore_others()
-        action = self.choose()
-        target, _ = A.apply_programming(seat_programs(state, seat), state.hands[seat], action)
-        await self.set_station(seat, target)
-        await self.press(seat, "confirm")
-        deadline = time.monotonic() + WAIT_S
-        while len(session.journal.actions(session.game_id)) == done:
-            if session.awaiting is not None:
-                await self.press(seat, "confirm")  # the second confirm: pass, or the joker
-                await self.until(lambda: session.awaiting is None, "the second confirm")
-            if time.monotonic() > deadline:
-                raise SelfplayError(f"{C.COLOURS[seat]}'s move {A.programming_to_str(action)} "
-                                    f"was not taken: {session.message}")
-            await asyncio.sleep(0.02)
+        assert session.game_id is not None
+        acting = session.acting()
+        await self.restore_others(acting)
+        for seat in acting:
+            if session.mode != "program" or seat not in session.acting():
+                return  # the game moved on (the last confirm played the turn)
+            done = len(session.journal.actions(session.game_id))
+            await self.set_station(seat, session.mapping.random_program(session.state, seat, self.rng))
+            await self.press(seat, "confirm")
+            deadline = time.monotonic() + WAIT_S
+            while seat in session.acting() and len(session.journal.actions(session.game_id)) == done:
+                if seat in session.awaiting:
+                    await self.press(seat, "confirm")  # the second confirm: pass, or the joker
+                    await self.until(lambda: seat not in session.awaiting, "the second confirm")
+                if time.monotonic() > deadline:
+                    raise SelfplayError(f"{session.seat_name(seat)}'s program was not taken: "
+                                        f"{session.seat_messages.get(seat) or session.message}")
+                await asyncio.sleep(0.02)
 
     async def decide(self) -> None:
         session = self.session
@@ -245,11 +226,6 @@ class Hands:
         raise SelfplayError(f"no end after {max_actions} actions")
 
 
-def _serial_key(reading: Reading) -> tuple[int, int]:
-    """(tile kind, serial) of a virtual tile's uid: two tiles of one kind differ by serial."""
-    return reading.uid[3], (reading.uid[4] << 8) | reading.uid[5]
-
-
 def parse_variants(text: str | None) -> dict[str, Any]:
     """``teleporters=1,rocks=2`` or ``all`` (one of each) -> engine options."""
     if not text:
@@ -263,16 +239,35 @@ def parse_variants(text: str | None) -> dict[str, Any]:
     return out
 
 
+def summary(session: GameSession) -> dict[str, Any]:
+    """What ``botboard selfplay`` prints of a finished game: the outcome, turns and hash."""
+    assert session.game_id is not None
+    engine, state = session.engine, session.state
+    record = session.journal.game(session.game_id)
+    replayed, turns = engine.new_game(record.players, record.options, record.seed), 0
+    for row in session.journal.actions(session.game_id):
+        action = engine.action_from_str(replayed, row["action"])
+        turns += engine.is_turn(replayed, action)
+        replayed, _ = engine.apply(replayed, action)
+    outcome = engine.outcome(state)
+    return {"game": session.game_id, "game_name": session.game,
+            "winner": [session.seat_name(w) for w in outcome.winners] if outcome else None,
+            "reason": outcome.reason if outcome else None, "turns": turns,
+            "actions": len(session.journal.actions(session.game_id)),
+            "state_hash": engine.state_hash(state), "players": record.players, "seed": record.seed}
+
+
 async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
               layout_name: str | None = None, step_s: float = 0.0, port: str | None = None,
-              control: str | None = None, resume: bool = False) -> dict[str, Any]:
+              control: str | None = None, resume: bool = False,
+              game: str = "twin-tin-bots") -> dict[str, Any]:
     """One selfplay game through a simulated board; the summary ``botboard selfplay`` prints."""
-    from .. import layouts
+    from .. import games, layouts
     from ..link.image import BoardImage
     from ..sim import SimBoard
     from .host import make_session
 
-    layout = layouts.load(layout_name or ("ttb-big" if players > 4 else "ttb-small"))
+    layout = layouts.load(layout_name or games.table(game).default_layout(players))
     sim = None
     if port is None:
         sim = SimBoard(layout.id)
@@ -283,7 +278,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
                             "(the simulated board prints it)")
     host, _, ctl_port = control.rpartition(":")
     conn = BoardConnection(port, BoardImage.blank(len(layout.cells)))
-    session = make_session(layout, conn, data_dir, step_s=step_s)
+    session = make_session(layout, conn, data_dir, step_s=step_s, game=game)
     link = asyncio.create_task(conn.run())
     ctl = SimControl(host or "127.0.0.1", int(ctl_port))
     try:
@@ -300,14 +295,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
             if sim is not None and sim.last_words():
                 raise SelfplayError(f"{err}; the simulated firmware failed{sim.last_words()}") from err
             raise
-        state = session.state
-        assert state is not None and session.game_id is not None
-        outcome = session.engine.outcome(state)
-        return {"game": session.game_id, "winner": [C.COLOURS[w] for w in outcome.winners]
-                if outcome else None, "reason": outcome.reason if outcome else None,
-                "turns": state.turns, "actions": len(session.journal.actions(session.game_id)),
-                "state_hash": session.engine.state_hash(state), "players": state.layout.players,
-                "seed": session.journal.game(session.game_id).seed}
+        return summary(session)
     finally:
         link.cancel()
         conn.close()

@@ -1,19 +1,27 @@
-"""GameSession: Twin Tin Bots at the table.
+"""GameSession: any game at the table, through its table mapping.
 
 Board messages come in (``on_message``: tags arriving and leaving slots,
 buttons, touches, a board that (re)connects); the session keeps the game
-state, turns a confirmed change of the active station's tiles into a legal
+state, turns a confirmed change of an acting station's tiles into a legal
 action (or refuses it in words and with blinking robots), journals every
-accepted action before the board shows it, plays the turn on the LEDs, and
-puts pending decisions on the board. The console calls ``new_game``,
-``undo``, ``decide``, ``view``, ``set_speed`` and ``skip``.
+accepted action before the board shows it, plays it on the LEDs, and puts
+pending decisions on the board. What differs from game to game it asks the
+game's ``TableMapping`` (session/mapping.py).
 
-Published to the console (``publish``), each a dict with ``"kind": "game"``:
+Programming may be one seat at a time (Twin Tin Bots) or simultaneous
+(BotWars): every acting seat confirms when ready; a confirmed program waits,
+unseen, until the engine's order reaches its seat, and its station is
+locked until then.
 
-* ``{"event": "action", "n", "action", "state_hash", "events": [texts]}``:
-  an action was journaled (a turn or a decision);
-* ``{"event": "message", "text", "seat"}``: something the players must read
-  (a refusal, what to confirm, a held button...);
+The console and the seat views call ``new_game``, ``undo``, ``decide``,
+``press``, ``set_control``, ``view``, ``seat_view``, ``set_speed`` and ``skip``.
+Published (``publish``), each a dict with ``"kind": "game"`` and ``"private"``
+(True: only for ``"seat"``):
+
+* ``{"event": "action", "n", "action", "state_hash", "events": [texts]}``: an
+  action was journaled (as the table may read it);
+* ``{"event": "message", "text", "seat"}``: something to read (a refusal,
+  what to confirm, a held button...);
 * ``{"event": "view", "view": view()}``: after every change worth redrawing.
 """
 
@@ -29,23 +37,18 @@ from bbshared import messages as m
 
 from .. import games
 from ..games.base import GameError
-from ..games.twintinbots import content as C
-from ..games.twintinbots.state import State, final_scores, points
 from ..layouts import Layout
 from ..link.image import CellState
-from . import leds, physical
-from .animation import DEFAULT_STEP_S, TABLE_SPEEDS, Animation, frames
-from .decisions import Picker
+from .animation import TABLE_SPEEDS, Animation
 from .journal import Journal, replay
-from .scene import Scene
+from .mapping import TableError, TableMapping, TileError
+from .picker import Picker
 from .seating import Seating
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, Table
-from .tiles import Registry, TileError
 
 log = logging.getLogger("botboard.session")
 
 ACK_S = 0.4  # a tile read shows on its robot this long
-GAME = "twin-tin-bots"
 
 
 class SessionError(ValueError):
@@ -60,80 +63,122 @@ class BoardOut(Protocol):
     def set_priority(self, slots: list[int]) -> None: ...
 
 
+class BoardMap:
+    """Engine cell index <-> the board layout's cell (LED order) index, by coordinates."""
+
+    def __init__(self, layout: Layout, coords: list[tuple[int, int]]) -> None:
+        index = {c: i for i, c in enumerate(layout.cells)}
+        missing = [c for c in coords if c not in index]
+        if missing:
+            raise TableError(f"layout {layout.id} has no cell {missing[0]}: the game needs a "
+                             "bigger layout")
+        self.to_board = [index[c] for c in coords]
+        self.to_engine = {b: e for e, b in enumerate(self.to_board)}
+        self.board_cells = len(layout.cells)
+
+    def board(self, cells: dict[int, CellState]) -> dict[int, CellState]:
+        out = {self.to_board[c]: s for c, s in cells.items()}
+        for b in range(self.board_cells):  # cells of a bigger board than the game's stay dark
+            if b not in self.to_engine:
+                out[b] = CellState()
+        return out
+
+
 class GameSession:
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
-                 registry: Registry | None = None,
-                 publish: Callable[[dict[str, Any]], None] | None = None,
-                 step_s: float = DEFAULT_STEP_S, clock: Callable[[], float] = time.monotonic) -> None:
+                 registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
+                 step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
+                 game: str = "twin-tin-bots") -> None:
         self.layout = layout
         self.journal = journal
         self.board = board
-        self.registry = registry or Registry(None)
+        self.registry = registry
+        self.mapping: TableMapping[Any] = games.table(game)(registry)
+        self.engine = self.mapping.engine
+        self.game = self.mapping.game
         self._publish = publish or (lambda event: None)
         self.clock = clock
-        self.engine = games.get(GAME)
         self.table = Table()
-        self.animation = Animation(self._show, step_s)
+        self.animation = Animation(self._show, self.mapping.default_speed_s if step_s is None else step_s)
         self.game_id: int | None = None
-        self.state: State | None = None
+        self.state: Any = None
         self.seating: Seating | None = None
-        self.bmap: leds.BoardMap | None = None
+        self.bmap: BoardMap | None = None
         self.mode = "idle"  # idle, program, animate, decide, over
         self.picker: Picker | None = None
-        self.awaiting: tuple[str, Any] | None = None  # second confirm: ("pass"|"double", programs)
+        self.awaiting: dict[int, tuple[str, Any]] = {}  # seat -> second confirm pending (kind, held)
+        self.confirmed: dict[int, tuple[str, list[bytes | None]]] = {}  # seat -> (action, slot uids)
+        self.controls: dict[int, dict[str, Any]] = {}  # seat -> its station's settings (reboot...)
         self.message = "no game: start one from the console or with `botboard run --players N`"
         self.message_seat: int | None = None
+        self.seat_messages: dict[int, str] = {}  # the last words meant for each seat alone
         self.alerts: dict[int, CellState] = {}  # engine cell -> an alert drawn over the picture
-        self.acks: dict[int, float] = {}  # robot id -> until when its tile acknowledgement shows
+        self.acks: dict[tuple[int, int], float] = {}  # (seat, pos) -> until when its ack shows
         self.held: dict[int, int] = {}  # button held down or stuck -> its seat (its robots blink)
         self.log: deque[str] = deque(maxlen=200)
         self._base: dict[int, CellState] = {}  # the current picture before overlays
         self._priority: list[int] | None = None  # the slots last sent with SET_PRIORITY
-        self.board.set_palette(list(leds.PALETTE))
+        self.board.set_palette(list(self.mapping.palette))
+
+    @property
+    def secret_slots(self) -> bool:
+        return self.mapping.secret_slots
 
     # -- games ---------------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> int:
         options = dict(options or {})
         try:
             state = self.engine.new_game(players, options, seed)
-        except GameError as err:
+            self._fit(state)
+        except (GameError, TableError) as err:
             raise SessionError(str(err)) from err
-        self._check_fits(state)
-        game_id = self.journal.create_game(GAME, players, options, seed, self.layout.id)
+        game_id = self.journal.create_game(self.game, players, options, seed, self.layout.id)
         self._start(game_id, state)
         self.say(f"new game {game_id}: {players} players; {self._turn_words()}")
         return game_id
 
     def resume(self, game_id: int | None = None) -> bool:
         """Continue a journaled game (the latest unfinished one by default)."""
-        game_id = game_id if game_id is not None else self.journal.latest_unfinished(GAME)
+        game_id = game_id if game_id is not None else self.journal.latest_unfinished(self.game)
         if game_id is None:
             return False
         _, state, done = replay(self.journal, game_id)
-        self._check_fits(state)
+        try:
+            self._fit(state)
+        except TableError as err:
+            raise SessionError(str(err)) from err
         self._start(game_id, state)
         self.say(f"game {game_id} resumed after {len(done)} actions; {self._turn_words()}")
         return True
 
-    def _check_fits(self, state: State) -> None:
-        if state.layout.arena.size > len(self.layout.cells):
-            raise SessionError(f"{state.layout.players} players play on the big arena: start "
-                               f"with --layout ttb-big (this board is {self.layout.id})")
-        bases = [state.layout.arena.coords[c] for c in state.layout.bases]
-        Seating(self.layout, bases)  # raises if there are too few stations
+    def _fit(self, state: Any) -> tuple[Seating, BoardMap]:
+        """The seating and cell map of ``state`` on this board; TableError if it does not fit."""
+        stations = self.mapping.seat_stations(self.layout, state)
+        seating = Seating(self.layout, stations, self.mapping.slots_per_seat())
+        return seating, BoardMap(self.layout, list(self.mapping.coords(state)))
 
-    def _start(self, game_id: int, state: State) -> None:
+    def _start(self, game_id: int, state: Any) -> None:
         self.animation.stop()
         self.game_id, self.state = game_id, state
-        grid = state.layout.arena
-        self.seating = Seating(self.layout, [grid.coords[c] for c in state.layout.bases])
-        self.bmap = leds.BoardMap(self.layout, grid)
-        self.awaiting = None
+        self.seating, self.bmap = self._fit(state)
+        self.awaiting.clear()
+        self.confirmed.clear()
+        self.controls.clear()
+        self.seat_messages.clear()
         self.alerts.clear()
         self._enter_mode()
-        self._base = leds.picture(Scene.from_state(state))
+        self._base = self.mapping.picture(state)
         self._draw()
         self._check_table()
+
+    def seat_name(self, seat: int) -> str:
+        return self.mapping.seat_name(self.state, seat) if self.state is not None else str(seat)
+
+    def acting(self) -> list[int]:
+        """Seats that may confirm a program now (not those already confirmed)."""
+        if self.mode != "program" or self.state is None:
+            return []
+        return [s for s in self.mapping.acting_seats(self.state) if s not in self.confirmed]
 
     # -- board input ----------------------------------------------------------------
     def on_message(self, msg: Any) -> None:
@@ -168,26 +213,28 @@ class GameSession:
                 self.say(f"a tag was read on the {self.seating.station_name(slot)} station, where "
                          "nobody plays: take it away")
             return
+        where = f"{self.seat_name(ref.seat)} slot {self.mapping.slot_name(self.state, ref.pos)}"
+        acting = ref.seat in self.acting()
         if self.table.doubled(slot, now):
-            self.say(f"{C.COLOURS[ref.seat]} slot {ref.name} holds two tiles: keep one", ref.seat)
+            self.say(f"{where} holds two tiles: keep one", ref.seat)
             self._schedule(DOUBLE_WINDOW_S, self._check_table)  # the blinking stops once it reads steadily
         elif self.table.flickering(slot, now):
-            self.say(f"{C.COLOURS[ref.seat]} slot {ref.name} keeps coming and going: push the "
-                     "tile fully in, or take it out", ref.seat)
+            self.say(f"{where} keeps coming and going: push the tile fully in, or take it out",
+                     ref.seat)
             self._schedule(FLICKER_WINDOW_S, self._check_table)
-        elif present and self.mode == "program" and ref.seat == self.state.player:
-            self._acknowledge(ref.seat, ref.robot, uid, payload)
-        if ref.seat == self.state.player and self.mode == "program":
-            self.awaiting = None  # a second confirm counts only for an unchanged station
+        elif present and acting:
+            self._acknowledge(ref.seat, ref.pos, uid, payload)
+        if acting:
+            self.awaiting.pop(ref.seat, None)  # a second confirm counts only for an unchanged station
         self._check_table()
 
-    def _acknowledge(self, seat: int, robot: int, uid: bytes, payload: bytes) -> None:
+    def _acknowledge(self, seat: int, pos: int, uid: bytes, payload: bytes) -> None:
         try:
-            self.registry.identify(uid, payload)
+            self.mapping.identify(uid, payload)
         except TileError as err:
-            self.say(f"{C.COLOURS[seat]}: {err}", seat)
+            self.say(f"{self.seat_name(seat)}: {err}", seat)
             return
-        self.acks[2 * seat + robot] = self.clock() + ACK_S
+        self.acks[(seat, pos)] = self.clock() + ACK_S
         self._schedule(ACK_S + 0.01, self._draw)
 
     def on_button(self, button: int, action: int) -> None:
@@ -207,23 +254,22 @@ class GameSession:
             if role in ("previous", "next"):
                 self._show_scores()
             else:
-                self.say(f"{C.COLOURS[seat]}'s {role} button is held down: release it; "
+                self.say(f"{self.seat_name(seat)}'s {role} button is held down: release it; "
                          "nothing happens while it is held", seat)
                 self._hold(button)
             return
-        if action != m.PRESS:
-            return
+        if action == m.PRESS:
+            self.press(seat, role)
+
+    def press(self, seat: int, role: str) -> None:
+        """A station's button (or the same button on the seat's view) was pressed."""
+        if self.state is None:
+            raise SessionError("no game: nothing to press for")
+        self._check_seat(seat)
         if self.mode == "decide":
             self._decision_button(seat, role)
         elif self.mode == "program":
-            if seat != self.state.player:
-                self.say(f"it is {C.COLOURS[self.state.player]}'s turn, not "
-                         f"{C.COLOURS[seat]}'s", seat)
-            elif role == "confirm":
-                self.confirm()
-            elif role == "cancel":
-                self.awaiting = None
-                self.say("cancelled: change your tiles, then press confirm", seat)
+            self._program_button(seat, role)
         elif self.mode == "animate":
             if role == "confirm" or role == "next":
                 self.skip()
@@ -231,6 +277,23 @@ class GameSession:
                 self._next_table_speed(seat)
         elif self.mode == "over" and role in ("previous", "next"):
             self._show_scores()
+
+    def _program_button(self, seat: int, role: str) -> None:
+        if seat in self.confirmed:
+            self.say(f"{self.seat_name(seat)} has confirmed: the program waits for the others", seat)
+        elif seat not in self.acting():
+            acting = " and ".join(self.seat_name(s) for s in self.acting()) or "nobody"
+            self.say(f"it is {acting}'s turn, not {self.seat_name(seat)}'s", seat)
+        elif role == "confirm":
+            self.confirm(seat)
+        elif role == "cancel":
+            self.awaiting.pop(seat, None)
+            self.say("cancelled: change your tiles, then press confirm", seat)
+        else:
+            settings = self.controls.setdefault(seat, {})
+            words = self.mapping.station_button(self.state, seat, role, settings)
+            if words:
+                self._say_private(seat, words, f"{self.seat_name(seat)} changed a setting")
 
     def on_touch(self, board_cell: int) -> None:
         if self.mode != "decide" or self.picker is None or self.bmap is None:
@@ -241,7 +304,7 @@ class GameSession:
         several = sum(1 for c in self.picker.candidates if c.cell == cell) > 1
         chosen = self.picker.touch(cell)
         if chosen is None:
-            self.say("that hex is not one of the choices: touch a pulsing hex",
+            self.say("that cell is not one of the choices: touch a pulsing one",
                      self.picker.decision.player)
         elif several:
             self.say(f"selected: {chosen.words}; touch again for the other, or press confirm",
@@ -251,59 +314,95 @@ class GameSession:
             self.decide(chosen.choice)
 
     # -- programming ---------------------------------------------------------------
-    def confirm(self) -> None:
-        """The active player pressed confirm: read their station and act on it."""
+    def confirm(self, seat: int | None = None) -> None:
+        """A seat pressed confirm (the one acting seat by default): read its station."""
         state, seating = self.state, self.seating
-        if state is None or seating is None or self.mode != "program":
+        acting = self.acting()
+        if seat is None:
+            seat = acting[0] if len(acting) == 1 else -1
+        if state is None or seating is None or seat not in acting:
             return
-        seat = state.player
         slots = seating.slots_of(seat)
         now = self.clock()
         unsure = [s for s in slots if self.table.flickering(s, now) or self.table.doubled(s, now)]
         if unsure:
-            names = ", ".join(seating.slot(s).name for s in unsure)  # type: ignore[union-attr]
-            self._refuse(f"slot {names} does not read steadily (a tile half in, or two tiles): "
-                         "fix it, then confirm", unsure)
+            names = ", ".join(self._slot_name(s) for s in unsure)
+            self._refuse(seat, f"slot {names} does not read steadily (a tile half in, or two "
+                         "tiles): fix it, then confirm", unsure)
             return
         wait = self.table.settle_in(slots, now)
         if wait > 0:  # a tile just moved: read it once it has settled
-            self._schedule(wait, self.confirm)
+            self._schedule(wait, lambda: self.confirm(seat))
             return
-        first = state.turns < state.layout.players
-        can_double = not first and not state.dm_used[seat]
-        reading = physical.read_station(self.table, seating, self.registry, seat)
-        verdict = physical.judge(state, seat, reading, seating, first, can_double)
+        reading = self._read(seat)
+        verdict = self.mapping.judge(state, seat, reading, slots, self.controls.get(seat, {}))
         if not verdict.ok:
-            self._refuse(verdict.message, list(verdict.wrong_slots))
+            self._refuse(seat, verdict.message, list(verdict.wrong_slots))
             return
         assert verdict.action is not None
         if verdict.second_confirm:
-            key = (verdict.second_confirm, reading.programs)
-            if self.awaiting != key:
-                self.awaiting = key
-                self.say(verdict.message, seat)
+            key = (verdict.second_confirm, reading.held)
+            if self.awaiting.get(seat) != key:
+                self.awaiting[seat] = key
+                self._say_private(seat, verdict.message, f"{self.seat_name(seat)}: confirm again")
                 return
-        self.awaiting = None
-        self._apply(self.engine.action_to_str(state, verdict.action))
+        self.awaiting.pop(seat, None)
+        self._submit(seat, verdict.action)
 
-    def _refuse(self, message: str, slots: list[int]) -> None:
-        assert self.state is not None and self.seating is not None
-        self.awaiting = None
-        self.say(f"refused: {message}", self.state.player)
+    def _submit(self, seat: int, text: str) -> None:
+        """Apply now if the engine's order has reached this seat; else hold it, unseen."""
+        if self.engine.current_player(self.state) == seat:
+            self._apply(text)
+            return
+        assert self.seating is not None
+        self.confirmed[seat] = (text, self._uids(seat))
+        waiting = [self.seat_name(s) for s in self.acting()]
+        self._say_private(seat, "confirmed: your program waits, locked in, for " + " and ".join(waiting),
+                          f"{self.seat_name(seat)} has confirmed; waiting for " + " and ".join(waiting))
+        self._publish_view()
+
+    def _uids(self, seat: int) -> list[bytes | None]:
+        assert self.seating is not None
+        return [r.uid if (r := self.table.reading(s)) else None for s in self.seating.slots_of(seat)]
+
+    def _read(self, seat: int) -> Any:
+        assert self.seating is not None
+        slots = self.seating.slots_of(seat)
+        tiles: list[Any] = []
+        for slot in slots:
+            reading = self.table.reading(slot)
+            if reading is None:
+                tiles.append(None)
+                continue
+            try:
+                tiles.append(self.mapping.identify(reading.uid, reading.payload))
+            except TileError as err:
+                tiles.append(err)
+        return self.mapping.read_station(self.state, seat, tiles, slots)
+
+    def _slot_name(self, slot: int) -> str:
+        assert self.seating is not None
+        ref = self.seating.slot(slot)
+        return self.mapping.slot_name(self.state, ref.pos) if ref else str(slot)
+
+    def _refuse(self, seat: int, message: str, slots: list[int]) -> None:
+        self.awaiting.pop(seat, None)
+        self._say_private(seat, f"refused: {message}",
+                          f"{self.seat_name(seat)}: refused, see your seat view; the blinking "
+                          "robot shows the station to fix")
         self._mark_slots(slots)
         self._draw()
 
     def _mark_slots(self, slots: list[int]) -> None:
         """Wrong slots blink red: on the robot each one programs (slots carry no LEDs)."""
-        assert self.state is not None and self.seating is not None
-        if not slots:
-            return
-        scene = Scene.from_state(self.state)
+        assert self.seating is not None
         for slot in slots:
             ref = self.seating.slot(slot)
-            if ref is not None:
-                cell, look = leds.robot_mark(scene, 2 * ref.seat + ref.robot, "alert", m.BLINK)
-                self.alerts[cell] = look
+            if ref is None:
+                continue
+            mark = self.mapping.mark(self.state, ref.seat, ref.pos, "alert", m.BLINK)
+            if mark is not None:
+                self.alerts[mark[0]] = mark[1]
 
     def _hold(self, button: int) -> None:
         """A button held down or stuck: its station's robots blink until it is released."""
@@ -318,39 +417,64 @@ class GameSession:
             self._check_table()
 
     def _check_table(self) -> None:
-        """Show what to fix: tiles that differ from the game outside the active player's
-        turn, tiles that cannot count (unknown, another colour), slots that do not read
-        steadily, buttons held down."""
+        """Show what to fix: tiles that differ from the game at stations that are not
+        programming, tiles that cannot count, slots that do not read steadily, programs
+        changed after confirm, buttons held down."""
         state, seating = self.state, self.seating
         if state is None or seating is None:
             return
         self.alerts.clear()
         now = self.clock()
-        problems = []
+        problems: list[str] = []
+        private: dict[int, list[str]] = {}
         marked: list[int] = []  # slots whose robot blinks
-        for seat in range(state.layout.players):
-            marked += [s for s in seating.slots_of(seat)
-                       if self.table.doubled(s, now) or self.table.flickering(s, now)]
+        acting = self.acting()
+        for seat in range(seating.players):
+            slots = seating.slots_of(seat)
+            marked += [s for s in slots if self.table.doubled(s, now) or self.table.flickering(s, now)]
             if seat in self.held.values():
-                marked += seating.slots_of(seat)[::3]  # A1 and B1: both robots
-            reading = physical.read_station(self.table, seating, self.registry, seat)
-            if seat == state.player and self.mode == "program":
-                marked += reading.problems
-                if reading.problems:
-                    problems.append(f"{C.COLOURS[seat]}: " + "; ".join(reading.problems.values()))
-                continue
-            want = physical.seat_programs(state, seat)
-            wrong = physical.differing_slots(seating, seat, want, reading.programs)
-            wrong += [s for s in reading.problems if s not in wrong]
-            if wrong:
-                marked += wrong
-                fixes = physical.undo_words(want, reading.programs) or list(reading.problems.values())
-                why = "while the robots run" if self.mode == "animate" else "out of turn"
-                problems.append(f"{C.COLOURS[seat]}'s tiles moved {why}: " + ", ".join(fixes))
+                marked += slots
+            wrong, fixes = self._station_problems(seat, slots, seat in acting)
+            marked += wrong
+            if fixes:
+                problems.append(fixes[0])
+                private.setdefault(seat, []).extend(fixes[1:])
         self._mark_slots(marked)  # one scene for all of them
         if problems:
+            if self.mapping.private_refusals():
+                for seat, words in private.items():
+                    if words:
+                        self._tell(seat, "; ".join(words))
             self.say("; ".join(problems))
         self._draw()
+
+    def _station_problems(self, seat: int, slots: list[int], acting: bool) -> tuple[list[int], list[str]]:
+        """(slots to mark, [words for all, then words for the seat alone]) of one station."""
+        name = self.seat_name(seat)
+        reading = self._read(seat)
+        secret = self.mapping.private_refusals()
+        if acting:
+            if not reading.problems:
+                return [], []
+            said = "; ".join(reading.problems.values())
+            return list(reading.problems), ([f"{name}: a tile cannot count", said] if secret
+                                            else [f"{name}: {said}"])
+        if seat in self.confirmed:
+            uids = self._uids(seat)
+            wrong = [s for s, was, now in zip(slots, self.confirmed[seat][1], uids) if was != now]
+            if not wrong:
+                return [], []
+            return wrong, [f"{name}'s tiles moved after confirming: put them back as they were "
+                           "(the blinking robot shows the station)"]
+        wrong, fixes = self.mapping.check_station(self.state, seat, reading, slots)
+        wrong += [s for s in reading.problems if s not in wrong]
+        if not wrong:
+            return [], []
+        fixes = fixes or list(reading.problems.values())
+        why = "while the robots run" if self.mode == "animate" else "out of turn"
+        if secret:
+            return wrong, [f"{name}'s tiles moved {why}: see your seat view", ", ".join(fixes)]
+        return wrong, [f"{name}'s tiles moved {why}: " + ", ".join(fixes)]
 
     # -- actions ----------------------------------------------------------------------
     def _apply(self, text: str) -> None:
@@ -368,20 +492,31 @@ class GameSession:
         self.state = after
         self.picker = None
         self.alerts.clear()
-        texts = [e.text for e in events]
+        texts = self.mapping.public_events(events)
+        shown = self.mapping.public_action(state, text)
         self.log.extend(texts)
-        self._publish({"kind": "game", "event": "action", "n": n, "action": text,
-                       "state_hash": digest, "events": texts})
+        self._publish({"kind": "game", "event": "action", "n": n, "action": shown,
+                       "state_hash": digest, "events": texts, "seat": None, "private": False})
         self.mode = "animate"
-        self.message = texts[-1] if texts else text
-        self.animation.play(frames(state, events, after), self._animation_done)
+        self.message = texts[-1] if texts else shown
+        self.message_seat = None
+        self.animation.play(self.mapping.frames(state, events, after), self._animation_done)
 
     def _animation_done(self) -> None:
         self._enter_mode()
         assert self.state is not None
-        self._base = leds.picture(Scene.from_state(self.state))
+        self._base = self.mapping.picture(self.state)
+        if self.mode == "program":
+            waiting = self.engine.current_player(self.state)
+            if waiting in self.confirmed:  # the engine's order reached a confirmed program
+                self._apply(self.confirmed.pop(waiting)[0])
+                return
         self._check_table()
-        self._publish({"kind": "game", "event": "view", "view": self.view()})
+        self._publish_view()
+
+    def _publish_view(self) -> None:
+        self._publish({"kind": "game", "event": "view", "view": self.view(), "seat": None,
+                       "private": False})
 
     def _enter_mode(self) -> None:
         state = self.state
@@ -389,19 +524,22 @@ class GameSession:
         decision = self.engine.pending(state)
         if self.engine.outcome(state) is not None:
             self.mode = "over"
+            self.confirmed.clear()
             self.say(self._outcome_words())
         elif decision is not None:
             self.mode = "decide"
-            self.picker = Picker(state, decision)
-            self.say(f"{decision.prompt}: touch a pulsing hex, or previous/next and confirm",
+            self.picker = Picker(decision, self.mapping.candidates(state, decision))
+            self.say(f"{decision.prompt}: touch a pulsing cell, or previous/next and confirm",
                      decision.player)
         else:
+            if self.mode != "program":
+                self.confirmed.clear()
             self.mode = "program"
             self.picker = None
         self._prioritise()
 
     def _prioritise(self, force: bool = False) -> None:
-        """The active player's empty slots are scanned first: the next tile lands there.
+        """The acting seats' empty slots are scanned first: the next tile lands there.
 
         Only the empty ones: the board checks a priority slot that holds a tag
         only now and then, and (firmware as of this writing) misses departures
@@ -410,16 +548,18 @@ class GameSession:
         """
         if self.state is None or self.seating is None:
             return
-        empty = [k for k in self.seating.slots_of(self.state.player)
+        empty = [k for seat in self.acting() for k in self.seating.slots_of(seat)
                  if self.table.reading(k) is None]
         if force or empty != self._priority:
             self._priority = empty
             self.board.set_priority(empty)
 
-    def decide(self, choice: str) -> None:
-        """The decider's choice (from the board or the console)."""
+    def decide(self, choice: str, seat: int | None = None) -> None:
+        """The decider's choice (from the board, the console, or the decider's seat view)."""
         if self.mode != "decide" or self.picker is None:
             raise SessionError("no decision is waiting")
+        if seat is not None and seat != self.picker.decision.player:
+            raise SessionError(f"this choice is {self.seat_name(self.picker.decision.player)}'s to make")
         if self.picker.pick(choice) is None:
             raise SessionError(f"{choice!r} is not a choice now; choices: "
                                f"{', '.join(self.picker.decision.choices)}")
@@ -429,7 +569,7 @@ class GameSession:
         assert self.picker is not None
         decider = self.picker.decision.player
         if seat != decider:
-            self.say(f"this choice is {C.COLOURS[decider]}'s to make", seat)
+            self.say(f"this choice is {self.seat_name(decider)}'s to make", seat)
             return
         if role in ("previous", "next"):
             chosen = self.picker.step(-1 if role == "previous" else 1)
@@ -437,6 +577,18 @@ class GameSession:
             self._draw()
         elif role == "confirm":
             self.decide(self.picker.selected.choice)
+
+    def set_control(self, seat: int, name: str, value: Any) -> None:
+        """A seat's setting for its next program (e.g. BotWars' reboot), from its seat view."""
+        self._check_seat(seat)
+        known = {c["name"]: c for c in self.mapping.controls(self.state, seat, self.controls.get(seat, {}))}
+        if name not in known:
+            raise SessionError(f"no setting {name!r} now; settings: {', '.join(known) or 'none'}")
+        if value not in known[name]["choices"]:
+            raise SessionError(f"{name} takes one of {known[name]['choices']}, not {value!r}")
+        self.controls.setdefault(seat, {})[name] = value
+        self.awaiting.pop(seat, None)
+        self._tell(seat, f"{known[name]['label']}: {value}")
 
     def undo(self) -> str:
         """Take back the last journaled action (kept in the journal, marked undone)."""
@@ -447,7 +599,8 @@ class GameSession:
             raise SessionError("nothing to undo: no action yet")
         _, state, _ = replay(self.journal, self.game_id)
         self._start(self.game_id, state)
-        self.say(f"undone: {taken}; put the tiles back as the blinking robots show")
+        self.say(f"undone: {self.mapping.public_action(state, taken)}; put the tiles back as the "
+                 "blinking robots show")
         return taken
 
     # -- speed --------------------------------------------------------------------------
@@ -483,30 +636,29 @@ class GameSession:
         self.board.set_cells(self.bmap.board(picture))
 
     def _overlay(self, picture: dict[int, CellState]) -> None:
-        assert self.state is not None
-        scene = Scene.from_state(self.state)
         now = self.clock()
-        for rid, until in list(self.acks.items()):
+        for (seat, pos), until in list(self.acks.items()):
             if until <= now:
-                del self.acks[rid]
-            elif rid in scene.robots:
-                cell, look = leds.robot_mark(scene, rid, "choice", m.SOLID)
-                picture[cell] = look
+                del self.acks[(seat, pos)]
+                continue
+            mark = self.mapping.mark(self.state, seat, pos, "choice", m.SOLID)
+            if mark is not None:
+                picture[mark[0]] = mark[1]
         if self.mode == "decide" and self.picker is not None:
+            choice = self.mapping.palette_index["choice"]
             for i, cand in enumerate(self.picker.candidates):
                 effect = m.SPIN if i == self.picker.index else m.PULSE
-                picture[cand.cell] = CellState(leds.INDEX["choice"], picture[cand.cell].facing,
-                                               effect)
+                picture[cand.cell] = CellState(choice, picture.get(cand.cell, CellState()).facing, effect)
         picture.update(self.alerts)
 
     def _show_scores(self) -> None:
         if self.state is None or self.bmap is None:
             return
-        scene = Scene.from_state(self.state)
-        self.board.set_cells(self.bmap.board(leds.score_view(scene, list(self.state.delivered))))
-        self.say("scores: " + ", ".join(f"{C.COLOURS[s]} {v}" for s, v in
-                                        enumerate(final_scores(self.state))))
-        self._schedule(3.0, self._draw)
+        scores = self.mapping.score_picture(self.state)
+        if scores is not None:
+            self.board.set_cells(self.bmap.board(scores))
+            self._schedule(3.0, self._draw)
+        self.say(self.mapping.score_words(self.state))
 
     def _schedule(self, delay: float, func: Callable[[], None]) -> None:
         try:
@@ -517,9 +669,32 @@ class GameSession:
 
     # -- words ---------------------------------------------------------------------------
     def say(self, text: str, seat: int | None = None) -> None:
+        """Words for the whole table (``seat``: who they are addressed to)."""
         self.message, self.message_seat = text, seat
+        if seat is not None:
+            self.seat_messages[seat] = text
         log.info("%s", text)
-        self._publish({"kind": "game", "event": "message", "text": text, "seat": seat})
+        self._publish({"kind": "game", "event": "message", "text": text, "seat": seat,
+                       "private": False})
+
+    def _tell(self, seat: int, text: str) -> None:
+        """Words for one seat alone: its seat view, never the shared view or the log."""
+        self.seat_messages[seat] = text
+        self._publish({"kind": "game", "event": "message", "text": text, "seat": seat,
+                       "private": True})
+
+    def _say_private(self, seat: int, text: str, public: str) -> None:
+        """``text`` for the seat; the table reads ``public`` instead when the game hides it."""
+        if self.mapping.private_refusals():
+            self._tell(seat, text)
+            self.say(public, seat)
+            self.seat_messages[seat] = text
+        else:
+            self.say(text, seat)
+
+    def _check_seat(self, seat: int) -> None:
+        if self.seating is None or not 0 <= seat < self.seating.players:
+            raise SessionError(f"no seat {seat} in this game")
 
     def _turn_words(self) -> str:
         assert self.state is not None
@@ -527,53 +702,69 @@ class GameSession:
             return self._outcome_words()
         if self.mode == "decide" and self.picker is not None:
             return self.picker.decision.prompt
-        first = self.state.turns < self.state.layout.players
-        what = ("place one order on each robot" if first
-                else "change one thing in your program (or confirm twice to pass)")
-        return f"{C.COLOURS[self.state.player]} to play: {what}, then press confirm"
+        return self.mapping.turn_words(self.state)
 
     def _outcome_words(self) -> str:
-        assert self.state is not None
         outcome = self.engine.outcome(self.state)
         if outcome is None:
             return ""
-        names = " and ".join(C.COLOURS[w] for w in outcome.winners) or "nobody"
+        names = " and ".join(self.seat_name(w) for w in outcome.winners) or "nobody"
         return f"game over ({outcome.reason}): {names} won"
 
+    # -- views ---------------------------------------------------------------------------
+    def seats(self) -> list[dict[str, Any]]:
+        if self.state is None or self.seating is None:
+            return []
+        return [{"seat": s, "name": self.seat_name(s), "station": self.seating.seat_station_name(s)}
+                for s in range(self.seating.players)]
+
     def view(self) -> dict[str, Any]:
-        """The console's JSON: scores, crystals, hands (sizes), countdown, decision, log."""
+        """The shared view (console, arena screen): public information only."""
         state = self.state
         if state is None:
-            return {"game": GAME, "game_id": None, "phase": "idle", "message": self.message}
-        n = state.layout.players
-        colours = C.COLOURS[:n]
+            return {"game": self.game, "game_id": None, "phase": "idle", "message": self.message,
+                    "seats": []}
         decision = self.engine.pending(state)
         outcome = self.engine.outcome(state)
         pending = None
         if decision is not None and self.picker is not None:
-            pending = {**decision.to_json(), "who": colours[decision.player],
+            pending = {**decision.to_json(), "who": self.seat_name(decision.player),
                        "selected": self.picker.selected.choice}
+        public = self.mapping.public_view(state)
+        seats = self.seats()
+        acting = [self.seat_name(s) for s in self.acting()]
+        awaiting = next(iter(self.awaiting.values()))[0] if self.awaiting and not \
+            self.mapping.private_refusals() else None
         return {
-            "game": GAME, "game_id": self.game_id, "phase": self.mode, "players": n,
-            "turn": colours[state.player], "current_player": self.engine.current_player(state),
-            "turns": state.turns, "round": state.turns // n + 1,
-            "scores": {c: points(state.delivered[s]) for s, c in enumerate(colours)},
-            "final_scores": {c: v for c, v in zip(colours, final_scores(state))},
-            "delivered": {c: dict(zip(("blue", "green", "pink"), state.delivered[s]))
-                          for s, c in enumerate(colours)},
-            "hands": {c: len(state.hands[s]) for s, c in enumerate(colours)},
-            "double_modification_used": {c: state.dm_used[s] for s, c in enumerate(colours)},
-            "programs": {f"{c} {'AB'[k]}": [C.TILE_CODES[t] for t in state.programs[2 * s + k]]
-                         for s, c in enumerate(colours) for k in (0, 1)},
-            "track": len(state.track),
-            "countdown": state.countdown if state.countdown >= 0 else None,
-            "pending": pending, "awaiting_second_confirm": self.awaiting[0] if self.awaiting else None,
+            **public, "public": public,
+            "game": self.game, "title": self.engine.info.title, "game_id": self.game_id,
+            "phase": self.mode, "players": len(seats), "seats": seats,
+            "current_player": self.engine.current_player(state),
+            "acting": acting, "confirmed": [self.seat_name(s) for s in sorted(self.confirmed)],
+            "pending": pending, "awaiting_second_confirm": awaiting,
             "outcome": outcome.to_json() if outcome else None, "over": outcome is not None,
-            "winner": [colours[w] for w in outcome.winners] if outcome else None,
-            "message": self.message, "message_for": colours[self.message_seat]
-            if self.message_seat is not None and self.message_seat < n else None,
+            "winner": [self.seat_name(w) for w in outcome.winners] if outcome else None,
+            "message": self.message, "message_for": self.seat_name(self.message_seat)
+            if self.message_seat is not None and self.message_seat < len(seats) else None,
             "log": list(self.log)[-50:], "speed": self.animation.step_s,
             "state_hash": self.engine.state_hash(state),
-            "stations": {colours[s]: self.layout.stations[st].name
-                         for s, st in enumerate(self.seating.station_of)} if self.seating else {},
+            "stations": {s["name"]: s["station"] for s in seats},
         }
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """What one seat's player alone may see, with the public view beside it."""
+        self._check_seat(seat)
+        state = self.state
+        decision = self.engine.pending(state)
+        mine = decision is not None and decision.player == seat and self.picker is not None
+        pending = {**decision.to_json(), "selected": self.picker.selected.choice,  # type: ignore[union-attr]
+                   "words": {c.choice: c.words for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]
+        settings = self.controls.get(seat, {})
+        return {"seat": seat, "name": self.seat_name(seat), "game": self.game,
+                "phase": self.mode, "acting": seat in self.acting(),
+                "confirmed": seat in self.confirmed,
+                "awaiting_second_confirm": self.awaiting[seat][0] if seat in self.awaiting else None,
+                "message": self.seat_messages.get(seat, ""), "pending": pending,
+                "private": self.mapping.seat_view(state, seat),
+                "controls": self.mapping.controls(state, seat, settings),
+                "public": self.mapping.public_view(state)}

@@ -30,9 +30,8 @@ from pathlib import Path
 
 from bbshared import messages as m
 
-from ..games.twintinbots import content as C
-from ..layouts import Layout
-from ..link.image import CellState
+from ....link.image import CellState
+from .. import content as C
 from .scene import Scene
 
 _DATA = json.loads((Path(__file__).resolve().parent / "data" / "palette.json").read_text())
@@ -117,27 +116,3 @@ def score_view(scene: Scene, delivered: list[tuple[int, int, int]]) -> dict[int,
             out[c] = CellState(CRYSTAL_PALETTE[points], NONE, m.SOLID)
             taken.add(c)
     return out
-
-
-class BoardMap:
-    """Engine cell index <-> the board layout's cell (LED order) index."""
-
-    def __init__(self, layout: Layout, scene_grid: "object") -> None:
-        from ..games.twintinbots.hexgrid import Arena
-
-        assert isinstance(scene_grid, Arena)
-        index = {c: i for i, c in enumerate(layout.cells)}
-        missing = [c for c in scene_grid.coords if c not in index]
-        if missing:
-            raise ValueError(f"layout {layout.id} has no hex {missing[0]}: the game's arena "
-                             f"(radius {scene_grid.radius}) needs a bigger layout (ttb-big)")
-        self.to_board = [index[c] for c in scene_grid.coords]
-        self.to_engine = {b: e for e, b in enumerate(self.to_board)}
-        self.board_cells = len(layout.cells)
-
-    def board(self, cells: dict[int, CellState]) -> dict[int, CellState]:
-        out = {self.to_board[c]: s for c, s in cells.items()}
-        for b in range(self.board_cells):  # hexes of a bigger board than the arena stay dark
-            if b not in self.to_engine:
-                out[b] = CellState()
-        return out

@@ -1,48 +1,40 @@
 """From what a station's slots hold to a programming action, or a refusal in words.
 
-``read_station`` turns the six slots' tags into the seat's two programs,
+``read_station`` turns the six slots' tiles into the seat's two programs,
 refusing tiles that are unreadable, of another player's colour, or that
 belong to another game. ``judge`` compares the programs with those the
 game knows through the engine's ``reconcile`` and says which legal action
 the player took, whether it needs a second confirm (a pass, the Double
 Modification), or why it is refused, naming the slots to fix.
+
+A station's six slots are robot A's three program slots left to right, then
+robot B's: position ``pos`` is robot ``pos // 3``, slot ``pos % 3``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ..games.twintinbots import actions as A
-from ..games.twintinbots import content as C
-from ..games.twintinbots.reconcile import reconcile
-from ..games.twintinbots.state import State
-from .seating import Seating
-from .table import Table
-from .tiles import Registry, TileError
+from ....session.mapping import StationReading, TileError, Verdict
+from .. import actions as A
+from .. import content as C
+from ..reconcile import reconcile
+from ..state import State
+from .tiles import Tile
 
 
-@dataclass
-class StationReading:
-    programs: A.Programs
-    problems: dict[int, str] = field(default_factory=dict)  # physical slot -> what is wrong
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
+def slot_name(pos: int) -> str:
+    return f"{'AB'[pos // 3]}{pos % 3 + 1}"
 
 
-def read_station(table: Table, seating: Seating, registry: Registry, seat: int) -> StationReading:
+def read_station(seat: int, tiles: list[Tile | TileError | None], slots: list[int]) -> StationReading:
+    """``tiles``: what each of the seat's six positions holds (``slots``: their board numbers)."""
     progs = [[0, 0, 0], [0, 0, 0]]
     problems: dict[int, str] = {}
-    for pos, slot in enumerate(seating.slots_of(seat)):
-        reading = table.reading(slot)
-        if reading is None:
+    for pos, (slot, tile) in enumerate(zip(slots, tiles)):
+        if tile is None:
             continue
-        name = f"{'AB'[pos // 3]}{pos % 3 + 1}"
-        try:
-            tile = registry.identify(reading.uid, reading.payload)
-        except TileError as err:
-            problems[slot] = f"slot {name}: {err}; take it out"
+        name = slot_name(pos)
+        if isinstance(tile, TileError):
+            problems[slot] = f"slot {name}: {tile}; take it out"
             continue
         if tile.colour is not None and tile.colour != seat:
             problems[slot] = (f"slot {name}: that {C.TILE_CODES[tile.kind]} is "
@@ -57,9 +49,8 @@ def seat_programs(state: State, seat: int) -> A.Programs:
     return state.programs[2 * seat], state.programs[2 * seat + 1]
 
 
-def differing_slots(seating: Seating, seat: int, want: A.Programs, have: A.Programs) -> list[int]:
-    return [seating.physical(seat, k, s) for k in (0, 1) for s in (0, 1, 2)
-            if want[k][s] != have[k][s]]
+def differing_slots(slots: list[int], want: A.Programs, have: A.Programs) -> list[int]:
+    return [slots[3 * k + s] for k in (0, 1) for s in (0, 1, 2) if want[k][s] != have[k][s]]
 
 
 def undo_words(before: A.Programs, after: A.Programs) -> list[str]:
@@ -91,27 +82,16 @@ def _fix_words(fixes: list[str], can_double: bool) -> str:
     return f"undo these until {left} is left: " + "; ".join(fixes)
 
 
-@dataclass(frozen=True)
-class Verdict:
-    action: A.Action | None  # the legal action the slots show (None: refused)
-    message: str  # for the console, in words
-    wrong_slots: tuple[int, ...] = ()  # physical slots to fix (refused)
-    second_confirm: str | None = None  # "pass" or "double": accepted only on a second confirm
-
-    @property
-    def ok(self) -> bool:
-        return self.action is not None
-
-
-def judge(state: State, seat: int, reading: StationReading, seating: Seating,
-          first_turn: bool, can_double: bool) -> Verdict:
+def judge(state: State, seat: int, reading: StationReading, slots: list[int]) -> Verdict:
+    first_turn = state.turns < state.layout.players
+    can_double = not first_turn and not state.dm_used[seat]
     before = seat_programs(state, seat)
     if not reading.ok:
         return Verdict(None, "; ".join(reading.problems.values()), tuple(reading.problems))
-    after = reading.programs
+    after = reading.held
     hand = state.hands[seat]
     rec = reconcile(before, hand, after, first_turn, can_double)
-    wrong = tuple(differing_slots(seating, seat, before, after))
+    wrong = tuple(differing_slots(slots, before, after))
     if not rec.ok:
         fixes = undo_words(before, after)
         hint = ""
@@ -121,9 +101,10 @@ def judge(state: State, seat: int, reading: StationReading, seating: Seating,
         return Verdict(None, message, wrong)
     action = rec.actions[0]
     words = A.programming_to_str(action)
+    text = words  # the engine's notation of a programming action
     if action[0] == A.PASS:
-        return Verdict(action, "nothing changed: press confirm again to pass", (), "pass")
+        return Verdict(text, "nothing changed: press confirm again to pass", (), "pass")
     if action[0] == A.DOUBLE:
-        return Verdict(action, f"two changes ({words}): press confirm again to play your "
+        return Verdict(text, f"two changes ({words}): press confirm again to play your "
                        f"{C.DM_NAME}, or put one change back", wrong, "double")
-    return Verdict(action, words)
+    return Verdict(text, words)

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..games.base import Event
-from ..games.twintinbots import content as C
-from ..games.twintinbots.hexgrid import Arena, distance
-from ..games.twintinbots.state import BLOB, CRYSTAL0, State
+from ...base import Event
+from .. import content as C
+from ..hexgrid import Arena, distance
+from ..state import BLOB, CRYSTAL0, State
 
 
 @dataclass

@@ -18,15 +18,12 @@ from pathlib import Path
 
 from bbshared import tilepayload
 
-from ..games.twintinbots import content as C
+from ....session.mapping import TileError
+from .. import content as C
 
 GAME_ID = next(k for k, v in tilepayload.GAMES.items() if v == "twintinbots")
 NEUTRAL = 255  # colour byte of the special orders (grey face, no player colour)
 REGISTRY_FILE = "tiles.json"
-
-
-class TileError(ValueError):
-    """A tag that is not a usable Twin Tin Bots tile; the message says why and what to do."""
 
 
 @dataclass(frozen=True)

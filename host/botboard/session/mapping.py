@@ -1,0 +1,229 @@
+"""The table mapping: what a game brings to the table beside its pure engine.
+
+The session knows no game. It asks a game's ``TableMapping`` (found through
+``mappings.get(name)``, one per game in ``games/<game>/table/``) the few
+questions that differ from game to game:
+
+* where the seats sit (``seat_stations``) and what their slots are called;
+* what a tag is (``identify``) and what a station's slots hold, as the
+  game's own program or a refusal in words naming the slots (``judge``,
+  ``check_station``);
+* which stations are being programmed now (``acting_seats``: one for a game
+  of turns, every seat for simultaneous programming);
+* what the LEDs show for a state, the timed frames of an action's events,
+  and where a slot's robot or a decision's candidates are (``picture``,
+  ``frames``, ``robot_cell``, ``candidates``);
+* what the shared view and each seat's private view may show (``public_view``,
+  ``seat_view``) and how an action reads to someone who may not see it all
+  (``public_action``).
+
+A mapping is pure: no I/O, no clock, no board. Everything it returns is data.
+docs/adding-a-game.md walks through writing one.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Any, Generic, Sequence, TypeVar
+
+from .. import games
+from ..games.base import Decision, Event, Game
+from ..layouts import Layout
+from ..link.image import CellState
+
+S = TypeVar("S")
+Picture = dict[int, CellState]  # engine cell index -> what it shows
+Frames = list[tuple[Event | None, Picture]]  # (event, picture) per step; the last is the state after
+
+
+class TableError(ValueError):
+    """The game cannot be played on this board (too few stations, arena too small...)."""
+
+
+class TileError(ValueError):
+    """A tag that is not a usable tile of this game; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One choice of a pending decision, shown on a cell."""
+
+    choice: str  # the action notation
+    cell: int  # engine cell index where it is shown
+    words: str
+
+
+@dataclass
+class StationReading:
+    """What a seat's station holds: the game's own form of it, and what cannot count."""
+
+    held: Any  # the game's program, hand of slots... (the mapping's own type)
+    problems: dict[int, str] = field(default_factory=dict)  # physical slot -> what is wrong
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a confirmed station means: a legal action, or a refusal in words."""
+
+    action: str | None  # the action notation (None: refused)
+    message: str  # in words, for the seat (and the table unless ``private``)
+    wrong_slots: tuple[int, ...] = ()  # physical slots to fix
+    second_confirm: str | None = None  # accepted only on a second confirm (e.g. "pass")
+
+    @property
+    def ok(self) -> bool:
+        return self.action is not None
+
+
+class TableMapping(ABC, Generic[S]):
+    """A game at the table. Subclasses fill in the hooks; ``S`` is the engine's state."""
+
+    game: str  # the engine's registry name
+    palette: tuple[tuple[int, int, int], ...]  # the 16 colours the board is given
+    palette_index: dict[str, int]  # name -> palette index (the session asks for "alert", "choice")
+    secret_slots: bool = False  # slot contents are hidden information (programs before the reveal)
+    default_speed_s: float = 0.35  # animation seconds per step
+
+    def __init__(self, registry: Any = None) -> None:
+        self.engine: Game[S, Any] = games.get(self.game)
+        self.registry = registry  # enrolled tags without a payload (the data directory's)
+
+    @classmethod
+    def load_registry(cls, data_dir: Path | None) -> Any:
+        """The enrolled tags (tags without a payload) this game reads from the data directory."""
+        return None
+
+    # -- the board -------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def default_layout(cls, players: int) -> str:
+        """The layout this game is played on with ``players`` players."""
+
+    @abstractmethod
+    def seat_stations(self, layout: Layout, state: S) -> tuple[int, ...]:
+        """The layout station of each seat; TableError if the board does not fit the game."""
+
+    @abstractmethod
+    def coords(self, state: S) -> Sequence[tuple[int, int]]:
+        """Engine cell index -> the layout coordinate it is drawn on."""
+
+    def slots_per_seat(self) -> int:
+        return 6
+
+    def slot_name(self, state: S, pos: int) -> str:
+        """A station slot's name as players read it (position 0.. in the station)."""
+        return str(pos + 1)
+
+    @abstractmethod
+    def seat_name(self, state: S, seat: int) -> str: ...
+
+    # -- tiles and stations ----------------------------------------------------
+    @abstractmethod
+    def identify(self, uid: bytes, payload: bytes) -> Any:
+        """The tile a tag is; TileError with what to do if it is none of this game's."""
+
+    @abstractmethod
+    def acting_seats(self, state: S) -> list[int]:
+        """Seats whose stations are being programmed now (confirm means something there)."""
+
+    @abstractmethod
+    def read_station(self, state: S, seat: int, tiles: list[Any], slots: list[int]) -> StationReading:
+        """``tiles``: per station position, None (empty), a tile, or a TileError; ``slots``:
+        their board numbers (problems are keyed by them)."""
+
+    @abstractmethod
+    def judge(self, state: S, seat: int, reading: StationReading, slots: list[int],
+              settings: dict[str, Any]) -> Verdict:
+        """The seat pressed confirm with ``reading`` in its slots (``slots``: their board
+        numbers; ``settings``: the seat's choices for this program, see ``controls``)."""
+
+    @abstractmethod
+    def check_station(self, state: S, seat: int, reading: StationReading,
+                      slots: list[int]) -> tuple[list[int], list[str]]:
+        """A station that is not being programmed: slots that differ from the game, and the
+        fixes in words."""
+
+    def controls(self, state: S, seat: int, settings: dict[str, Any]) -> list[dict[str, Any]]:
+        """Settings a seat may change before confirming (its seat view shows them):
+        ``{"name", "label", "value", "choices"}`` each. None by default."""
+        return []
+
+    def station_button(self, state: S, seat: int, role: str, settings: dict[str, Any]) -> str | None:
+        """previous/next pressed at a programming station: change ``settings`` in place and
+        say what changed (None: the button does nothing here)."""
+        return None
+
+    # -- virtual hands (selfplay, benchmarks): what people would put in the slots --------
+    @abstractmethod
+    def station_tiles(self, state: S, seat: int) -> list[Any]:
+        """What a station that is not programming holds for the game as it stands (tiles as
+        ``identify`` returns them, None for an empty slot), per position."""
+
+    @abstractmethod
+    def random_program(self, state: S, seat: int, rng: Random) -> list[Any]:
+        """The tiles of a random legal program of ``seat``, per position."""
+
+    @abstractmethod
+    def virtual_tag(self, tile: Any, serial: int) -> tuple[bytes, bytes]:
+        """(uid, payload) of a simulated tag carrying ``tile``; ``serial`` tells copies apart."""
+
+    def private_refusals(self) -> bool:
+        """Refusals name what the slots hold: say them only to the seat (hidden programs)."""
+        return self.secret_slots
+
+    # -- the LEDs --------------------------------------------------------------
+    @abstractmethod
+    def picture(self, state: S) -> Picture: ...
+
+    @abstractmethod
+    def frames(self, before: S, events: list[Event], after: S) -> Frames: ...
+
+    @abstractmethod
+    def robot_cell(self, state: S, seat: int, pos: int) -> int | None:
+        """Where a slot's mark shows (the robot it programs); None if nowhere."""
+
+    def mark(self, state: S, seat: int, pos: int, name: str, effect: int) -> tuple[int, CellState] | None:
+        """A slot's robot drawn in palette ``name`` with ``effect`` (its facing kept)."""
+        cell = self.robot_cell(state, seat, pos)
+        if cell is None:
+            return None
+        facing = self.picture(state).get(cell, CellState()).facing
+        return cell, CellState(self.palette_index[name], facing, effect)
+
+    def score_picture(self, state: S) -> Picture | None:
+        """The scores on the LEDs (long press of previous/next); None if the game has none."""
+        return None
+
+    def score_words(self, state: S) -> str:
+        outcome = self.engine.outcome(state)
+        return f"game over: {outcome.reason}" if outcome else "the game goes on"
+
+    @abstractmethod
+    def candidates(self, state: S, decision: Decision) -> list[Candidate]: ...
+
+    # -- words and views -------------------------------------------------------
+    @abstractmethod
+    def turn_words(self, state: S) -> str:
+        """What the table must do now, in words."""
+
+    @abstractmethod
+    def public_view(self, state: S) -> dict[str, Any]:
+        """The shared view: public information only."""
+
+    @abstractmethod
+    def seat_view(self, state: S, seat: int) -> dict[str, Any]:
+        """What the seat's own player may see (their hand, their program...)."""
+
+    def public_action(self, state: S, text: str) -> str:
+        """An action as the whole table may read it (before its effects are shown)."""
+        return text
+
+    def public_events(self, events: list[Event]) -> list[str]:
+        return [e.text for e in events]
