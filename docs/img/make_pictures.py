@@ -1,12 +1,15 @@
-"""Draw the pictures of docs/playing.md from the session's own LED language.
+"""Draw the pictures of the docs from each game's own LED language.
 
-Run: .venv/bin/python docs/img/make_pictures.py  (writes docs/img/led-*.svg)
+Run: .venv/bin/python docs/img/make_pictures.py
+(writes docs/img/led-*.svg for Twin Tin Bots, docs/img/botwars-*.svg for BotWars)
 
-Every picture comes from botboard.session.leds (the palette file and the
-functions that turn a game into cell states), so the docs cannot drift from
-what the board shows. A hex is drawn as the board lights it: the centre LED
-in the palette colour, the six side LEDs at a quarter, the facing side
-half-way to white; the effect is written under it.
+Every picture comes from the game's table ``leds`` module (its palette file
+and the functions that turn a game into cell states), so the docs cannot
+drift from what the board shows. A hex is drawn as the board lights it: the
+centre LED in the palette colour, the six side LEDs at a quarter, the facing
+side half-way to white; the effect is written under it. A BotWars square has
+one LED: it is drawn as a square with one LED in the middle, its effect
+written under it (SPIN looks steady on one LED).
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from botboard.games.twintinbots.game import GAME
 from botboard.link.image import CellState
 from botboard.games.twintinbots.table import leds
 from botboard.games.twintinbots.table.scene import Scene
+from botboard.games.botwars.game import GAME as BOTWARS
+from botboard.games.botwars.state import State as BotWarsState
+from botboard.games.botwars.table import leds as bw
 
 OUT = Path(__file__).resolve().parent
 SIZE = 28.0  # hex radius in px
@@ -120,5 +126,123 @@ def main() -> None:
                                                   list(grid.coords)))
 
 
+# -- BotWars: one LED per square, north at the top -------------------------------------
+
+SQUARE = 34.0  # square side in px
+BW_EFFECTS = {m.OFF: "off", m.SOLID: "", m.BLINK: "blink", m.PULSE: "pulse", m.SPIN: "spin = steady"}
+
+
+def led_rgb(colour: tuple[int, int, int]) -> str:
+    """An LED's PWM level is light (linear); a screen's sRGB value is not: 64 of 255 lights an
+    LED at a quarter, which looks about half as bright, and sRGB 64 would look nearly black."""
+    r, g, b = (round(255 * (v / 255) ** (1 / 2.2)) for v in colour)
+    return f"rgb({r},{g},{b})"
+
+
+def square_svg(cx: float, cy: float, state: CellState, size: float = SQUARE, label: bool = True) -> str:
+    colour = bw.PALETTE[state.palette]
+    lit = state.effect != m.OFF
+    half = size / 2
+    parts = [f'<rect x="{cx - half:.1f}" y="{cy - half:.1f}" width="{size:.1f}" height="{size:.1f}" '
+             'fill="#111" stroke="#444" stroke-width="1"/>',
+             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.3:.1f}" fill="{led_rgb(colour) if lit else "#222"}"/>']
+    word = BW_EFFECTS.get(state.effect, "")
+    if word and label:
+        parts.append(f'<text x="{cx:.1f}" y="{cy + half + 12:.1f}" font-size="11" text-anchor="middle" '
+                     f'fill="#333" font-family="sans-serif">{word}</text>')
+    elif word:  # inside the square, for whole boards
+        parts.append(f'<text x="{cx:.1f}" y="{cy + half - 2:.1f}" font-size="{size * 0.22:.0f}" '
+                     f'text-anchor="middle" fill="#aaa" font-family="sans-serif">{word}</text>')
+    return "\n".join(parts)
+
+
+def square_rows_svg(cells: list[tuple[str, CellState]], per_row: int = 8) -> str:
+    rows = (len(cells) + per_row - 1) // per_row
+    w, h = 110 * min(per_row, len(cells)), 95 * rows
+    body = []
+    for i, (caption, state) in enumerate(cells):
+        cx, cy = 55 + 110 * (i % per_row), 30 + 95 * (i // per_row)
+        body.append(square_svg(cx, cy, state))
+        body.append(f'<text x="{cx}" y="{cy + 50}" font-size="11" text-anchor="middle" '
+                    f'font-family="sans-serif" fill="#000">{caption}</text>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+            '<rect width="100%" height="100%" fill="#fff"/>' + "\n".join(body) + "</svg>\n")
+
+
+def window_svg(picture: dict[int, CellState], state: BotWarsState, xs: range, ys: range,
+               captions: list[str] | None = None, x0: float = 0.0) -> list[str]:
+    """The squares ``xs`` x ``ys`` of a board picture, north at the top, from ``x0`` px."""
+    board = state.board
+    body = []
+    for row, y in enumerate(reversed(ys)):
+        for col, x in enumerate(xs):
+            cell = bw.cell_of(board, (x, y))
+            body.append(square_svg(x0 + 20 + SQUARE * (col + 0.5), 10 + SQUARE * (row + 0.5),
+                                   picture[cell], label=False))
+    for i, caption in enumerate(captions or []):
+        body.append(f'<text x="{x0 + 20 + SQUARE * len(xs) / 2:.1f}" y="{20 + SQUARE * len(ys) + 12 * i}" '
+                    f'font-size="11" text-anchor="middle" font-family="sans-serif" fill="#000">{caption}</text>')
+    return body
+
+
+def svg_page(body: list[str], w: float, h: float) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+            f'viewBox="0 0 {w:.0f} {h:.0f}"><rect width="100%" height="100%" fill="#fff"/>'
+            + "\n".join(body) + "</svg>\n")
+
+
+def _bw_board() -> dict[str, object]:
+    return {"name": "docs", "size": [6, 6], "start": "r1c1", "flags": ["r6c6"], "squares": {}}
+
+
+def _bw_position(robots: dict[str, object]) -> BotWarsState:
+    return BOTWARS.scenario_start(len(robots), {}, 0, {"board": _bw_board(), "robots": robots})
+
+
+def botwars() -> None:
+    colours = []
+    for colour in bw.ROBOT_COLOURS:
+        colours += [(colour, bw.look(colour)), (f"{colour} nose", bw.look(bw.nose(colour)))]
+    (OUT / "botwars-legend.svg").write_text(square_rows_svg(bw.legend()))
+    (OUT / "botwars-colours.svg").write_text(square_rows_svg(colours))
+    body: list[str] = []  # a real robot on r3c3 facing each way: its nose shows the facing
+    for facing, name in enumerate("NESW"):
+        state = _bw_position({"p1": {"square": "r3c3", "facing": name, "mode": "real",
+                                     "checkpoint": "r3c3"}})
+        body += window_svg(bw.picture(state), state, range(2, 5), range(2, 5), [f"facing {name}"],
+                           x0=150 * facing)
+    (OUT / "botwars-facing.svg").write_text(svg_page(body, 600, 150))
+    state = _bw_position({"p1": {"square": "r3c3", "facing": "N", "mode": "real"},
+                          "p2": {"square": "r3c3", "facing": "E", "mode": "virtual"}})
+    body = window_svg(bw.picture(state), state, range(2, 5), range(2, 5),
+                      ["real red and virtual blue on one square:", "shared; each nose still shows"], x0=55)
+    (OUT / "botwars-shared.svg").write_text(svg_page(body, 250, 170))
+    state = _bw_position({"p1": {"square": "r2c1", "facing": "E", "mode": "real", "hand": bw_hand(0)},
+                          "p2": {"square": "r2c5", "facing": "N", "mode": "real", "hand": bw_hand(1)}})
+    after, events = state, []
+    for seat in (0, 1):
+        after, new = BOTWARS.apply_str(after, f"p{seat + 1} program " + " ".join(bw_hand(seat)))
+        events += new
+    shot = next(p for e, p in bw.frames(state, events, after)
+                if e is not None and e.kind == "laser" and e.data["robot"] == "p1")
+    body = window_svg(shot, state, range(1, 7), range(1, 4),
+                      ["stage 1: red steps east and fires;", "the beam stops at blue: a hit"])
+    (OUT / "botwars-laser.svg").write_text(svg_page(body, 244, 150))
+    state = BOTWARS.new_game(4, {}, 1)
+    board = state.board
+    body = window_svg(bw.picture(state), state, range(1, board.width + 1), range(1, board.height + 1),
+                      ["a new four-player game on the factory floor: four virtual robots share the",
+                       "start square (noses overlap: red shows), flag 1 pulses, flags 2 and 3 are steady"])
+    (OUT / "botwars-start.svg").write_text(svg_page(body, 40 + SQUARE * board.width,
+                                                    50 + SQUARE * board.height))
+
+
+def bw_hand(seat: int) -> list[str]:
+    """Stage 1: red steps east towards blue, blue turns its back (its laser fires south)."""
+    return [["FWD1:490", "LF90:070", "RT90:080", "LF90:090", "RT90:100"],
+            ["UTRN:020", "LF90:110", "RT90:120", "LF90:130", "RT90:140"]][seat]
+
+
 if __name__ == "__main__":
     main()
+    botwars()

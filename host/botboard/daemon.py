@@ -82,8 +82,9 @@ class Daemon:
         self.config = config
         self.token = check_listen(config.listen, config.token)
         self.game_name, mapping = table_game(config.game)
-        config.layout = config.layout or mapping.default_layout(config.players or 2)
-        self.layout = layouts.load(config.layout)
+        self.layout_id: str = config.layout or mapping.default_layout(config.players or 2)
+        config.layout = self.layout_id
+        self.layout = layouts.load(self.layout_id)
         self.sim: SimBoard | None = None
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
@@ -100,7 +101,7 @@ class Daemon:
     def start_board(self) -> str:
         port = self.config.port or find_board_port()
         if port is None:
-            self.sim = SimBoard(self.config.layout, baud=self.config.sim_baud)
+            self.sim = SimBoard(self.layout_id, baud=self.config.sim_baud)
             self.sim.start()
             port = self.sim.port
             self.sim_control = SimControl("127.0.0.1", self.sim.control_port)

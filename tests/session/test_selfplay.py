@@ -109,3 +109,28 @@ def test_a_board_killed_midway_is_replaced_and_the_game_goes_on(tmp_path: Path) 
         if second:
             second.stop()
     assert result["winner"] and _replayed(tmp_path, result["game"]) == result["state_hash"]
+
+
+def test_botwars_selfplay_plays_simultaneous_programs_and_replay_agrees(tmp_path: Path) -> None:
+    result = _selfplay(tmp_path, "--sim", "--game", "botwars", "--players", "2", "--seed", "4",
+                       "--option", "max_turns=3")
+    assert result["game_name"] == "botwars" and result["reason"]
+    assert result["turns"] == 3 and result["actions"] >= 6  # two programs a turn, and decisions
+    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
+
+
+def test_a_botwars_host_killed_midway_resumes_the_same_game(tmp_path: Path) -> None:
+    control = free_tcp_port()
+    board = SimProcess("--control-port", str(control), "--layout", "botwars", link=str(tmp_path / "tty"))
+    extra = ("--game", "botwars", "--option", "max_turns=3")
+    try:
+        first = _spawn_selfplay(tmp_path, board, control, *extra)
+        wait_for(lambda: _actions(tmp_path) >= 3, 120, "three journaled actions")
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait()
+        kept = _actions(tmp_path)
+        result = _finish(_spawn_selfplay(tmp_path, board, control, *extra, "--resume"))
+    finally:
+        board.stop()
+    assert result["game"] == 1 and result["actions"] >= kept and result["turns"] == 3
+    assert _replayed(tmp_path, 1) == result["state_hash"]

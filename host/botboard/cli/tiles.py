@@ -1,9 +1,11 @@
 """``botboard tiles``: write a tile's payload to a tag, or enroll tags that cannot be written.
 
-``write`` puts the payload (docs/tiles.md) on the tag lying on a slot's
-reader: the board writes it (WRITE_TAG, docs/protocol.md), reads it back and
-announces the tile. ``enroll`` records the uid of a tag that cannot be
-written (read-only, or another format) in the data directory's registry.
+``write`` puts the payload (docs/tiles.md) of a Twin Tin Bots tile
+(``--kind``), a BotWars card (``--game botwars --card FWD2:670``) or a
+Goblins, Inc. tile on the tag lying on a slot's reader: the board writes it
+(WRITE_TAG, docs/protocol.md), reads it back and announces the tile.
+``enroll`` records the uid of a tag that cannot be written (read-only, or
+another format) in the data directory's registry.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     w = verbs.add_parser("write", help="write a tile's payload to the tag on a slot's reader")
     w.add_argument("--port", required=True, help="the board's serial port")
+    w.add_argument("--game", choices=("twin-tin-bots", "ttb", "botwars"), default=None,
+                   help="the tile's game (default: twin-tin-bots for --kind, botwars for --card)")
     w.add_argument("--kind", help="Twin Tin Bots tile code, e.g. F1, L, UL, LZ")
+    w.add_argument("--card", metavar="KIND:PRIORITY", help="BotWars program card, e.g. FWD2:670")
     w.add_argument("--colour", default=None, help="player colour (order tiles); none for specials")
     w.add_argument("--goblins-tile", type=int, metavar="ID",
                    help="instead: the Goblins, Inc. construction tile ID of --box, with its definition")
@@ -39,8 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rb.add_argument("--port", required=True, help="the board's serial port")
     rb.add_argument("--settle", type=float, default=1.5, help="seconds to collect the slots' tags")
     rb.set_defaults(func=_read_box)
-    ls = verbs.add_parser("list", help="the enrolled tags")
+    ls = verbs.add_parser("list", help="the enrolled tags (--game botwars: the deck's card tags)")
     ls.add_argument("--data-dir", default=None)
+    ls.add_argument("--game", choices=("twin-tin-bots", "ttb", "botwars"), default="twin-tin-bots")
     ls.set_defaults(func=_list)
 
 
@@ -54,11 +60,14 @@ def _write(args: argparse.Namespace) -> int:
     try:
         if args.goblins_tile is not None:
             label, data = _goblins_tile(args.box, args.goblins_tile)
+        elif args.card or args.game == "botwars":
+            label, data = _botwars_card(args.card, args.game)
         elif args.kind:
             tile = make_tile(args.kind, args.colour)
             label, data = str(tile), payload(tile, args.serial)
         else:
-            raise CliError("say which tile: --kind (Twin Tin Bots) or --goblins-tile (Goblins, Inc.)")
+            raise CliError("say which tile: --kind (Twin Tin Bots), --card (BotWars) or --goblins-tile "
+                           "(Goblins, Inc.)")
     except TileError as err:
         raise CliError(str(err)) from err
 
@@ -80,6 +89,19 @@ def _write(args: argparse.Namespace) -> int:
         raise CliError(f"{err}{hint}") from err
     print(json.dumps({"slot": args.slot, "uid": uid.hex(), "tile": label, "payload": data.hex()}))
     return 0
+
+
+def _botwars_card(text: str | None, game: str | None) -> tuple[str, bytes]:
+    from ..games.botwars.cards import deck
+    from ..games.botwars.table.tiles import card_payload, parse_card
+    from . import CliError
+
+    if game not in (None, "botwars"):
+        raise CliError(f"--card is a BotWars card: say --game botwars, not {game}")
+    if not text:
+        raise CliError("say which card: --card KIND:PRIORITY, e.g. FWD2:670")
+    card = parse_card(text)
+    return deck().name(card), card_payload(card)
 
 
 def _goblins_tile(box_ref: str, tile_id: int) -> tuple[str, bytes]:
@@ -159,6 +181,13 @@ def _list(args: argparse.Namespace) -> int:
     from ..session.host import data_dir
     from ..games.twintinbots.table.tiles import Registry
 
+    if args.game == "botwars":  # cards carry their payload: nothing is enrolled, every card can be written
+        from ..games.botwars.cards import deck
+        from ..games.botwars.table.tiles import card_payload
+
+        cards = deck()
+        print(json.dumps({cards.name(c): card_payload(c).hex() for c in cards.base + cards.upgrade}))
+        return 0
     registry = Registry(data_dir(args.data_dir))
     print(json.dumps({uid: str(t) for uid, t in registry.tags.items()}))
     return 0

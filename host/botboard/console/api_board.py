@@ -6,6 +6,7 @@ GET  /api/cells             what the board last reported it shows, with the pale
 GET  /api/trace?limit=N     the last decoded frames, oldest first
 GET  /api/slots             per-slot readings (stations panel, reader test)
 POST /api/sim/place         {slot, game?, kind?, colour?, serial?, blank?}  virtual tile in
+                            (or {slot, card: "FWD2:670"}: a BotWars card's tag)
 POST /api/sim/remove        {slot}                                         and out
 POST /api/sim/button        {button, action?: click|long|press|release}
 POST /api/sim/touch         {cell}
@@ -61,6 +62,10 @@ def routes(daemon: "Daemon") -> list[Route]:
     @api
     async def place(request: Request) -> Response:
         body = await json_body(request)
+        if body.get("card"):  # a BotWars card by name: its tag's fields (TileError: a 400)
+            from ..games.botwars.table.tiles import card_fields, parse_card
+
+            body.update(zip(("game", "kind", "colour", "serial"), card_fields(parse_card(str(body["card"])))))
         return JSONResponse(await tools.place_tile(
             get_int(body, "slot"), game=get_int(body, "game", 1, 0, 255),
             kind=get_int(body, "kind", 0, 0, 255), colour=get_int(body, "colour", 2, 0, 255),

@@ -129,6 +129,10 @@ class TableMapping(ABC, Generic[S]):
     def identify(self, uid: bytes, payload: bytes) -> Any:
         """The tile a tag is; TileError with what to do if it is none of this game's."""
 
+    def tile_words(self, tile: Any) -> str:
+        """A tile as its owner reads it (the seat view lists what its station holds)."""
+        return str(tile)
+
     @abstractmethod
     def acting_seats(self, state: S) -> list[int]:
         """Seats whose stations are being programmed now (confirm means something there)."""

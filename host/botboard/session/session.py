@@ -365,11 +365,11 @@ class GameSession:
         assert self.seating is not None
         return [r.uid if (r := self.table.reading(s)) else None for s in self.seating.slots_of(seat)]
 
-    def _read(self, seat: int) -> Any:
+    def _tiles(self, seat: int) -> list[Any]:
+        """Per slot of the seat: None (empty), the tile, or the TileError saying why not."""
         assert self.seating is not None
-        slots = self.seating.slots_of(seat)
         tiles: list[Any] = []
-        for slot in slots:
+        for slot in self.seating.slots_of(seat):
             reading = self.table.reading(slot)
             if reading is None:
                 tiles.append(None)
@@ -378,7 +378,12 @@ class GameSession:
                 tiles.append(self.mapping.identify(reading.uid, reading.payload))
             except TileError as err:
                 tiles.append(err)
-        return self.mapping.read_station(self.state, seat, tiles, slots)
+        return tiles
+
+    def _read(self, seat: int) -> Any:
+        assert self.seating is not None
+        return self.mapping.read_station(self.state, seat, self._tiles(seat),
+                                         self.seating.slots_of(seat))
 
     def _slot_name(self, slot: int) -> str:
         assert self.seating is not None
@@ -532,10 +537,11 @@ class GameSession:
             self.say(f"{decision.prompt}: touch a pulsing cell, or previous/next and confirm",
                      decision.player)
         else:
-            if self.mode != "program":
-                self.confirmed.clear()
             self.mode = "program"
             self.picker = None
+        acting = self.mapping.acting_seats(state)
+        for seat in [s for s in self.confirmed if s not in acting]:  # its program no longer awaited
+            del self.confirmed[seat]
         self._prioritise()
 
     def _prioritise(self, force: bool = False) -> None:
@@ -751,6 +757,14 @@ class GameSession:
             "stations": {s["name"]: s["station"] for s in seats},
         }
 
+    def _station_words(self, seat: int) -> list[str | None]:
+        """What the seat's slots read, tile by tile, as its owner names them."""
+        out: list[str | None] = []
+        for tile in self._tiles(seat):
+            out.append(None if tile is None else str(tile) if isinstance(tile, TileError)
+                       else self.mapping.tile_words(tile))
+        return out
+
     def seat_view(self, seat: int) -> dict[str, Any]:
         """What one seat's player alone may see, with the public view beside it."""
         self._check_seat(seat)
@@ -765,6 +779,7 @@ class GameSession:
                 "confirmed": seat in self.confirmed,
                 "awaiting_second_confirm": self.awaiting[seat][0] if seat in self.awaiting else None,
                 "message": self.seat_messages.get(seat, ""), "pending": pending,
+                "station": self._station_words(seat),
                 "private": self.mapping.seat_view(state, seat),
                 "controls": self.mapping.controls(state, seat, settings),
                 "public": self.mapping.public_view(state)}

@@ -165,6 +165,15 @@ class BotWars(Game[State, Action]):
         self._check(state, action)
         return action
 
+    def program_from_str(self, state: State, text: str) -> Action:
+        """A program checked for its robot whatever the seat order: programming is simultaneous
+        at the table, so a seat may lay and confirm before the engine reaches it."""
+        action = notation.parse(text)
+        if state.phase != "program" or action.verb != "program":
+            return self.action_from_str(state, text)
+        self._check_program(state, action)
+        return action
+
     def state_to_json(self, state: State) -> dict[str, JSON]:
         return state.to_json()
 

@@ -1,0 +1,82 @@
+"""Program cards as tiles: a card's tag names the exact card.
+
+    data = card_payload(670)        # the 16 bytes `botboard tiles write --game botwars --card FWD2:670` writes
+    card_from_payload(data) == 670  # or TileError saying what is wrong and what to do
+    virtual_uid(670)                # the stable uid of the simulated tag of that card
+
+A BotWars card tag carries, in the shared payload format
+(``bbshared.tilepayload``, docs/tiles.md), game id 2, the card's kind as its
+position in ``deck().kinds`` (FWD1 = 0, FWD2 = 1...), colour 255 (cards belong
+to nobody: the host deals them) and, as the serial, the card's priority.
+Priorities are unique in the deck, so the tag names one card: the host can
+tell a dealt card from a card of another hand. The kind is written too so
+that a tag whose kind and priority disagree (a misprint, a tag moved to
+another card) is refused rather than read as whatever the number says.
+"""
+
+from __future__ import annotations
+
+from bbshared import tilepayload
+
+from ....session.mapping import TileError
+from ...base import InvalidNotation
+from ..cards import deck
+
+GAME_ID = next(k for k, v in tilepayload.GAMES.items() if v == "botwars")
+NOBODY = 255  # colour byte: a card is nobody's until dealt
+_REWRITE = "write it again with `botboard tiles write --game botwars --card KIND:PRIORITY`"
+
+
+def kind_names() -> list[str]:
+    """Card kinds in payload order: the kind byte is the index here."""
+    return list(deck().kinds)
+
+
+def parse_card(text: str) -> int:
+    """``FWD2:670`` or ``670`` -> 670; TileError naming the problem."""
+    try:
+        return deck().parse(text)
+    except InvalidNotation as err:
+        raise TileError(f"{err}; cards are KIND:PRIORITY, e.g. FWD2:670 "
+                        f"(kinds: {', '.join(kind_names())})") from err
+
+
+def card_fields(card: int) -> tuple[int, int, int, int]:
+    """(game, kind, colour, serial) of a card's tag."""
+    cards = deck()
+    if card not in cards.kind_of:
+        raise TileError(f"no card with priority {card} in the BotWars deck")
+    return GAME_ID, kind_names().index(cards.kind_of[card]), NOBODY, card
+
+
+def card_payload(card: int) -> bytes:
+    """The 16 payload bytes of the card with priority ``card``."""
+    game, kind, colour, serial = card_fields(card)
+    return bytes(tilepayload.encode(game, kind, colour, serial))
+
+
+def card_from_payload(data: bytes) -> int:
+    """The card (its priority) a tag names; TileError with what is wrong and what to do."""
+    try:
+        game, kind, _colour, serial = tilepayload.decode(data)
+    except ValueError as err:  # no payload, bad CRC, newer format
+        raise TileError(f"{err}: {_REWRITE}") from err
+    if game != GAME_ID:
+        raise TileError(f"this tag is a {tilepayload.GAMES.get(game, f'game {game}')} tile, not a "
+                        "BotWars card: take it out")
+    kinds = kind_names()
+    if kind >= len(kinds):
+        raise TileError(f"card kind {kind} is not a BotWars card kind (0..{len(kinds) - 1}): {_REWRITE}")
+    cards = deck()
+    if serial not in cards.kind_of:
+        raise TileError(f"the tag names card {serial}, which is not in the BotWars deck: {_REWRITE}")
+    if cards.kind_of[serial] != kinds[kind]:
+        raise TileError(f"the tag says {kinds[kind]} but card {serial} is {cards.name(serial)}: "
+                        f"{_REWRITE}")
+    return int(serial)
+
+
+def virtual_uid(card: int) -> bytes:
+    """A stable 7-byte NTAG-like uid for the simulated tag of a card (selfplay, tests)."""
+    _, kind, colour, serial = card_fields(card)
+    return bytes((0x04, GAME_ID, colour, kind, (serial >> 8) & 0xFF, serial & 0xFF, 0x80))

@@ -1,0 +1,170 @@
+"""BotWars at the table: the session driven through board messages (fake board, fake clock).
+
+The same style as Twin Tin Bots' session tests: cards go into register
+slots as tagged tiles, buttons are pressed, and the journal, the LEDs, the
+shared view and each seat's view are checked.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bbshared import messages as m
+from botboard import layouts
+from botboard.games.botwars.cards import deck
+from botboard.games.botwars.game import GAME
+from botboard.games.botwars.table import leds
+from botboard.session.journal import Journal
+from botboard.session.session import GameSession
+
+from ..session.helpers import Clock, FakeBoard, Msg
+
+ALERT = leds.INDEX["alert"]
+
+
+class BotWarsTable:
+    def __init__(self, tmp: Path) -> None:
+        self.clock = Clock()
+        self.board = FakeBoard()
+        self.journal = Journal.in_dir(tmp)
+        self.published: list[dict[str, Any]] = []
+        self.session = GameSession(layouts.load("botwars"), self.journal, self.board, step_s=0,
+                                   clock=self.clock, game="botwars", publish=self.published.append)
+
+    def slot(self, seat: int, register: int) -> int:
+        assert self.session.seating is not None
+        return self.session.seating.physical(seat, register - 1)
+
+    def place(self, seat: int, register: int, card: int, payload: bytes | None = None) -> None:
+        uid, data = self.session.mapping.virtual_tag(card, 1)
+        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, register), "present": 1,
+                                             "uid": uid, "payload": data if payload is None else payload}))
+        self.clock.advance(0.01)
+
+    def remove(self, seat: int, register: int) -> None:
+        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, register), "present": 0,
+                                             "uid": b"", "payload": b""}))
+        self.clock.advance(0.01)
+
+    def lay(self, seat: int, cards: list[int]) -> None:
+        for register, card in enumerate(cards, start=1):
+            self.place(seat, register, card)
+
+    def press(self, seat: int, role: str) -> None:
+        assert self.session.seating is not None
+        self.clock.advance(1.0)  # hands are slow: the slots have settled
+        button = self.session.seating.button_of(seat, role)
+        self.session.on_message(Msg(m.BUTTON, {"button": button, "action": m.PRESS}))
+
+    def hand(self, seat: int) -> list[int]:
+        return list(self.session.state.players[seat].hand)
+
+    def actions(self) -> list[str]:
+        return [a["action"] for a in self.journal.actions(self.session.game_id or 0)]
+
+    def alerts(self) -> list[int]:
+        return [i for i, c in self.board.cells.items() if c.palette == ALERT and c.effect == m.BLINK]
+
+    def shared_text(self) -> str:
+        """Everything the shared view and the table may read: view and public events."""
+        public = [e for e in self.published if not e.get("private")]
+        return json.dumps(self.session.view()) + json.dumps(public)
+
+
+def _names(cards: list[int]) -> list[str]:
+    return [deck().name(c) for c in cards]
+
+
+def test_programs_are_simultaneous_secret_until_all_confirm_then_run_on_the_leds(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)
+    assert t.session.acting() == [0, 1]
+    red, blue = t.hand(0)[:5], t.hand(1)[:5]
+    t.lay(1, blue)
+    t.press(1, "confirm")  # blue first: held, unseen, until red's program is in
+    assert t.actions() == [] and 1 in t.session.confirmed
+    assert not any(name in t.shared_text() for name in _names(t.hand(0) + t.hand(1)))
+    seat_one = json.dumps(t.session.seat_view(1))
+    assert all(name in seat_one for name in _names(t.hand(1)))
+    assert not any(name in seat_one for name in _names(t.hand(0)))
+    t.lay(0, red)
+    t.press(0, "confirm")
+    assert t.actions() == [f"p1 program {' '.join(_names(red))}", f"p2 program {' '.join(_names(blue))}"]
+    state = t.session.state
+    assert state.turn == 2 and state.stages >= 5
+    for seat, robot in enumerate(state.players):  # each robot shows on its square in its colour
+        if robot.square is not None:
+            cell = t.session.bmap.to_board[leds.cell_of(state.board, robot.square)]
+            assert t.board.cells[cell] == leds.picture(state)[leds.cell_of(state.board, robot.square)]
+    assert any("stage 5" in line for line in t.session.log)  # the stages are public once run
+
+
+def test_a_card_dealt_to_another_seat_is_refused_in_words_to_that_seat_only(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)
+    stolen = t.hand(1)[0]
+    t.lay(0, [stolen, *t.hand(0)[:4]])
+    t.press(0, "confirm")
+    assert t.actions() == [] and 0 not in t.session.confirmed
+    private = [e for e in t.published if e.get("private") and e["seat"] == 0]
+    assert "not in your hand" in private[-1]["text"] and "dealt to" in private[-1]["text"]
+    assert deck().name(stolen) not in t.shared_text()
+    assert t.alerts(), "the seat's robot blinks red"
+
+
+def test_a_fused_register_must_keep_its_card(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)
+    position = {"robots": {"p1": {"hp": 5, "fused": {"5": "FWD2:670"}, "square": "r1c5"}}}
+    state = GAME.scenario_start(2, {}, 5, position)
+    t.session._start(t.session.game_id or 0, state)  # a position with a fused register
+    hand = t.hand(0)
+    t.lay(0, hand[:4])  # register 5 left empty
+    t.press(0, "confirm")
+    assert "register 5 is fused: put FWD2:670 back" in t.session.seat_messages[0]
+    t.place(0, 5, deck().parse("FWD2:670"))
+    t.lay(1, t.hand(1)[:5])
+    t.press(1, "confirm")
+    t.press(0, "confirm")
+    assert t.actions()[0] == f"p1 program {' '.join(_names(hand[:4]))}"
+
+
+def test_changes_after_confirm_are_flagged_and_change_nothing(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)
+    blue = t.hand(1)[:5]
+    t.lay(1, blue)
+    t.press(1, "confirm")
+    t.remove(1, 3)
+    assert "moved after confirming" in t.session.message and t.alerts()
+    t.press(1, "confirm")  # a locked station's confirm says it waits
+    assert "has confirmed" in t.session.seat_messages[1]
+    t.lay(0, t.hand(0)[:5])
+    t.press(0, "confirm")
+    assert t.actions()[1] == f"p2 program {' '.join(_names(blue))}"  # the confirmed program ran
+
+
+def test_an_unknown_tag_is_refused_and_named(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)
+    t.lay(0, t.hand(0)[:4])
+    t.place(0, 5, t.hand(0)[4], payload=b"")
+    assert "unknown tag" in t.session.seat_messages[0]
+    t.press(0, "confirm")
+    assert t.actions() == [] and "register 5" in t.session.seat_messages[0]
+
+
+def test_reboot_is_declared_with_the_previous_button(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)
+    t.press(0, "previous")
+    assert t.session.seat_view(0)["controls"][0]["value"] is True
+    assert "reboot" not in json.dumps([e for e in t.published if not e.get("private")]).replace(
+        "changed a setting", "")
+    t.lay(0, t.hand(0)[:5])
+    t.lay(1, t.hand(1)[:5])
+    t.press(0, "confirm")
+    t.press(1, "confirm")
+    assert t.actions()[0].endswith(" reboot")
