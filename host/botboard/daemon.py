@@ -16,6 +16,8 @@ from typing import Any
 
 from . import games, layouts
 from .board_tools import BoardTools
+from .console.security import is_loopback
+from .console.seats import SeatKeys
 from .link.connection import BoardConnection, Message
 from .link.image import BoardImage
 from .sim import SimBoard
@@ -50,8 +52,7 @@ def check_listen(listen: str, token: str | None) -> str | None:
     """The token to require, or None on loopback; refuse an open console."""
     if token == "auto":
         return secrets.token_urlsafe(16)
-    loopback = listen in ("127.0.0.1", "localhost", "::1") or listen.startswith("127.")
-    if loopback:
+    if is_loopback(listen):
         return token
     if not token:
         raise ConfigError(f"--listen {listen} would open the console to the network: give "
@@ -81,6 +82,7 @@ class Daemon:
     def __init__(self, config: DaemonConfig) -> None:
         self.config = config
         self.token = check_listen(config.listen, config.token)
+        self.seat_keys = SeatKeys(self.token)  # one per seat, for the players' phones
         self.game_name, mapping = table_game(config.game)
         self.layout_id: str = config.layout or mapping.default_layout(config.players or 2)
         config.layout = self.layout_id

@@ -152,3 +152,49 @@ def test_the_console_works_offline_no_file_names_another_host() -> None:
     page = (static / "index.html").read_text()
     sources = re.findall(r'(?:src|href)="([^"]+)"', page)
     assert sources and all(not s.startswith(("http", "//")) for s in sources), sources
+
+
+def _raw(live: LiveDaemon, method: str, path: str, body: bytes = b"", **headers: str) -> tuple[int, str]:
+    request = urllib.request.Request(live.base + path, data=body or None, method=method,
+                                     headers={"authorization": f"Bearer {TOKEN}", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def test_another_sites_page_cannot_change_the_game(live: LiveDaemon) -> None:
+    live.post("/api/game/new", {"players": 2, "seed": 1})
+    before = live.get("/api/game")["view"]
+    speed = json.dumps({"speed": 4.5}).encode()
+    for content_type in ("text/plain", "application/json"):  # a form post needs no preflight
+        status, reply = _raw(live, "POST", "/api/game/speed", speed, origin="http://evil.example",
+                             **{"content-type": content_type})
+        assert status == 403 and "another site" in reply
+    assert live.get("/api/game")["view"] == before
+    status, _ = _raw(live, "POST", "/api/game/speed", json.dumps({"speed": before["speed"]}).encode(),
+                     origin=live.base, **{"content-type": "application/json"})
+    assert status == 200  # our own page may
+
+
+def test_a_loopback_console_answers_only_to_loopback_names(live: LiveDaemon) -> None:
+    status, reply = _raw(live, "GET", "/api/status", host=f"evil.example:{live.port}")  # DNS rebinding
+    assert status == 421 and "localhost" in reply
+    for host in (f"localhost:{live.port}", f"127.0.0.1:{live.port}"):
+        assert _raw(live, "GET", "/api/status", host=host)[0] == 200
+
+
+def test_bodies_have_a_size_limit_and_deep_json_is_a_clear_error(live: LiveDaemon) -> None:
+    status, reply = _raw(live, "POST", "/api/game/speed", b"{" + b" " * (70 * 1024) + b"}",
+                         **{"content-type": "application/json"})
+    assert status == 413 and "bytes" in reply
+    status, reply = _raw(live, "POST", "/api/game/speed", b"[" * 30_000 + b"]" * 30_000,
+                         **{"content-type": "application/json"})
+    assert status == 400 and "too deeply" in reply
+
+
+def test_listen_names_that_only_start_like_loopback_need_a_token() -> None:
+    with pytest.raises(ConfigError):
+        check_listen("127.0.0.1.example", None)
+    assert check_listen("127.0.0.2", None) is None and check_listen("::1", None) is None

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from . import redact
 from .common import api, get_int, json_body
 from .api_game import game_summary
 
@@ -35,7 +36,7 @@ def full_status(daemon: "Daemon") -> dict[str, Any]:
     status = daemon.status()
     status["tools"] = daemon.tools.to_json()
     status["game"] = {**status.get("game", {}), **game_summary(daemon)}
-    return status
+    return redact.status(status, redact.slots_secret(daemon))
 
 
 def routes(daemon: "Daemon") -> list[Route]:
@@ -54,10 +55,11 @@ def routes(daemon: "Daemon") -> list[Route]:
     async def trace(request: Request) -> Response:
         limit = get_int(dict(request.query_params), "limit", 500, 1, TRACE_LIMIT)
         messages = list(daemon.conn.trace)[-limit:] if daemon.conn else []
-        return JSONResponse([msg.to_json() for msg in messages])
+        secret = redact.slots_secret(daemon)
+        return JSONResponse([redact.tag(msg.to_json()) if secret else msg.to_json() for msg in messages])
 
     async def slots(request: Request) -> Response:
-        return JSONResponse([s.to_json() for s in tools.slots])
+        return JSONResponse(redact.slots([s.to_json() for s in tools.slots], redact.slots_secret(daemon)))
 
     @api
     async def place(request: Request) -> Response:

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from . import redact
 from .common import ApiError, api, get_int, json_body
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def routes(daemon: "Daemon") -> list[Route]:
         return JSONResponse(tools.stop_led_test())
 
     async def readers(request: Request) -> Response:
-        return JSONResponse({"slots": [s.to_json() for s in tools.slots]})
+        return JSONResponse({"slots": redact.slots([s.to_json() for s in tools.slots], redact.slots_secret(daemon))})
 
     @api
     async def config(request: Request) -> Response:

@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-from . import api_board, api_game, api_tiles, api_tools, live
+from . import api_board, api_game, api_seat, api_tiles, api_tools, live
 from .security import TokenGate
 
 if TYPE_CHECKING:
@@ -33,6 +33,6 @@ def create_app(daemon: "Daemon") -> ASGIApp:
     routes: list[BaseRoute] = [Route("/", index)]
     routes += api_board.routes(daemon) + api_game.routes(daemon) + api_tools.routes(daemon)
     routes += api_tiles.routes(daemon)
-    routes += live.routes(daemon)
+    routes += live.routes(daemon) + api_seat.routes(daemon, STATIC)
     routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    return TokenGate(Starlette(routes=routes), daemon.token)
+    return TokenGate(Starlette(routes=routes), daemon.token, daemon.seat_keys, daemon.config.listen)

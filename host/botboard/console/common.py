@@ -6,7 +6,7 @@ import inspect
 import json
 from typing import Any, Awaitable, Callable
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from ..board_tools import ToolError
@@ -23,13 +23,18 @@ class ApiError(ValueError):
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    try:
+        raw = await request.body()
+    except ClientDisconnect:  # the gate cut a body past its size limit
+        raise ApiError("the request body is too large", status=413) from None
     if not raw:
         return {}
     try:
         body = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise ApiError(f"the request body is not JSON: {err}") from err
+    except RecursionError:
+        raise ApiError("the request body is nested too deeply") from None
     if not isinstance(body, dict):
         raise ApiError("the request body must be a JSON object")
     return body

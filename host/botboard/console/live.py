@@ -4,18 +4,21 @@ Events are JSON objects with a ``kind``: ``status`` (every second and on
 connect), ``frames`` (decoded frames both ways, batched), ``cells`` (what the
 board reports it shows), ``slot``, ``button``, ``led_test``, ``plug`` and
 ``game`` (from the session). The daemon's own per-message ``trace`` events
-are dropped here: ``frames`` carries the same messages and the outgoing ones.
+are dropped here: ``frames`` carries the same messages and the outgoing ones. A
+seat's private game events never go here, and in a game with secret slots
+tags are hidden (redact.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import redact
 from .api_board import full_status
 
 if TYPE_CHECKING:
@@ -35,8 +38,9 @@ def routes(daemon: "Daemon") -> list[WebSocketRoute]:
             while True:
                 wait = max(0.0, next_status - time.monotonic())
                 try:
-                    event: dict[str, Any] = await asyncio.wait_for(queue.get(), wait)
-                    if event.get("kind") != "trace":
+                    event = redact.event(await asyncio.wait_for(queue.get(), wait),
+                                         redact.slots_secret(daemon))
+                    if event is not None:
                         await ws.send_json(event)
                 except asyncio.TimeoutError:
                     pass

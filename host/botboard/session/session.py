@@ -108,6 +108,7 @@ class GameSession:
         self.picker: Picker | None = None
         self.awaiting: dict[int, tuple[str, Any]] = {}  # seat -> second confirm pending (kind, held)
         self.confirmed: dict[int, tuple[str, list[bytes | None]]] = {}  # seat -> (action, slot uids)
+        self.submitted: set[int] = set()  # seats whose program is in (held or applied) until they act again
         self.controls: dict[int, dict[str, Any]] = {}  # seat -> its station's settings (reboot...)
         self.message = "no game: start one from the console or with `botboard run --players N`"
         self.message_seat: int | None = None
@@ -163,6 +164,7 @@ class GameSession:
         self.seating, self.bmap = self._fit(state)
         self.awaiting.clear()
         self.confirmed.clear()
+        self.submitted.clear()
         self.controls.clear()
         self.seat_messages.clear()
         self.alerts.clear()
@@ -351,6 +353,7 @@ class GameSession:
 
     def _submit(self, seat: int, text: str) -> None:
         """Apply now if the engine's order has reached this seat; else hold it, unseen."""
+        self.submitted.add(seat)
         if self.engine.current_player(self.state) == seat:
             self._apply(text)
             return
@@ -542,6 +545,7 @@ class GameSession:
         acting = self.mapping.acting_seats(state)
         for seat in [s for s in self.confirmed if s not in acting]:  # its program no longer awaited
             del self.confirmed[seat]
+        self.submitted -= set(acting) - set(self.confirmed)  # their next program is due
         self._prioritise()
 
     def _prioritise(self, force: bool = False) -> None:
@@ -746,7 +750,7 @@ class GameSession:
             "game": self.game, "title": self.engine.info.title, "game_id": self.game_id,
             "phase": self.mode, "players": len(seats), "seats": seats,
             "current_player": self.engine.current_player(state),
-            "acting": acting, "confirmed": [self.seat_name(s) for s in sorted(self.confirmed)],
+            "acting": acting, "confirmed": [self.seat_name(s) for s in sorted(self.submitted)],
             "pending": pending, "awaiting_second_confirm": awaiting,
             "outcome": outcome.to_json() if outcome else None, "over": outcome is not None,
             "winner": [self.seat_name(w) for w in outcome.winners] if outcome else None,
@@ -776,10 +780,12 @@ class GameSession:
         settings = self.controls.get(seat, {})
         return {"seat": seat, "name": self.seat_name(seat), "game": self.game,
                 "phase": self.mode, "acting": seat in self.acting(),
-                "confirmed": seat in self.confirmed,
+                "confirmed": seat in self.submitted,
                 "awaiting_second_confirm": self.awaiting[seat][0] if seat in self.awaiting else None,
                 "message": self.seat_messages.get(seat, ""), "pending": pending,
-                "station": self._station_words(seat),
+                "station": self._station_words(seat), "table_message": self.message,
+                "slot_names": [self.mapping.slot_name(state, pos)
+                               for pos in range(self.mapping.slots_per_seat())],
                 "private": self.mapping.seat_view(state, seat),
                 "controls": self.mapping.controls(state, seat, settings),
                 "public": self.mapping.public_view(state)}

@@ -1,7 +1,9 @@
 // Talking to the daemon: JSON over fetch, notices, small DOM helpers.
 "use strict";
 
-const token = new URLSearchParams(location.search).get("token");
+// the shared console's token, or on a seat's page that seat's key: either goes as a Bearer
+const params = new URLSearchParams(location.search);
+const token = params.get("token") ?? params.get("key");
 const auth = token ? { authorization: `Bearer ${token}` } : {};
 
 export async function getJSON(path) {
@@ -30,10 +32,13 @@ export function act(path, body, done) {
   return post(path, body).then((data) => { if (done) done(data); return data; }, () => null);
 }
 
-export function wsURL() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const base = location.pathname.replace(/[^/]*$/, "");
-  return `${scheme}://${location.host}${base}ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+// path: relative to the page's folder ("ws" for the console, "../ws/seat/N" for a seat)
+export function wsURL(path = "ws") {
+  const url = new URL(path, location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  url.search = "";
+  if (token) url.searchParams.set(params.has("key") ? "key" : "token", token);
+  return url.href;
 }
 
 let noticeTimer = 0;

@@ -6,7 +6,26 @@ import { act, svg } from "./api.js";
 const SIZE = 20;
 const EFFECTS = ["off", "solid", "blink", "pulse", "spin"];
 const NO_FACING = 15;
-const state = { layout: null, shapes: [], cursor: 0, simulated: false };
+const state = { layout: null, shapes: [], cursor: 0, simulated: false, floor: "" };
+const ARROW = { N: "↑", E: "→", S: "↓", W: "←" };
+const SIDE = { N: [[-1, -1], [1, -1]], E: [[1, -1], [1, 1]], S: [[-1, 1], [1, 1]], W: [[-1, -1], [-1, 1]] };
+
+// A floor element as a short mark (the panel has it printed; the title says it in words).
+function floorMark(square) {
+  switch (square.type) {
+    case "conveyor": return [square.colour === "blue" ? ARROW[square.dir].repeat(2) : ARROW[square.dir], `${square.colour} conveyor ${square.dir}`];
+    case "pusher": return [`P${ARROW[square.dir]}`, `pusher ${square.dir}, stages ${square.stages.join(" ")}`];
+    case "gear": return [{ L: "↺", R: "↻", U: "⟲⟲" }[square.turn], `gear ${square.turn}`];
+    case "pit": return ["▩", "pit"];
+    case "crusher": return ["✕", `crusher, stages ${square.stages.join(" ")}`];
+    case "repair": return [`+${square.wrenches}`, `repair (${square.wrenches} wrench${square.wrenches > 1 ? "es" : ""})`];
+    case "upgrade": return ["U", "upgrade"];
+    case "switch": return ["S", `${square.kind} switch`];
+    case "drawbridge": return ["D", `drawbridge (bridge ${square.bridge}, switch ${square.switch})`];
+    case "teleporter": return ["T", `${square.colour} teleporter`];
+    default: return ["?", square.type];
+  }
+}
 
 function centre(grid, a, b) {
   if (grid === "hex") return [SIZE * Math.sqrt(3) * (a + b / 2), SIZE * 1.5 * b];
@@ -32,6 +51,7 @@ function facingAngle(grid, facing) {
 export function drawArena(layout, simulated) {
   state.layout = layout;
   state.simulated = simulated;
+  state.floor = "";
   const root = document.getElementById("arena");
   root.replaceChildren();
   const centres = layout.cells.map(([a, b]) => centre(layout.grid, a, b));
@@ -118,4 +138,36 @@ export function arenaKeys(event) {
     touch(state.cursor);
     event.preventDefault();
   }
+}
+
+// BotWars' factory floor (the view's public "floor"), drawn over the squares once per board.
+export function showFloor(floor) {
+  const key = floor ? JSON.stringify([floor.name, floor.squares.length]) : "";
+  if (key === state.floor || state.layout?.grid !== "square") return;
+  state.floor = key;
+  const root = document.getElementById("arena");
+  root.querySelector(".floor")?.remove();
+  if (!floor) return;
+  const layer = svg("g", { class: "floor" });
+  const at = new Map(state.shapes.map((shape) => [shape.coords.join(","), shape]));
+  const mark = (x, y, text, title, cls) => {
+    const shape = at.get(`${x},${y}`);
+    if (!shape) return;
+    const node = svg("text", { x: shape.x, y: shape.y + SIZE * 0.12, class: `floor-mark ${cls}` });
+    node.textContent = text;
+    layer.append(node);
+    shape.title.textContent += ` · ${title}`;  // the cell's tooltip says it in words
+  };
+  for (const square of floor.squares) mark(square.x, square.y, ...floorMark(square), square.type);
+  for (const flag of floor.flags) mark(flag.x, flag.y, `F${flag.number}`, `flag ${flag.number}`, "flag");
+  for (const laser of floor.lasers) mark(laser.x, laser.y, `L${ARROW[laser.facing]}`, `${laser.colour} laser firing ${laser.facing}`, "laser");
+  const h = SIZE * 0.95;
+  for (const wall of floor.walls) {
+    const shape = at.get(`${wall.x},${wall.y}`);
+    if (!shape) continue;
+    const [[ax, ay], [bx, by]] = SIDE[wall.side];
+    layer.append(svg("line", { x1: shape.x + ax * h, y1: shape.y + ay * h, x2: shape.x + bx * h,
+                               y2: shape.y + by * h, class: "wall" }));
+  }
+  root.append(layer);
 }

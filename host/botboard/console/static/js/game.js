@@ -86,34 +86,61 @@ function show(value) {
 }
 
 const FACTS = ["phase", "turn", "round", "countdown", "winner", "message", "speed"];
-const PER_PLAYER = { scores: "score", delivered: "delivered crystals", hands: "hand",
-                     double_modification_used: "DM used" };
+const NOT_SHOWN = new Set(["log", "events", "pending", "public", "floor", "seats", "stations", "state_hash",
+                           "columns"]);
 
-// One row per player: score, delivered crystals, hand size (specials stay hidden).
-function playersTable(view) {
-  const columns = Object.keys(PER_PLAYER).filter((key) => view[key] && typeof view[key] === "object");
-  if (!columns.length) return null;
-  const players = Object.keys(view[columns[0]]);
-  return table(players.map((p) => [p, ...columns.map((key) => show(view[key][p]))]),
-    ["player", ...columns.map((key) => PER_PLAYER[key])]);
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+// The engine's public observation, whatever the game: scalars become facts; the maps
+// the game names in "columns" (player -> figure) become the players table's columns,
+// under the game's headings; a map of players to records a table of its own (BotWars'
+// robots); anything else is listed under "more".
+function publicParts(pub) {
+  const facts = [], columns = {}, tables = [], more = {};
+  const headings = pub.columns ?? {};
+  for (const [key, value] of Object.entries(pub)) {
+    if (NOT_SHOWN.has(key) || value === null || value === undefined) continue;
+    const values = isObject(value) ? Object.values(value) : [];
+    if (!isObject(value) && !Array.isArray(value)) facts.push([key, value]);
+    else if (key in headings) columns[headings[key]] = value;
+    else if (values.length && values.every(isObject)) tables.push([key, value]);
+    else more[key] = value;
+  }
+  return { facts, columns, tables, more };
+}
+
+function recordsTable(name, records) {
+  const fields = [...new Set(Object.values(records).flatMap((r) => Object.keys(r)))];
+  return [el("h3", {}, name.replaceAll("_", " ")),
+    table(Object.entries(records).map(([who, r]) => [who, ...fields.map((f) => show(r[f]))]), [name.replace(/s$/, ""), ...fields])];
+}
+
+function columnsTable(columns) {
+  const keys = Object.keys(columns);
+  if (!keys.length) return [];
+  const players = [...new Set(keys.flatMap((k) => Object.keys(columns[k])))];
+  return [table(players.map((p) => [p, ...keys.map((k) => show(columns[k][p]))]),
+    ["player", ...keys])];
 }
 
 function renderView(view) {
   const root = document.getElementById("game-view");
   if (!state.session) { root.replaceChildren(el("p", { class: "muted" }, "no game session")); return; }
   if (!view) { root.replaceChildren(el("p", { class: "muted" }, "no game yet: start one above")); return; }
-  const facts = FACTS.filter((k) => view[k] !== undefined && view[k] !== null);
-  const parts = [el("dl", { class: "facts" }, facts.flatMap((k) => [el("dt", {}, k), el("dd", { "data-key": k }, show(view[k]))]))];
-  const players = playersTable(view);
-  if (players) parts.push(players);
-  const log = view.log ?? view.events ?? [];
+  const pub = publicParts(view.public ?? {});
+  const facts = [...FACTS.filter((k) => view[k] !== undefined && view[k] !== null).map((k) => [k, view[k]]),
+    ...pub.facts.filter(([k]) => !FACTS.includes(k))];
+  const parts = [el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", {}, k.replaceAll("_", " ")), el("dd", { "data-key": k }, show(v))]))];
+  parts.push(...columnsTable(pub.columns));
+  for (const [name, records] of pub.tables) parts.push(...recordsTable(name, records));
+  const log = view.log ?? [];
   if (log.length) {
     parts.push(el("h3", {}, "Events"), el("ol", { id: "game-log", class: "log" },
       log.slice(-60).map((line) => el("li", {}, typeof line === "string" ? line : line.text ?? JSON.stringify(line)))));
   }
-  const rest = Object.fromEntries(Object.entries(view).filter(([k]) =>
-    !FACTS.includes(k) && !(k in PER_PLAYER) && !["log", "events", "pending"].includes(k)));
-  parts.push(el("details", {}, el("summary", {}, "everything else"), el("pre", {}, JSON.stringify(rest, null, 1))));
+  if (Object.keys(pub.more).length) {
+    parts.push(el("details", {}, el("summary", {}, "more"), el("pre", {}, JSON.stringify(pub.more, null, 1))));
+  }
   root.replaceChildren(...parts);
   const logList = document.getElementById("game-log");
   if (logList) logList.scrollTop = logList.scrollHeight;

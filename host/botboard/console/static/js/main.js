@@ -2,13 +2,14 @@
 // events to the panels, and wire the keyboard shortcuts (see the ? dialog).
 "use strict";
 import { getJSON, notify, wsURL } from "./api.js";
-import { arenaKeys, drawArena, showCells } from "./arena.js";
+import { arenaKeys, drawArena, showCells, showFloor } from "./arena.js";
 import { focusDecision, setupGame, showGame, undo } from "./game.js";
 import { addFrames, setupTrace, showLink, togglePause } from "./link.js";
 import { loadCatalogue } from "./catalogue.js";
 import { focusFirstSlot, setButton, setGameView, setSlot, setSlots, setupStations,
          setupTilePicker } from "./stations.js";
 import { setupTools, showLedTest, showReaders, showSettings, startLedTest } from "./tools.js";
+import { showSeats } from "./seats.js";
 
 let slots = [];
 
@@ -22,12 +23,13 @@ async function start() {
   drawArena(layout, simulated);
   setupStations(layout, simulated);
   setupTilePicker();
-  setupGame(setGameView);
+  setupGame((view) => { setGameView(view); showFloor(view?.public?.floor); });
   setupTrace();
   setupTools(layout);
   showLink(status);
   showSettings(status.tools.settings);
   showGame(game);
+  showSeats().catch(() => {});
   slots = status.tools.slots;
   setSlots(slots);
   showReaders(slots);
@@ -65,7 +67,10 @@ function onEvent(event) {
 }
 
 function onGameEvent(event) {
-  if (event.event === "view") showGame({ session: true, view: event.view });
+  if (event.event === "view") {
+    showGame({ session: true, view: event.view });
+    showSeats().catch(() => {});
+  }
   else if (event.event === "message") notify(event.text);
   else getJSON("api/game").then(showGame, () => {});
 }

@@ -61,6 +61,11 @@ def nearest_stations(layout: Layout, bases: list[tuple[int, int]]) -> tuple[int,
     return tuple(best)
 
 
+# the console's players table: which per-player figures, under which heading
+PLAYER_COLUMNS = {"scores": "score", "delivered": "delivered crystals", "hands": "hand",
+                  "double_modification_used": "DM used"}
+
+
 class TwinTinBotsTable(TableMapping[State]):
     game = "twin-tin-bots"
     palette = leds.PALETTE
@@ -183,6 +188,7 @@ class TwinTinBotsTable(TableMapping[State]):
                          for s, c in enumerate(colours) for k in (0, 1)},
             "track": len(state.track),
             "countdown": state.countdown if state.countdown >= 0 else None,
+            "columns": PLAYER_COLUMNS,
         }
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:

@@ -1,0 +1,138 @@
+"""A seat's private view: one player's phone, reached with that seat's key.
+
+GET  /seat/N                 the seat page (phone-sized)
+GET  /api/seat/N             {"seat", "view": session.seat_view(N)}  that player alone
+POST /api/seat/N/press       {role: previous|next|confirm}  the station's buttons, from the phone
+POST /api/seat/N/decide      {choice}                       this seat's pending decision
+POST /api/seat/N/control     {name, value}                  a setting for the next program
+WS   /ws/seat/N              the seat view again whenever the game or the seat's slots
+                             change, and this seat's private messages; nothing else
+
+GET  /api/seats              (shared console only) each seat's link and QR code
+
+The gate (security.py) lets a seat key through to its own seat's routes and
+nowhere else; these handlers never read another seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .api_game import NO_SESSION
+from .common import ApiError, api, json_body
+from .seats import reachable_host, seat_links
+
+if TYPE_CHECKING:
+    from ..daemon import Daemon
+
+PING_EVERY_S = 15.0  # phones drop idle sockets; a small frame keeps the link and shows it alive
+
+
+def concerns(event: dict[str, Any], seat: int, own_slots: list[int]) -> bool:
+    """Does this published event change the seat's view? (It is never forwarded as is.)"""
+    if event.get("kind") == "slot":
+        return event.get("slot") in own_slots
+    return event.get("kind") == "game" and (not event.get("private") or event.get("seat") == seat)
+
+
+def routes(daemon: "Daemon", static: Any) -> list[BaseRoute]:
+    def session() -> Any:
+        if daemon.session is None:
+            raise ApiError(NO_SESSION, status=409)
+        return daemon.session
+
+    def seat_view(seat: int) -> dict[str, Any]:
+        current = daemon.session
+        if current is None or current.state is None:
+            return {"seat": seat, "game": daemon.game_name, "view": None}
+        try:
+            return {"seat": seat, "game": daemon.game_name, "view": current.seat_view(seat)}
+        except ValueError as err:  # no such seat in this game (yet)
+            return {"seat": seat, "game": daemon.game_name, "view": None, "error": str(err)}
+
+    def own_slots(seat: int) -> list[int]:
+        seating = getattr(daemon.session, "seating", None)
+        return list(seating.slots_of(seat)) if seating is not None and seat < seating.players else []
+
+    async def page(request: Request) -> Response:
+        return FileResponse(static / "seat.html", headers={"cache-control": "no-store"})
+
+    @api
+    async def view(request: Request) -> Response:
+        return JSONResponse(seat_view(int(request.path_params["seat"])))
+
+    @api
+    async def press(request: Request) -> Response:
+        seat = int(request.path_params["seat"])
+        role = (await json_body(request)).get("role")
+        if role not in ("previous", "next", "confirm"):
+            raise ApiError("role must be previous, next or confirm (the station's buttons)")
+        session().press(seat, role)
+        return JSONResponse(seat_view(seat))
+
+    @api
+    async def decide(request: Request) -> Response:
+        seat = int(request.path_params["seat"])
+        body = await json_body(request)
+        if not isinstance(body.get("choice"), str):
+            raise ApiError("missing field 'choice': one of your pending decision's choices")
+        session().decide(body["choice"], seat=seat)
+        return JSONResponse(seat_view(seat))
+
+    @api
+    async def control(request: Request) -> Response:
+        seat = int(request.path_params["seat"])
+        body = await json_body(request)
+        if not isinstance(body.get("name"), str) or "value" not in body:
+            raise ApiError("a setting needs {\"name\": ..., \"value\": ...}")
+        session().set_control(seat, body["name"], body["value"])
+        return JSONResponse(seat_view(seat))
+
+    async def live(ws: WebSocket) -> None:
+        seat = int(ws.path_params["seat"])
+        await ws.accept()
+        queue = daemon.subscribe()
+        try:
+            await ws.send_json({"kind": "seat", **seat_view(seat)})
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), PING_EVERY_S)
+                except asyncio.TimeoutError:
+                    await ws.send_json({"kind": "ping"})
+                    continue
+                if not concerns(event, seat, own_slots(seat)):
+                    continue
+                if event.get("event") == "message" and event.get("seat") == seat:
+                    await ws.send_json({"kind": "message", "text": event.get("text", "")})
+                await ws.send_json({"kind": "seat", **seat_view(seat)})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            daemon.unsubscribe(queue)
+
+    async def links(request: Request) -> Response:
+        current = daemon.session
+        seats = current.seats() if current is not None else []
+        listen = daemon.config.listen
+        base = f"http://{reachable_host(listen)}:{daemon.config.console_port}/"
+        phones = not listen.startswith("127.") and listen not in ("localhost", "::1")
+        return JSONResponse({"seats": seat_links(daemon.seat_keys, base, seats, phones),
+                             "note": "" if phones else
+                             "the console listens on this computer only: phones cannot open these "
+                             "links. Restart with --listen 0.0.0.0 --token auto to reach it on the LAN"})
+
+    return [
+        Route("/seat/{seat:int}", page),
+        Route("/api/seat/{seat:int}", view),
+        Route("/api/seat/{seat:int}/press", press, methods=["POST"]),
+        Route("/api/seat/{seat:int}/decide", decide, methods=["POST"]),
+        Route("/api/seat/{seat:int}/control", control, methods=["POST"]),
+        WebSocketRoute("/ws/seat/{seat:int}", live),
+        Route("/api/seats", links),
+    ]

@@ -1,0 +1,70 @@
+"""Seat keys and seat links: each seat's phone gets its own key, good for its own seat only.
+
+A seat key opens ``/seat/N``, ``/api/seat/N/...`` and ``/ws/seat/N`` for that
+N and nothing else (not the shared console, not another seat). Keys are
+derived from the console token when there is one, so a daemon restarted with
+the same ``--token`` keeps every phone's link working; without a token (a
+loopback console) they are random for this run.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import ipaddress
+import re
+import secrets
+import socket
+from typing import Any
+
+import segno
+
+SEAT_PATH = re.compile(r"^/(?:seat|api/seat|ws/seat)/(\d{1,2})(?:/[a-z-]*)?$")
+MAX_SEATS = 8
+
+
+class SeatKeys:
+    def __init__(self, token: str | None) -> None:
+        self._secret = token.encode() if token else secrets.token_bytes(32)
+
+    def key(self, seat: int) -> str:
+        digest = hmac.new(self._secret, f"botboard seat {seat}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:15]).decode()
+
+    def check(self, seat: int, given: str) -> bool:
+        return 0 <= seat < MAX_SEATS and hmac.compare_digest(given.encode(), self.key(seat).encode())
+
+
+def seat_of_path(path: str) -> int | None:
+    """The seat a seat route is for; None for every other path."""
+    match = SEAT_PATH.match(path)
+    return int(match.group(1)) if match else None
+
+
+def reachable_host(listen: str) -> str:
+    """The address a phone on the same network can open: the listen address, or this
+    machine's LAN address when listening on every interface."""
+    try:
+        wildcard = ipaddress.ip_address(listen).is_unspecified
+    except ValueError:
+        return listen
+    if not wildcard:
+        return f"[{listen}]" if ":" in listen else listen
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: it only picks the outgoing interface
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()
+
+
+def seat_links(keys: SeatKeys, base_url: str, seats: list[dict[str, Any]], phones_reach: bool) -> list[dict[str, Any]]:
+    """One entry per seat: its name, link and the link as a QR code (an SVG data: URL for an <img>)."""
+    out = []
+    for seat in seats:
+        url = f"{base_url}seat/{seat['seat']}?key={keys.key(seat['seat'])}"
+        qr = segno.make(url, error="m").svg_data_uri(scale=4, dark="#000", light="#fff")
+        out.append({"seat": seat["seat"], "name": seat.get("name", f"seat {seat['seat'] + 1}"),
+                    "url": url, "qr": qr, "phones_reach": phones_reach})
+    return out

@@ -1,0 +1,20 @@
+// The seats panel: one link and QR code per seat, each opening that seat's
+// private view on a player's phone (its own key: no other seat, no console).
+"use strict";
+import { el, getJSON } from "./api.js";
+
+let shown = "";
+
+export async function showSeats() {
+  const data = await getJSON("api/seats");
+  const key = JSON.stringify(data.seats.map((s) => [s.name, s.url]));
+  if (key === shown) return;
+  shown = key;
+  document.getElementById("seats-note").textContent = data.note;
+  document.getElementById("seats").replaceChildren(...(data.seats.length ? data.seats.map((seat) =>
+    el("figure", { class: "seat-link" },
+      el("img", { src: seat.qr, alt: `QR code of ${seat.name}'s seat link`, width: 148, height: 148 }),
+      el("figcaption", {}, el("a", { href: seat.url, target: "_blank", rel: "noopener noreferrer" },
+        `${seat.name}'s view`))))
+    : [el("p", { class: "muted" }, "no game yet: the seats appear when one starts")]));
+}

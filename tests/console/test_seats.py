@@ -1,0 +1,223 @@
+"""Seat views: a BotWars daemon with the simulated board, seats reached with their own keys.
+
+Each seat key opens its own seat and nothing else; nothing a seat key or the
+shared console can read (HTTP or websocket) carries another seat's hand or
+its program before every seat has confirmed; a phone-sized seat page plays
+a turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import time
+import urllib.parse
+from typing import Any, Iterator
+
+import pytest
+import websockets
+
+from botboard.games.botwars.cards import deck
+
+from ..simboard import wait_for
+from .conftest import TOKEN, LiveDaemon, open_console
+
+SHARED_GETS = ("/api/game", "/api/status", "/api/trace?limit=2000", "/api/slots", "/api/tools/readers",
+               "/api/cells", "/api/seats")
+
+
+@pytest.fixture(scope="module")
+def botwars(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
+    daemon = LiveDaemon(tmp_path_factory.mktemp("botwars-data"), game="botwars")
+    daemon.start()
+    yield daemon
+    daemon.stop()
+
+
+def key(live: LiveDaemon, seat: int) -> str:
+    return live.daemon.seat_keys.key(seat)
+
+
+def new_game(live: LiveDaemon, seed: int) -> Any:
+    live.post("/api/game/speed", {"speed": 0})
+    live.post("/api/game/new", {"players": 2, "seed": seed})
+    return live.daemon.session
+
+
+def hand(live: LiveDaemon, seat: int) -> list[str]:
+    return [deck().name(c) for c in live.call(lambda: list(live.daemon.session.state.players[seat].hand))]
+
+
+def lay(live: LiveDaemon, seat: int, cards: list[str]) -> list[str]:
+    """Cards into the seat's registers (as a player's hand would): their tags' uid and payload, in hex."""
+    session = live.daemon.session
+    tags = []
+    for register, card in enumerate(cards):
+        slot = live.call(lambda r=register: session.seating.physical(seat, r))
+        placed = live.post("/api/sim/place", {"slot": slot, "card": card})
+        tags += [placed["uid"], placed["payload"]]
+    wait_for(lambda: live.call(lambda: session.seat_view(seat)["station"]) == cards, 10,
+             f"seat {seat}'s registers to read its cards")
+    return tags
+
+
+async def listen(url: str, until: asyncio.Event) -> list[str]:
+    """Every message on a websocket until ``until`` is set, and a second more."""
+    frames: list[str] = []
+    async with websockets.connect(url) as ws:
+        async def take(seconds: float) -> None:
+            try:
+                frames.append(str(await asyncio.wait_for(ws.recv(), seconds)))
+            except asyncio.TimeoutError:
+                pass
+
+        while not until.is_set():
+            await take(0.5)
+        end = time.monotonic() + 1.0
+        while time.monotonic() < end:
+            await take(end - time.monotonic())
+    return frames
+
+
+def run(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own (Playwright's sync API keeps a loop in this one)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def test_a_seat_key_opens_its_own_seat_and_nothing_else(botwars: LiveDaemon) -> None:
+    new_game(botwars, 3)
+    assert botwars.request("GET", "/api/seat/0", token=key(botwars, 0))[0] == 200
+    for path in ("/api/seat/1", "/api/game", "/api/status", "/api/trace", "/api/seats", "/"):
+        status, reply = botwars.request("GET", path, token=key(botwars, 0))
+        assert status == 401, (path, reply)
+    assert botwars.request("GET", "/api/seat/0", token=TOKEN)[0] == 401  # the console's token is not a seat key
+    status, reply = botwars.request("POST", "/api/seat/1/press", {"role": "confirm"}, token=key(botwars, 0))
+    assert status == 401 and "seat key" in reply["error"]
+    status, reply = botwars.request("POST", "/api/seat/0/press", {"role": "jump"}, token=key(botwars, 0))
+    assert status == 400 and "previous, next or confirm" in reply["error"]
+
+
+def test_seat_links_carry_their_own_key_and_a_qr_code(botwars: LiveDaemon) -> None:
+    new_game(botwars, 3)
+    seats = botwars.get("/api/seats")
+    assert [s["name"] for s in seats["seats"]] == ["red", "blue"]
+    for seat in seats["seats"]:
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(seat["url"]).query)
+        assert query["key"] == [key(botwars, seat["seat"])]
+        assert seat["qr"].startswith("data:image/svg+xml")
+    assert "--listen" in seats["note"]  # a loopback console says phones cannot reach it
+
+
+def test_no_response_or_message_for_others_carries_a_hand_or_an_unrevealed_program(botwars: LiveDaemon) -> None:
+    new_game(botwars, 11)
+    red, blue = hand(botwars, 0), hand(botwars, 1)
+    assert not set(red) & set(blue)
+    base = botwars.base.replace("http", "ws")
+
+    async def watch() -> tuple[list[str], list[str], list[str]]:
+        done = asyncio.Event()
+        shared = asyncio.create_task(listen(f"{base}/ws?token={TOKEN}", done))
+        seat_one = asyncio.create_task(listen(f"{base}/ws/seat/1?key={key(botwars, 1)}", done))
+        seat_zero = asyncio.create_task(listen(f"{base}/ws/seat/0?key={key(botwars, 0)}", done))
+        await asyncio.sleep(0.5)
+        tags = await asyncio.to_thread(lay, botwars, 0, red[:5])
+        status, _ = await asyncio.to_thread(botwars.request, "POST", "/api/seat/0/press",
+                                            {"role": "confirm"}, key(botwars, 0))
+        assert status == 200
+        done.set()
+        return tags, await shared + await seat_one, await seat_zero
+
+    tags, others, own = run(watch())
+    session = botwars.daemon.session
+    # red is first in the engine's order: its program is in the game state already, unrevealed
+    assert len(session.journal.actions(session.game_id)) == 1 and session.state.players[0].program
+    others += [json.dumps(botwars.get(path)) for path in SHARED_GETS]
+    others.append(json.dumps(botwars.request("GET", "/api/seat/1", token=key(botwars, 1))[1]))
+    seen = "\n".join(others)
+    for secret in red + [t for t in tags if t]:
+        assert secret not in seen, secret
+    assert all(card in "\n".join(own) for card in red)  # the owner sees them: the test could fail
+    assert all(card in seen for card in blue[:3])  # blue's own view shows blue's hand
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Any, botwars: LiveDaemon) -> Iterator[Any]:
+    yield from open_console(browser, botwars)
+
+
+def test_a_phone_sized_seat_page_plays_a_botwars_turn(phone: Any, botwars: LiveDaemon, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    session = new_game(botwars, 7)
+    red, blue = hand(botwars, 0), hand(botwars, 1)
+    links = {s["seat"]: s["url"] for s in botwars.get("/api/seats")["seats"]}
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(links[0].replace(links[0].split("/seat/")[0], botwars.base))
+    expect(page.locator("#seat-name")).to_have_text("red")
+    expect(page.locator("#hand li")).to_have_count(len(red))
+    shown = page.locator("body").text_content() or ""
+    assert all(card in shown for card in red) and not any(card in shown for card in blue)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    confirm = page.locator("#station-buttons [data-role='confirm']")
+    box = confirm.bounding_box()
+    assert box and box["y"] + box["height"] <= 844 and box["height"] >= 40  # in reach, big enough
+
+    page.locator("#controls select[data-control='reboot']").select_option("no")
+    lay(botwars, 0, red[:5])
+    expect(page.locator("#station li").nth(4)).to_contain_text(red[4])
+    confirm.click()
+    expect(page.locator("#seat-state")).to_have_text("confirmed: waiting for the others")
+    assert not any(card in json.dumps(botwars.get("/api/game")) for card in red)  # in, unrevealed
+    lay(botwars, 1, blue[:5])
+    botwars.request("POST", "/api/seat/1/press", {"role": "confirm"}, token=key(botwars, 1))
+    wait_for(lambda: len(session.journal.actions(session.game_id)) == 2, 10, "both programs to run")
+    actions = [a["action"] for a in session.journal.actions(session.game_id)]
+    assert actions == [f"p1 program {' '.join(red[:5])}", f"p2 program {' '.join(blue[:5])}"]
+    wait_for(lambda: session.state.turn == 2, 15, "the turn's five registers to play")
+    expect(page.locator("#hand li")).to_have_count(len(session.state.players[0].hand))
+    new_red = [deck().name(c) for c in session.state.players[0].hand]
+    expect(page.locator("#take")).to_contain_text(new_red[0])
+    expect(phone.locator("#game-log")).to_contain_text("turn 1 stage 5")  # the stage report, as it played
+    assert not errors, errors
+    page.close()
+
+
+def test_the_shared_console_draws_the_factory_floor(phone: Any, botwars: LiveDaemon) -> None:
+    from playwright.sync_api import expect
+
+    new_game(botwars, 5)
+    phone.reload()
+    expect(phone.locator("#arena .floor .wall").first).to_be_attached()
+    floor = botwars.get("/api/game")["view"]["public"]["floor"]
+    expect(phone.locator("#arena .floor .wall")).to_have_count(len(floor["walls"]))
+    expect(phone.locator("#arena .floor-mark.flag")).to_have_text([f"F{f['number']}" for f in floor["flags"]])
+    expect(phone.locator("#game-view h3").first).to_have_text("robots")
+
+
+def test_seat_page_without_its_key_is_refused(botwars: LiveDaemon) -> None:
+    status, reply = botwars.request("GET", "/seat/0", token=None)
+    assert status == 401 and "seat key" in str(reply)
+    status, _ = botwars.request("GET", f"/seat/0?key={key(botwars, 1)}", token=None)
+    assert status == 401
+
+
+def test_a_seat_websocket_needs_its_own_key(botwars: LiveDaemon) -> None:
+    base = botwars.base.replace("http", "ws")
+
+    async def refused(url: str) -> bool:
+        try:
+            async with websockets.connect(url) as ws:
+                await asyncio.wait_for(ws.recv(), 3)
+        except websockets.exceptions.WebSocketException:
+            return True
+        return False
+
+    assert run(refused(f"{base}/ws/seat/1?key={key(botwars, 0)}"))
+    assert run(refused(f"{base}/ws/seat/0?token={TOKEN}"))
+    assert not run(refused(f"{base}/ws/seat/0?key={key(botwars, 0)}"))  # its own key: it opens
+
