@@ -45,18 +45,20 @@ class Animation:
             done()
             return
         self._skip = asyncio.Event()
+        self.show(pictures[0][1])  # now, not when the task first runs: the turn shows at once
         self._task = asyncio.get_running_loop().create_task(self._run(pictures, done))
 
     async def _run(self, pictures: list[tuple[Event | None, dict[int, CellState]]],
                    done: Callable[[], None]) -> None:
         assert self._skip is not None
-        for _, picture in pictures[:-1]:  # a cancel (undo, a new game) ends it here
-            self.show(picture)
+        for index in range(1, len(pictures)):  # a cancel (undo, a new game) ends it here
             try:
                 await asyncio.wait_for(self._skip.wait(), self.step_s)
                 break  # skipped
             except asyncio.TimeoutError:
                 pass
+            if index < len(pictures) - 1:
+                self.show(pictures[index][1])
         self.show(pictures[-1][1])
         done()
 
