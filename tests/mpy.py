@@ -11,7 +11,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from botboard.sim import micropython_binary
+from botboard.board.sim import micropython_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAP = "160K"  # the RP2040 Pico has about 190 KB free for the MicroPython heap

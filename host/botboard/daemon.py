@@ -9,19 +9,19 @@ Everything the console shows comes from here through ``status()`` and the
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
-from . import games, layouts
-from .board_tools import BoardTools
-from .console.security import is_loopback
-from .console.seats import SeatKeys
+from . import games
+from .board import layouts
+from .board.tools import BoardTools
 from .link.connection import BoardConnection, Message
 from .link.image import BoardImage
-from .sim import SimBoard
-from .sim_control import SimControl
+from .board.sim import SimBoard
+from .board.sim_control import SimControl
 
 log = logging.getLogger("botboard.daemon")
 
@@ -46,6 +46,16 @@ class DaemonConfig:
 
 class ConfigError(ValueError):
     pass
+
+
+def is_loopback(host: str) -> bool:
+    """An address (or localhost) of this machine only; names are not guessed by prefix."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def check_listen(listen: str, token: str | None) -> str | None:
@@ -82,7 +92,6 @@ class Daemon:
     def __init__(self, config: DaemonConfig) -> None:
         self.config = config
         self.token = check_listen(config.listen, config.token)
-        self.seat_keys = SeatKeys(self.token)  # one per seat, for the players' phones
         self.game_name, mapping = table_game(config.game)
         self.layout_id: str = config.layout or mapping.default_layout(config.players or 2)
         config.layout = self.layout_id
@@ -150,15 +159,14 @@ class Daemon:
         }
 
     # -- running ----------------------------------------------------------------
-    async def run(self, ready: asyncio.Event | None = None) -> None:
+    async def run(self, console: Callable[["Daemon"], Any], ready: asyncio.Event | None = None) -> None:
+        """Board link, mirror and ``console(self)`` (an ASGI app, served by uvicorn) until one ends."""
         import uvicorn
-
-        from .console.app import create_app
 
         self.start_board()
         assert self.conn is not None
         server = uvicorn.Server(uvicorn.Config(
-            create_app(self), host=self.config.listen, port=self.config.console_port,
+            console(self), host=self.config.listen, port=self.config.console_port,
             log_level="warning", lifespan="off"))
         link_task = asyncio.create_task(self.conn.run())
         mirror_task = asyncio.create_task(self.tools.mirror_loop())

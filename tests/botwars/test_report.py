@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from botboard import scenario
+from botboard.games import scenario
 from botboard.games.botwars import report
 from botboard.games.botwars.game import GAME
 

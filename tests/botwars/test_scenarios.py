@@ -1,4 +1,4 @@
-"""Every scenario file in scenarios/ holds (the generic runner, botboard.scenario)."""
+"""Every scenario file in scenarios/ holds (the generic runner, botboard.games.scenario)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from botboard import scenario
+from botboard.games import scenario
 
 FILES = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 

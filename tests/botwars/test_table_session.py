@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bbshared import messages as m
-from botboard import layouts
+from botboard.board import layouts
 from botboard.games.botwars.cards import deck
 from botboard.games.botwars.game import GAME
 from botboard.games.botwars.table import leds

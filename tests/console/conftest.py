@@ -20,8 +20,9 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
+from botboard.console.app import create_app
 from botboard.daemon import Daemon, DaemonConfig
-from botboard.sim import free_tcp_port
+from botboard.board.sim import free_tcp_port
 
 from ..simboard import wait_for
 
@@ -49,7 +50,7 @@ class LiveDaemon:
         async def main() -> None:
             self.loop = asyncio.get_running_loop()
             ready = asyncio.Event()
-            self._task = asyncio.create_task(self.daemon.run(ready))
+            self._task = asyncio.create_task(self.daemon.run(create_app, ready))
             await asyncio.wait({self._task, asyncio.create_task(ready.wait())},
                                return_when=asyncio.FIRST_COMPLETED)
             self._ready.set()

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bbshared import messages as m
-from botboard.board_tools import brightest, virtual_uid
+from botboard.board.tools import brightest, virtual_uid
 from botboard.link.image import CellState
 
 from ..simboard import wait_for

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from botboard.board_tools import brightest
-from botboard.sim import free_tcp_port
+from botboard.board.tools import brightest
+from botboard.board.sim import free_tcp_port
 
 from ..simboard import BOTBOARD, wait_for
 from .conftest import TOKEN, LiveDaemon

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 import pytest
 import websockets
 
+from botboard.console.seats import SeatKeys
 from botboard.games.botwars.cards import deck
 
 from ..simboard import wait_for
@@ -36,7 +37,7 @@ def botwars(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
 
 
 def key(live: LiveDaemon, seat: int) -> str:
-    return live.daemon.seat_keys.key(seat)
+    return SeatKeys(TOKEN).key(seat)  # the daemon's keys derive from its token
 
 
 def new_game(live: LiveDaemon, seed: int) -> Any:

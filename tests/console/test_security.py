@@ -16,7 +16,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from botboard.daemon import ConfigError, Daemon, DaemonConfig, check_listen
-from botboard.sim import free_tcp_port
+from botboard.board.sim import free_tcp_port
 
 from ..simboard import BOTBOARD
 from .conftest import TOKEN, LiveDaemon

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from botboard import layouts
+from botboard.board import layouts
 from tests.mpy import run_mpy
 
 SETUP = """

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from botboard import deploy, firmware_build, layouts
+from botboard.board import deploy, firmware_build, layouts
 from botboard.bench import firmware as bench
 from botboard.hardware.draw import svg
-from botboard.sim import SimBoard
+from botboard.board.sim import SimBoard
 
 
 def test_the_board_build_holds_the_firmware_and_no_simulator_code() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from botboard import layouts
+from botboard.board import layouts
 from tests.mpy import run_mpy
 
 STUBS = Path(__file__).parent / "rp2stubs"

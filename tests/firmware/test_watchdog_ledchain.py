@@ -41,7 +41,7 @@ print(json.dumps(out))
 def test_every_firmware_task_checks_in_with_the_watchdog(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # the real Board tasks under asyncio: input, render and link each check in;
     # a link loop that stops checking in (stuck) stops the feeding
-    from botboard import layouts
+    from botboard.board import layouts
 
     config = tmp_path / "board.json"
     config.write_text(json.dumps(layouts.load("ttb-small").board_config()))

@@ -1,11 +1,11 @@
-"""Every scenario file in scenarios/ holds (the generic runner, botboard.scenario)."""
+"""Every scenario file in scenarios/ holds (the generic runner, botboard.games.scenario)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from botboard import scenario
+from botboard.games import scenario
 
 FILES = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bbshared import messages as m
-from botboard import layouts
+from botboard.board import layouts
 from botboard.link.image import CellState
 from botboard.session.journal import Journal
 from botboard.session.session import GameSession

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from botboard import layouts
+from botboard.board import layouts
 from botboard.games.twintinbots import actions as A
 from botboard.games.twintinbots import content as C
 from botboard.games.twintinbots.game import GAME

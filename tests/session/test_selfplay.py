@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from botboard.sim import free_tcp_port
+from botboard.board.sim import free_tcp_port
 
 from ..simboard import BOTBOARD, SimProcess, wait_for
 

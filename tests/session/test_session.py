@@ -197,7 +197,7 @@ def test_two_tiles_in_a_slot_and_a_tile_half_in_get_messages_and_no_move(tmp_pat
 def test_the_daemon_glue_resumes_or_starts_a_game(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
-    from botboard import layouts
+    from botboard.board import layouts
     from botboard.link.connection import BoardConnection
     from botboard.link.image import BoardImage
     from botboard.session.host import attach

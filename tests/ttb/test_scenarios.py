@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from botboard import scenario
+from botboard.games import scenario
 
 FILES = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 

@@ -173,7 +173,7 @@ def test_the_die_fields_of_the_nameless_modules_select_the_other_reading(monkeyp
     """docs/volt.md: red module B's die is an assumption; `die` in modules.json changes it."""
     from dataclasses import replace
 
-    from botboard import scenario
+    from botboard.games import scenario
     from botboard.games.volt import modules
 
     doc = scenario.load(Path(__file__).parent / "scenarios" / "module-red-b-discharge.json")

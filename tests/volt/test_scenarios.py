@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from botboard import scenario
+from botboard.games import scenario
 from botboard.games.volt.modules import table
 
 DIR = Path(__file__).parent / "scenarios"

@@ -19,8 +19,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .. import firmware_build, layouts
-from ..sim import micropython_binary
+from ..board import firmware_build, layouts
+from ..board.sim import micropython_binary
 
 SPI_US_PER_BYTE = 0.8  # 10 Mbit/s
 RF_US_PER_BIT = 9.44  # 106 kbit/s

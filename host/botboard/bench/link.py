@@ -20,7 +20,7 @@ from bbshared import messages as m
 
 from ..link.connection import BoardConnection
 from ..link.image import BoardImage, CellState, encode_sparse
-from ..sim import SimBoard
+from ..board.sim import SimBoard
 
 UART_BAUD = 115200
 

@@ -32,13 +32,14 @@ from typing import Any, Callable
 from bbshared import frame
 from bbshared import messages as m
 
-from .. import games, layouts
+from .. import games
+from ..board import layouts
 from ..link.connection import BoardConnection
 from ..link.image import BoardImage, CellState
 from ..session.host import make_session
 from ..session.session import GameSession
-from ..sim import SimBoard
-from ..sim_control import SimControl
+from ..board.sim import SimBoard
+from ..board.sim_control import SimControl
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -48,7 +48,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _scenario_report(path: str) -> dict[str, Any]:
-    from .. import scenario
+    from ..games import scenario
 
     doc = scenario.load(path)
     if doc["game"] != "botwars":

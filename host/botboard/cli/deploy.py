@@ -17,8 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..deploy import DeployError, deploy
-    from ..layouts import LayoutError
+    from ..board.deploy import DeployError, deploy
+    from ..board.layouts import LayoutError
     from . import CliError
 
     try:

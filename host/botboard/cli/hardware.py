@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _draw(args: argparse.Namespace) -> int:
     from ..hardware.draw import svg
-    from ..layouts import LayoutError, load
+    from ..board.layouts import LayoutError, load
     from . import CliError
 
     try:

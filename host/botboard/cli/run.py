@@ -60,8 +60,9 @@ def new_game_options(variants: str | None, items: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..console.app import create_app
     from ..daemon import ConfigError, Daemon, DaemonConfig
-    from ..layouts import LayoutError
+    from ..board.layouts import LayoutError
     from . import CliError
 
     config = DaemonConfig(port=args.port, layout=args.layout, game=args.game, listen=args.listen,
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         ready = asyncio.Event()
-        task = asyncio.create_task(daemon.run(ready))
+        task = asyncio.create_task(daemon.run(create_app, ready))
         done, _ = await asyncio.wait({task, asyncio.create_task(ready.wait())},
                                      return_when=asyncio.FIRST_COMPLETED)
         if task in done:

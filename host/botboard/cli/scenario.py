@@ -11,7 +11,7 @@ from . import CliError
 
 if TYPE_CHECKING:
     from ..games.base import Game
-    from ..scenario import Step
+    from ..games.scenario import Step
     from ..session.journal import Journal
 
 
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .. import scenario
+    from ..games import scenario
     from ..games.base import GameError
 
     journaled: dict[str, Any] = {}
@@ -84,7 +84,7 @@ def _journal_step(journal: "Journal", doc: dict[str, Any], journaled: dict[str, 
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .. import scenario
+    from ..games import scenario
     from ..games.base import GameError
 
     failed = 0

@@ -25,8 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..layouts import LayoutError
-    from ..sim import SimBoard, serve
+    from ..board.layouts import LayoutError
+    from ..board.sim import SimBoard, serve
     from . import CliError
 
     try:

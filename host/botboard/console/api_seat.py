@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .api_game import NO_SESSION
 from .common import ApiError, api, json_body
-from .seats import reachable_host, seat_links
+from .seats import SeatKeys, reachable_host, seat_links
 
 if TYPE_CHECKING:
     from ..daemon import Daemon
@@ -41,7 +41,7 @@ def concerns(event: dict[str, Any], seat: int, own_slots: list[int]) -> bool:
     return event.get("kind") == "game" and (not event.get("private") or event.get("seat") == seat)
 
 
-def routes(daemon: "Daemon", static: Any) -> list[BaseRoute]:
+def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute]:
     def session() -> Any:
         if daemon.session is None:
             raise ApiError(NO_SESSION, status=409)
@@ -122,7 +122,7 @@ def routes(daemon: "Daemon", static: Any) -> list[BaseRoute]:
         listen = daemon.config.listen
         base = f"http://{reachable_host(listen)}:{daemon.config.console_port}/"
         phones = not listen.startswith("127.") and listen not in ("localhost", "::1")
-        return JSONResponse({"seats": seat_links(daemon.seat_keys, base, seats, phones),
+        return JSONResponse({"seats": seat_links(seat_keys, base, seats, phones),
                              "note": "" if phones else
                              "the console listens on this computer only: phones cannot open these "
                              "links. Restart with --listen 0.0.0.0 --token auto to reach it on the LAN"})

@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from . import api_board, api_game, api_seat, api_tiles, api_tools, live
+from .seats import SeatKeys
 from .security import TokenGate
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ def create_app(daemon: "Daemon") -> ASGIApp:
     routes: list[BaseRoute] = [Route("/", index)]
     routes += api_board.routes(daemon) + api_game.routes(daemon) + api_tools.routes(daemon)
     routes += api_tiles.routes(daemon)
-    routes += live.routes(daemon) + api_seat.routes(daemon, STATIC)
+    seat_keys = SeatKeys(daemon.token)  # one per seat, for the players' phones
+    routes += live.routes(daemon) + api_seat.routes(daemon, STATIC, seat_keys)
     routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    return TokenGate(Starlette(routes=routes), daemon.token, daemon.seat_keys, daemon.config.listen)
+    return TokenGate(Starlette(routes=routes), daemon.token, seat_keys, daemon.config.listen)

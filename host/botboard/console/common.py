@@ -9,7 +9,7 @@ from typing import Any, Awaitable, Callable
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from ..board_tools import ToolError
+from ..board.tools import ToolError
 
 Handler = Callable[[Request], Awaitable[Response]]
 

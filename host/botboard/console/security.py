@@ -17,7 +17,6 @@ Comparison is constant-time. Responses also forbid framing and sniffing.
 from __future__ import annotations
 
 import hmac
-import ipaddress
 from urllib.parse import quote, unquote
 
 from starlette.datastructures import MutableHeaders
@@ -25,6 +24,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..daemon import is_loopback
 from .seats import SeatKeys, seat_of_path
 
 MAX_BODY = 64 * 1024  # the largest request the console takes (a scenario is a few KB)
@@ -40,15 +40,6 @@ NO_TOKEN = ("missing or wrong token: open the address the daemon printed at star
             "(it carries ?token=...)")
 NO_SEAT_KEY = ("missing or wrong seat key: open your seat's link or QR code from the shared "
                "console's Seats panel (it carries ?key=...)")
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def host_name(header: str) -> str:

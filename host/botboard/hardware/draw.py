@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from ..layouts import Layout
+from ..board.layouts import Layout
 
 CELL = 28.0  # hex radius / square side, px
 CHAIN_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",

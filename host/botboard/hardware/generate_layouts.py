@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..layouts import BUTTON_ROLES, LAYOUT_DIR
+from ..board.layouts import BUTTON_ROLES, LAYOUT_DIR
 
 SLOTS_PER_STATION = 6  # 3 order slots per robot, 2 robots
 # the reference pinout (hardware/pinout.md), copied into every layout so that

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from bbshared import messages as m
 
-from ..layouts import ROOT, Layout
+from ..board.layouts import ROOT, Layout
 from ..link.connection import BoardConnection
 from ..link.image import CellState
 from .. import games

@@ -31,7 +31,7 @@ from typing import Any, Generic, Sequence, TypeVar
 
 from .. import games
 from ..games.base import Decision, Event, Game
-from ..layouts import Layout
+from ..board.layouts import Layout
 from ..link.image import CellState
 
 S = TypeVar("S")

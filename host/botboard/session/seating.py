@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..layouts import Layout
+from ..board.layouts import Layout
 
 ROLES = ("confirm", "cancel", "previous", "next")
 

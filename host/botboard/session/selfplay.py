@@ -18,7 +18,7 @@ from typing import Any
 from bbshared import messages as m
 
 from ..link.connection import BoardConnection
-from ..sim_control import SimControl, SimControlError
+from ..board.sim_control import SimControl, SimControlError
 from .mapping import TileError
 from .session import GameSession
 
@@ -262,9 +262,10 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
               control: str | None = None, resume: bool = False,
               game: str = "twin-tin-bots") -> dict[str, Any]:
     """One selfplay game through a simulated board; the summary ``botboard selfplay`` prints."""
-    from .. import games, layouts
+    from .. import games
+    from ..board import layouts
     from ..link.image import BoardImage
-    from ..sim import SimBoard
+    from ..board.sim import SimBoard
     from .host import make_session
 
     layout = layouts.load(layout_name or games.table(game).default_layout(players))

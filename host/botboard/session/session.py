@@ -37,7 +37,7 @@ from bbshared import messages as m
 
 from .. import games
 from ..games.base import GameError
-from ..layouts import Layout
+from ..board.layouts import Layout
 from ..link.image import CellState
 from .animation import TABLE_SPEEDS, Animation
 from .journal import Journal, replay

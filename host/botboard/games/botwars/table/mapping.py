@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from bbshared import tilepayload
 
-from ....layouts import Layout
+from ....board.layouts import Layout
 from ....session.mapping import (Candidate, Frames, Picture, StationReading, TableError,
                                  TableMapping, TileError, Verdict)
 from ...base import Decision, Event

@@ -16,7 +16,7 @@ from pathlib import Path
 from random import Random
 from typing import Any, Sequence
 
-from ....layouts import Layout
+from ....board.layouts import Layout
 from ....session.mapping import (Candidate, Frames, Picture, StationReading, TableError,
                                  TableMapping, Verdict)
 from ...base import Decision, Event

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from . import games
-from .games.base import Event, Game, GameError, ScenarioError
+from .. import games
+from .base import Event, Game, GameError, ScenarioError
 
 _KNOWN_KEYS = {"game", "title", "description", "players", "options", "seed",
                "position", "actions", "expect"}

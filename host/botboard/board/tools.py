@@ -21,17 +21,27 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bbshared import messages as m
 from bbshared import tilepayload
 
-from .link.connection import Message
-from .link.image import CellState
-from .sim_control import SimControlError
+from ..link.image import CellState
+from ..link.connection import BoardConnection, Message
+from .layouts import Layout
+from .sim import SimBoard
+from .sim_control import SimControl, SimControlError
 
-if TYPE_CHECKING:
-    from .daemon import Daemon
+
+class ToolsHost(Protocol):
+    """What the tools need of the daemon that owns them (the daemon is one; tests may pass others)."""
+
+    layout: Layout
+    conn: BoardConnection | None
+    sim: SimBoard | None
+    sim_control: SimControl | None
+
+    def publish(self, event: dict[str, Any]) -> None: ...
 
 log = logging.getLogger("botboard.tools")
 
@@ -102,7 +112,7 @@ def virtual_uid(game: int, kind: int, colour: int, serial: int) -> bytes:
 class BoardTools:
     """Daemon-side helpers; one per daemon, created when the board link is."""
 
-    def __init__(self, daemon: "Daemon") -> None:
+    def __init__(self, daemon: ToolsHost) -> None:
         self.daemon = daemon
         self.slots = [SlotReading() for _ in range(daemon.layout.slot_count)]
         self.buttons: dict[int, str] = {}  # button -> last action

@@ -28,7 +28,7 @@ from pathlib import Path
 from . import firmware_build, layouts
 from .venv_tools import venv_tool
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HEAP = "160K"  # about what a Pico leaves for the MicroPython heap
 
 
