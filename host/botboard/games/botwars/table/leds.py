@@ -72,6 +72,9 @@ def look(name: str, effect: int = m.SOLID, facing: int = NONE) -> CellState:
     return CellState(INDEX[name], facing, effect)
 
 
+_FLOOR = look("floor")  # frozen: one instance for every plain square
+
+
 def nose(colour: str) -> str:
     return f"{colour}-nose"
 
@@ -320,7 +323,7 @@ def draw(scene: Scene) -> Picture:
     for layer in (_flags, _checkpoints, _noses, _wrecks, _bodies):
         looks.update(layer(scene))
     looks.update({square: look(name) for square, name in scene.flashes.items()})
-    out = {i: look("floor") for i in range(board.width * board.height)}
+    out = dict.fromkeys(range(board.width * board.height), _FLOOR)
     for square, state in looks.items():
         if board.on_board(square):
             out[cell_of(board, square)] = state
