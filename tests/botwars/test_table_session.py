@@ -7,6 +7,7 @@ shared view and each seat's view are checked.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -25,12 +26,12 @@ ALERT = leds.INDEX["alert"]
 
 
 class BotWarsTable:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, step_s: float = 0) -> None:
         self.clock = Clock()
         self.board = FakeBoard()
         self.journal = Journal.in_dir(tmp)
         self.published: list[dict[str, Any]] = []
-        self.session = GameSession(layouts.load("botwars"), self.journal, self.board, step_s=0,
+        self.session = GameSession(layouts.load("botwars"), self.journal, self.board, step_s=step_s,
                                    clock=self.clock, game="botwars", publish=self.published.append)
 
     def slot(self, seat: int, register: int) -> int:
@@ -168,3 +169,25 @@ def test_reboot_is_declared_with_the_previous_button(tmp_path: Path) -> None:
     t.press(0, "confirm")
     t.press(1, "confirm")
     assert t.actions()[0].endswith(" reboot")
+
+
+def test_the_stage_report_grows_as_the_turn_plays(tmp_path: Path) -> None:
+    async def play() -> list[int]:
+        t = BotWarsTable(tmp_path, step_s=0.05)
+        t.session.new_game(2, {}, 5)
+        t.lay(0, t.hand(0)[:5])
+        t.press(0, "confirm")
+        t.lay(1, t.hand(1)[:5])
+        before = len(t.session.log)
+        t.press(1, "confirm")  # the turn runs: its frames play 0.05 s apart
+        seen = [len(t.session.log) - before]
+        while t.session.mode == "animate":
+            await asyncio.sleep(0.02)
+            seen.append(len(t.session.log) - before)
+        turn = [e for e in t.published if e.get("event") == "action"][-1]["events"]
+        assert seen[-1] == len(turn) and t.session.log[-1] == turn[-1]  # all of it, in order, at the end
+        return seen
+
+    seen = asyncio.run(play())
+    assert seen == sorted(seen) and 0 < seen[0] < seen[-1]  # a line at the first frame, more as it plays
+    assert len(set(seen)) > 3

@@ -24,6 +24,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..daemon import is_loopback
 from .api_game import NO_SESSION
 from .common import ApiError, api, json_body
 from .seats import SeatKeys, reachable_host, seat_links
@@ -121,7 +122,7 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         seats = current.seats() if current is not None else []
         listen = daemon.config.listen
         base = f"http://{reachable_host(listen)}:{daemon.config.console_port}/"
-        phones = not listen.startswith("127.") and listen not in ("localhost", "::1")
+        phones = not is_loopback(listen)
         return JSONResponse({"seats": seat_links(seat_keys, base, seats, phones),
                              "note": "" if phones else
                              "the console listens on this computer only: phones cannot open these "

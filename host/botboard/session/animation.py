@@ -29,14 +29,17 @@ class Animation:
         self._task: asyncio.Task[None] | None = None
         self._skip = asyncio.Event() if _loop_running() else None
         self._last: dict[int, CellState] | None = None
+        self._shown: Callable[[Event | None], None] = lambda event: None
 
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
     def play(self, pictures: list[tuple[Event | None, dict[int, CellState]]],
-             done: Callable[[], None]) -> None:
+             done: Callable[[], None], shown: Callable[[Event | None], None] | None = None) -> None:
+        """Show each picture in turn, ``shown(its event)`` after each but the last, then ``done()``."""
         self.stop()
+        self._shown = shown or (lambda event: None)
         self._last = pictures[-1][1]
         if self.step_s <= 0 or not _loop_running() or len(pictures) == 1:
             if pictures[:-1]:
@@ -46,6 +49,7 @@ class Animation:
             return
         self._skip = asyncio.Event()
         self.show(pictures[0][1])  # now, not when the task first runs: the turn shows at once
+        self._shown(pictures[0][0])
         self._task = asyncio.get_running_loop().create_task(self._run(pictures, done))
 
     async def _run(self, pictures: list[tuple[Event | None, dict[int, CellState]]],
@@ -59,6 +63,7 @@ class Animation:
                 pass
             if index < len(pictures) - 1:
                 self.show(pictures[index][1])
+                self._shown(pictures[index][0])
         self.show(pictures[-1][1])
         done()
 

@@ -36,7 +36,7 @@ from typing import Any, Callable, Protocol
 from bbshared import messages as m
 
 from .. import games
-from ..games.base import GameError
+from ..games.base import Event, GameError
 from ..board.layouts import Layout
 from ..link.image import CellState
 from .animation import TABLE_SPEEDS, Animation
@@ -117,6 +117,7 @@ class GameSession:
         self.acks: dict[tuple[int, int], float] = {}  # (seat, pos) -> until when its ack shows
         self.held: dict[int, int] = {}  # button held down or stuck -> its seat (its robots blink)
         self.log: deque[str] = deque(maxlen=200)
+        self._unlogged: list[tuple[Event, str]] = []  # the playing action's lines, logged as they show
         self._base: dict[int, CellState] = {}  # the current picture before overlays
         self._priority: list[int] | None = None  # the slots last sent with SET_PRIORITY
         self.board.set_palette(list(self.mapping.palette))
@@ -165,6 +166,7 @@ class GameSession:
         self.awaiting.clear()
         self.confirmed.clear()
         self.submitted.clear()
+        self._unlogged = []
         self.controls.clear()
         self.seat_messages.clear()
         self.alerts.clear()
@@ -502,15 +504,31 @@ class GameSession:
         self.alerts.clear()
         texts = self.mapping.public_events(events)
         shown = self.mapping.public_action(state, text)
-        self.log.extend(texts)
+        self._log_through(None)  # anything left of an earlier action
+        self._unlogged = list(zip(events, texts))
         self._publish({"kind": "game", "event": "action", "n": n, "action": shown,
                        "state_hash": digest, "events": texts, "seat": None, "private": False})
         self.mode = "animate"
         self.message = texts[-1] if texts else shown
         self.message_seat = None
-        self.animation.play(self.mapping.frames(state, events, after), self._animation_done)
+        self.animation.play(self.mapping.frames(state, events, after), self._animation_done,
+                            self._frame_shown)
+
+    def _frame_shown(self, event: Event | None) -> None:
+        """The log (the stage report, in BotWars) grows as the animation reaches each event."""
+        self._log_through(event)
+        self._publish_view()
+
+    def _log_through(self, event: Event | None) -> None:
+        """Log the action's lines up to ``event`` (all of them for None)."""
+        while self._unlogged:
+            shown, text = self._unlogged.pop(0)
+            self.log.append(text)
+            if shown is event and event is not None:
+                return
 
     def _animation_done(self) -> None:
+        self._log_through(None)
         self._enter_mode()
         assert self.state is not None
         self._base = self.mapping.picture(self.state)
