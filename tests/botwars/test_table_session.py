@@ -191,3 +191,55 @@ def test_the_stage_report_grows_as_the_turn_plays(tmp_path: Path) -> None:
     seen = asyncio.run(play())
     assert seen == sorted(seen) and 0 < seen[0] < seen[-1]  # a line at the first frame, more as it plays
     assert len(set(seen)) > 3
+
+
+def test_a_card_at_a_station_nobody_sits_at_is_refused(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)  # north and east play; south's slots belong to nobody
+    south = layouts.load("botwars").stations[2].slots[0]
+    uid, payload = t.session.mapping.virtual_tag(t.hand(0)[0], 1)
+    t.session.on_message(Msg(m.SLOT, {"slot": south, "present": 1, "uid": uid, "payload": payload}))
+    assert "south station, where nobody plays: take it away" in t.session.message
+    assert deck().name(t.hand(0)[0]) not in t.shared_text()  # the card is not named to the table
+    assert t.actions() == [] and t.session.acting() == [0, 1]  # nothing changed
+    red = t.hand(0)[1:6]  # the stray card is not needed: red programs without it
+    t.lay(0, red)
+    t.press(0, "confirm")
+    assert t.actions() == [f"p1 program {' '.join(_names(red))}"]
+
+
+def test_a_destroyed_robot_chooses_its_facing_at_the_table(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)
+    doc = GAME.state_to_json(GAME.new_game(2, {}, 5))
+    doc.update(phase="decide", decisions=[[0, "reinstate"]])
+    doc["robots"]["p1"].update(mode="destroyed", square=None, lives=2, hand=[])
+    t.session._start(t.session.game_id or 0, GAME.state_from_json(doc))
+    assert t.session.mode == "decide"
+    view = t.session.seat_view(0)
+    assert view["pending"]["choices"] == ["p1 face N", "p1 face E", "p1 face S", "p1 face W"]
+    assert t.session.seat_view(1)["pending"] is None  # blue's phone is not asked
+    first = view["pending"]["selected"]
+    t.press(0, "next")  # step to the next facing, then take it
+    chosen = t.session.seat_view(0)["pending"]["selected"]
+    assert chosen != first
+    t.press(0, "confirm")
+    assert t.actions() == [chosen]
+    robot = t.session.state.players[0]
+    assert robot.square == robot.checkpoint and "NESW"[robot.facing] == chosen[-1]
+
+
+def test_the_option_threshold_is_declared_with_the_program(tmp_path: Path) -> None:
+    t = BotWarsTable(tmp_path)
+    t.session.new_game(2, {}, 5)
+    assert [c["name"] for c in t.session.seat_view(0)["controls"]] == ["reboot"]  # no option held
+    state = GAME.scenario_start(2, {}, 5, {"robots": {"p1": {"options": 1}}})
+    t.session._start(t.session.game_id or 0, state)
+    threshold = next(c for c in t.session.seat_view(0)["controls"] if c["name"] == "threshold")
+    assert threshold["value"] == 6  # the rules' default
+    t.press(0, "next")  # one step up: sacrifice an option at or below 7 HP
+    t.lay(0, t.hand(0)[:5])
+    t.press(0, "confirm")
+    assert t.actions()[0].endswith(" sacrifice@7")
+    shown = t.session.view()["public"]["robots"]["p1"]
+    assert shown["submitted"] and shown["threshold"] == "hidden"  # declared in secret, with the program

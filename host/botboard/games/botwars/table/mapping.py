@@ -151,6 +151,10 @@ class BotWarsTable(TableMapping[State]):
 
     def public_view(self, state: State) -> dict[str, Any]:
         doc = self.engine.observe(state, _UNSEEN)
+        if state.phase == "program":  # a threshold is declared with the program: hidden with it
+            for robot in doc["robots"].values():
+                if robot.get("submitted"):
+                    robot["threshold"] = "hidden"
         doc["floor"] = floor_json(state.board)
         return doc
 
