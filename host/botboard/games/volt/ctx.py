@@ -9,7 +9,8 @@ take the first choice (callers put the KillBot's choice first).
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
 
 from ..base import Event
 from .arena import Arena
@@ -39,6 +40,8 @@ class Ctx:
         self.unit = 0  # the control unit being activated (0 outside Phase 2)
         self.active: tuple[Robot, Die] | None = None  # the die being activated
         self.spent: set[tuple[int, str]] = set()  # (seat, module) used with a die in this unit
+        # per open damage source: what its damage set off, (owner's order, arrival, fire)
+        self._set_off: list[list[tuple[tuple[int, int], int, Callable[[], None]]]] = []
 
     # -- events and questions -------------------------------------------------
     def emit(self, kind: str, robot: Robot | None, words: str, **data: Any) -> None:
@@ -88,6 +91,30 @@ class Ctx:
         """A fresh generator for the next chance draw, from the seed and the draw count."""
         self.state.draws += 1
         return random.Random(f"{self.state.seed}:{self.state.draws}")
+
+    # -- damage sources (FAQ 4a) ----------------------------------------------------
+    @contextmanager
+    def damage_source(self) -> Iterator[None]:
+        """One damage source hitting several things at once (CROSSFIRE, a detonation, a
+        discharge, high voltage): all of its damage is dealt first; what that damage sets
+        off (a BOMB, a mine) goes off after it, each a source of its own, in the starting
+        order of their owners (FAQ 4a, 4d)."""
+        self._set_off.append([])
+        try:
+            yield
+        except BaseException:
+            self._set_off.pop()
+            raise
+        for _, _, fire in sorted(self._set_off.pop(), key=lambda entry: entry[:2]):
+            fire()
+
+    def set_off(self, owner: int, fire: Callable[[], None]) -> None:
+        """A detonation the current source set off: after the source, or now outside one."""
+        if not self._set_off:
+            fire()
+            return
+        waiting = self._set_off[-1]
+        waiting.append((self.seat_order(owner), len(waiting), fire))
 
     # -- who stands where -----------------------------------------------------
     def robot_at(self, square: Square) -> Robot | None:

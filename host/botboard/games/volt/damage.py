@@ -10,6 +10,8 @@ destruction.
 
 from __future__ import annotations
 
+from functools import partial
+
 from .ctx import Ctx, GameOver
 from .grid import Square, adjacent, square_name
 from .modules import DECKS, module, param
@@ -52,7 +54,12 @@ def destroy(ctx: Ctx, robot: Robot, author: int | None, cause: str) -> None:
     recall_mines(ctx, robot)  # FAQ 5d: the mines leave before the bomb explodes
     if scorer is not None and (not robot.killbot or ctx.state.options["killbot_draws"]):
         draw_module(ctx, robot, "destroyed by an opponent")
-    if robot.has("bomb") and ctx.use(robot, "bomb", "your robot was destroyed"):
+    if robot.has("bomb"):  # a second source: after the one that destroyed it (FAQ 4a)
+        ctx.set_off(robot.seat, partial(_bomb, ctx, robot, square))
+
+
+def _bomb(ctx: Ctx, robot: Robot, square: Square) -> None:
+    if ctx.use(robot, "bomb", "your robot was destroyed"):
         ctx.emit("bomb", robot, f"BOMB explodes on {square_name(square)}", square=square_name(square))
         detonation(ctx, square, int(param("bomb", "damage")), robot.seat, "bomb", include_centre=False)
 
@@ -151,15 +158,13 @@ def detonation(ctx: Ctx, square: Square, amount: int, author: int | None, cause:
     """
     ctx.emit("detonation", None, f"detonation on {square_name(square)} ({cause})",
              square=square_name(square), cause=cause)
-    hit_mines: list[Square] = []
-    for target in area(ctx, square, include_centre):
-        if target in ctx.state.mines:
-            hit_mines.append(target)
-    for target in sorted(area(ctx, square, include_centre), key=lambda s: _robot_order(ctx, s)):
-        robot = ctx.robot_at(target)
-        if robot is not None:
-            damage(ctx, robot, amount, author, cause)
-    trigger_mines(ctx, hit_mines)
+    hit_mines = [target for target in area(ctx, square, include_centre) if target in ctx.state.mines]
+    with ctx.damage_source():
+        for target in sorted(area(ctx, square, include_centre), key=lambda s: _robot_order(ctx, s)):
+            robot = ctx.robot_at(target)
+            if robot is not None:
+                damage(ctx, robot, amount, author, cause)
+        trigger_mines(ctx, hit_mines)
 
 
 def _robot_order(ctx: Ctx, square: Square) -> tuple[int, int]:
@@ -168,16 +173,21 @@ def _robot_order(ctx: Ctx, square: Square) -> tuple[int, int]:
 
 
 def trigger_mines(ctx: Ctx, squares: list[Square]) -> None:
-    """Mines pushed or damaged: each detonates on its own space and goes home."""
+    """Mines pushed or damaged: each detonates on its own space and goes home, in their
+    owners' starting order (FAQ 4d); hit by a damage source, after all of its damage."""
     present = [s for s in squares if s in ctx.state.mines]
     for square in sorted(present, key=lambda s: ctx.seat_order(ctx.state.mines[s])):
-        if square not in ctx.state.mines:
-            continue  # already set off by an earlier mine in this list
-        owner = ctx.state.mines.pop(square)
-        ctx.state.robots[owner].mines_held += 1
-        ctx.emit("mine", ctx.state.robots[owner], f"mine on {square_name(square)} detonates",
-                 square=square_name(square))
-        detonation(ctx, square, 1, owner, "mine")
+        ctx.set_off(ctx.state.mines[square], partial(_mine, ctx, square))
+
+
+def _mine(ctx: Ctx, square: Square) -> None:
+    if square not in ctx.state.mines:
+        return  # already gone: set off by an earlier mine, or home with its destroyed owner (FAQ 5d)
+    owner = ctx.state.mines.pop(square)
+    ctx.state.robots[owner].mines_held += 1
+    ctx.emit("mine", ctx.state.robots[owner], f"mine on {square_name(square)} detonates",
+             square=square_name(square))
+    detonation(ctx, square, 1, owner, "mine")
 
 
 def recall_mines(ctx: Ctx, robot: Robot) -> None:

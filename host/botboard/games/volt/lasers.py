@@ -57,12 +57,13 @@ def crossfire(ctx: Ctx, robot: Robot, key: int) -> None:
     hits = [(k, line_of_fire(ctx, robot.square, k)) for k in keys]
     ctx.emit("crossfire", robot, "CROSSFIRE " + " ".join(KEYS[k] for k in keys),
              hits=[square_name(h[1]) for _, h in hits if h])
-    for _, hit in hits:
-        if hit and hit[0] == "robot":
-            target = ctx.robot_at(hit[1])
-            if target is not None:
-                damage(ctx, target, 1, robot.seat, "crossfire")
-    trigger_mines(ctx, [h[1] for _, h in hits if h and h[0] == "mine"])
+    with ctx.damage_source():
+        for _, hit in hits:
+            if hit and hit[0] == "robot":
+                target = ctx.robot_at(hit[1])
+                if target is not None:
+                    damage(ctx, target, 1, robot.seat, "crossfire")
+        trigger_mines(ctx, [h[1] for _, h in hits if h and h[0] == "mine"])
 
 
 def grenade(ctx: Ctx, robot: Robot, key: int, distance: int) -> None:

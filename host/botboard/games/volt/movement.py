@@ -267,8 +267,9 @@ def discharge(ctx: Ctx, robot: Robot) -> None:
     ctx.emit("discharge", robot, f"discharge around {square_name(centre)}", square=square_name(centre))
     around = [s for s in adjacent(centre) if ctx.arena.on_arena(s)]
     mines = [s for s in around if s in ctx.state.mines]
-    for square in around:
-        victim = ctx.robot_at(square)
-        if victim is not None:
-            damage(ctx, victim, 1, robot.seat, "discharge")
-    trigger_mines(ctx, mines)
+    with ctx.damage_source():
+        for square in around:
+            victim = ctx.robot_at(square)
+            if victim is not None:
+                damage(ctx, victim, 1, robot.seat, "discharge")
+        trigger_mines(ctx, mines)

@@ -55,10 +55,11 @@ def resolution(ctx: Ctx) -> None:
     ctx.phase = 3
     state, arena = ctx.state, ctx.arena
     ctx.emit("phase", None, "Phase 3: resolution", number=3)
-    for robot in ctx.living():  # the beginning of Phase 3: high voltage
-        if robot.square in arena.high_voltage:
-            damage(ctx, robot, 1, None, "high voltage")
-    trigger_mines(ctx, [s for s in arena.high_voltage if s in state.mines])
+    with ctx.damage_source():  # the beginning of Phase 3: high voltage, one source
+        for robot in ctx.living():
+            if robot.square in arena.high_voltage:
+                damage(ctx, robot, 1, None, "high voltage")
+        trigger_mines(ctx, [s for s in arena.high_voltage if s in state.mines])
     for robot in ctx.living():
         activate_space(ctx, robot)
 
