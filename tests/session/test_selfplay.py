@@ -119,6 +119,14 @@ def test_botwars_selfplay_plays_simultaneous_programs_and_replay_agrees(tmp_path
     assert _replayed(tmp_path, result["game"]) == result["state_hash"]
 
 
+def test_volt_selfplay_plays_dice_programs_through_the_board_and_replay_agrees(tmp_path: Path) -> None:
+    result = _selfplay(tmp_path, "--sim", "--game", "volt", "--players", "3", "--seed", "3",
+                       "--option", "max_rounds=3")
+    assert result["game_name"] == "volt" and result["reason"]
+    assert result["turns"] == 3 and result["actions"] >= 9  # three programs a round, and decisions
+    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
+
+
 def test_a_botwars_host_killed_midway_resumes_the_same_game(tmp_path: Path) -> None:
     control = free_tcp_port()
     board = SimProcess("--control-port", str(control), "--layout", "botwars", link=str(tmp_path / "tty"))

@@ -37,6 +37,7 @@ from ..board import layouts
 from ..link.connection import BoardConnection
 from ..link.image import BoardImage, CellState
 from ..session.host import make_session
+from ..session.selfplay import random_program
 from ..session.session import GameSession
 from ..board.sim import SimBoard
 from ..board.sim_control import SimControl
@@ -140,9 +141,9 @@ async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
             await asyncio.sleep(0.5)
             *others, seat = session.acting()
             for other in others:  # simultaneous programming: the others confirm first
-                await _lay(session, ctl, other, session.mapping.random_program(session.state, other, rng))
+                await _lay(session, ctl, other, random_program(session, other, rng))
                 await _press(ctl, session.seating.button_of(other, "confirm"))
-            program = session.mapping.random_program(session.state, seat, rng)
+            program = random_program(session, seat, rng)
             placed = [(pos, tile) for pos, tile in enumerate(program) if tile is not None][:2]
             slots = session.seating.slots_of(seat)
             ack: list[float] = []

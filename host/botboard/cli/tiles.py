@@ -20,11 +20,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     w = verbs.add_parser("write", help="write a tile's payload to the tag on a slot's reader")
     w.add_argument("--port", required=True, help="the board's serial port")
-    w.add_argument("--game", choices=("twin-tin-bots", "ttb", "botwars"), default=None,
-                   help="the tile's game (default: twin-tin-bots for --kind, botwars for --card)")
+    w.add_argument("--game", choices=("twin-tin-bots", "ttb", "botwars", "volt"), default=None,
+                   help="the tile's game (default: twin-tin-bots for --kind, botwars for --card, "
+                        "volt for --die)")
     w.add_argument("--kind", help="Twin Tin Bots tile code, e.g. F1, L, UL, LZ")
     w.add_argument("--card", metavar="KIND:PRIORITY", help="BotWars program card, e.g. FWD2:670")
-    w.add_argument("--colour", default=None, help="player colour (order tiles); none for specials")
+    w.add_argument("--die", choices=("red", "blue"), help="a VOLT die (its face is set on the phone)")
+    w.add_argument("--colour", default=None,
+                   help="player colour (TTB order tiles; none for specials); a VOLT die's operator "
+                        "(red, blue, green, yellow; none: anybody's)")
     w.add_argument("--goblins-tile", type=int, metavar="ID",
                    help="instead: the Goblins, Inc. construction tile ID of --box, with its definition")
     w.add_argument("--box", default="placeholder",
@@ -62,12 +66,14 @@ def _write(args: argparse.Namespace) -> int:
             label, data = _goblins_tile(args.box, args.goblins_tile)
         elif args.card or args.game == "botwars":
             label, data = _botwars_card(args.card, args.game)
+        elif args.die or args.game == "volt":
+            label, data = _volt_die(args.die, args.colour, args.serial)
         elif args.kind:
             tile = make_tile(args.kind, args.colour)
             label, data = str(tile), payload(tile, args.serial)
         else:
-            raise CliError("say which tile: --kind (Twin Tin Bots), --card (BotWars) or --goblins-tile "
-                           "(Goblins, Inc.)")
+            raise CliError("say which tile: --kind (Twin Tin Bots), --card (BotWars), --die (VOLT) or "
+                           "--goblins-tile (Goblins, Inc.)")
     except TileError as err:
         raise CliError(str(err)) from err
 
@@ -102,6 +108,19 @@ def _botwars_card(text: str | None, game: str | None) -> tuple[str, bytes]:
         raise CliError("say which card: --card KIND:PRIORITY, e.g. FWD2:670")
     card = parse_card(text)
     return deck().name(card), card_payload(card)
+
+
+def _volt_die(colour: str | None, owner: str | None, serial: int) -> tuple[str, bytes]:
+    from ..games.volt.table.leds import SEAT_COLOURS
+    from ..games.volt.table.tiles import ANYBODY, die_payload
+    from . import CliError
+
+    if colour is None:
+        raise CliError("say which die: --die red or --die blue")
+    if owner is not None and owner not in SEAT_COLOURS:
+        raise CliError(f"--colour {owner}: a VOLT operator is one of {', '.join(SEAT_COLOURS)}")
+    seat = SEAT_COLOURS.index(owner) if owner else ANYBODY
+    return f"{colour} die" + (f" of {owner}" if owner else ""), die_payload(colour, seat, serial)
 
 
 def _goblins_tile(box_ref: str, tile_id: int) -> tuple[str, bytes]:

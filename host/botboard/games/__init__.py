@@ -21,6 +21,7 @@ _ENGINES: dict[str, str] = {
 _TABLES: dict[str, str] = {
     "twin-tin-bots": "botboard.games.twintinbots.table.mapping:TwinTinBotsTable",
     "botwars": "botboard.games.botwars.table.mapping:BotWarsTable",
+    "volt": "botboard.games.volt.table.mapping:VoltTable",
 }
 
 _ALIASES = {"ttb": "twin-tin-bots"}

@@ -171,12 +171,16 @@ class TableMapping(ABC, Generic[S]):
         ``identify`` returns them, None for an empty slot), per position."""
 
     @abstractmethod
-    def random_program(self, state: S, seat: int, rng: Random) -> list[Any]:
-        """The tiles of a random legal program of ``seat``, per position."""
+    def random_program(self, state: S, seat: int, rng: Random,
+                       settings: dict[str, Any] | None = None) -> list[Any]:
+        """The tiles of a random legal program of ``seat``, per position; what the tiles cannot
+        say (a VOLT die's face and key) goes into ``settings``, as the seat's phone would set it."""
 
     @abstractmethod
     def virtual_tag(self, tile: Any, serial: int) -> tuple[bytes, bytes]:
         """(uid, payload) of a simulated tag carrying ``tile``; ``serial`` tells copies apart."""
+
+    any_order = False  # the engine takes programs in any order (VOLT: the order of confirming counts)
 
     def private_refusals(self) -> bool:
         """Refusals name what the slots hold: say them only to the seat (hidden programs)."""

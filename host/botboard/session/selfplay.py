@@ -26,6 +26,16 @@ HOLD_S = 0.05  # a press held at least this long, and until the board has report
 WAIT_S = 20.0  # longest wait for the board or the session before giving up
 
 
+
+def random_program(session: GameSession, seat: int, rng: random.Random) -> list[Any]:
+    """A random legal program's tiles for ``seat``; what tiles cannot say (a VOLT die's face and
+    key) is set as the seat's phone would set it."""
+    settings: dict[str, Any] = {}
+    tiles = session.mapping.random_program(session.state, seat, rng, settings)
+    for name, value in settings.items():
+        session.set_control(seat, name, value)
+    return tiles
+
 class SelfplayError(RuntimeError):
     pass
 
@@ -167,7 +177,7 @@ class Hands:
             if session.mode != "program" or seat not in session.acting():
                 return  # the game moved on (the last confirm played the turn)
             done = len(session.journal.actions(session.game_id))
-            await self.set_station(seat, session.mapping.random_program(session.state, seat, self.rng))
+            await self.set_station(seat, random_program(session, seat, self.rng))
             await self.press(seat, "confirm")
             deadline = time.monotonic() + WAIT_S
             while seat in session.acting() and len(session.journal.actions(session.game_id)) == done:

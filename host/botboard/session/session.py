@@ -356,7 +356,7 @@ class GameSession:
     def _submit(self, seat: int, text: str) -> None:
         """Apply now if the engine's order has reached this seat; else hold it, unseen."""
         self.submitted.add(seat)
-        if self.engine.current_player(self.state) == seat:
+        if self.mapping.any_order or self.engine.current_player(self.state) == seat:
             self._apply(text)
             return
         assert self.seating is not None

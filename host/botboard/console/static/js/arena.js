@@ -23,6 +23,9 @@ function floorMark(square) {
     case "switch": return ["S", `${square.kind} switch`];
     case "drawbridge": return ["D", `drawbridge (bridge ${square.bridge}, switch ${square.switch})`];
     case "teleporter": return ["T", `${square.colour} teleporter`];
+    case "workshop": return ["W", "workshop"];
+    case "high-voltage": return ["⚡", "high-voltage space"];
+    case "vp-space": return [`${square.number}`, `VP space ${square.number}`];
     default: return ["?", square.type];
   }
 }
@@ -140,7 +143,8 @@ export function arenaKeys(event) {
   }
 }
 
-// BotWars' factory floor (the view's public "floor"), drawn over the squares once per board.
+// A square board's printed floor (the view's public "floor": BotWars' factory, VOLT's arena),
+// drawn over the squares once per board.
 export function showFloor(floor) {
   const key = floor ? JSON.stringify([floor.name, floor.squares.length]) : "";
   if (key === state.floor || state.layout?.grid !== "square") return;
@@ -167,7 +171,7 @@ export function showFloor(floor) {
     if (!shape) continue;
     const [[ax, ay], [bx, by]] = SIDE[wall.side];
     layer.append(svg("line", { x1: shape.x + ax * h, y1: shape.y + ay * h, x2: shape.x + bx * h,
-                               y2: shape.y + by * h, class: "wall" }));
+                               y2: shape.y + by * h, class: wall.kind === "barrier" ? "wall barrier" : "wall" }));
   }
   root.append(layer);
 }

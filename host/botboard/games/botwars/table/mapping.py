@@ -113,7 +113,8 @@ class BotWarsTable(TableMapping[State]):
     def station_tiles(self, state: State, seat: int) -> list[int | None]:
         return list(program.expected_registers(state.players[seat]))
 
-    def random_program(self, state: State, seat: int, rng: Random) -> list[int | None]:
+    def random_program(self, state: State, seat: int, rng: Random,
+                       settings: dict[str, Any] | None = None) -> list[int | None]:
         robot = state.players[seat]
         choices = ProgramChoices(state, seat)
         chosen = list(choices[rng.randrange(choices.programs)].cards) if choices.programs else []

@@ -123,7 +123,8 @@ class TwinTinBotsTable(TableMapping[State]):
     def station_tiles(self, state: State, seat: int) -> list[Tile | None]:
         return self._tiles(seat, physical.seat_programs(state, seat))
 
-    def random_program(self, state: State, seat: int, rng: Random) -> list[Tile | None]:
+    def random_program(self, state: State, seat: int, rng: Random,
+                       settings: dict[str, Any] | None = None) -> list[Tile | None]:
         legal = self.engine.legal_actions(state)
         singles = getattr(legal, "singles", [])
         zaps = [a for a in singles if a[0] == A.PLACE and a[3] in _ZAP_TILES]

@@ -1,0 +1,1 @@
+"""VOLT at the table: die tiles in control-unit slots, faces and keys on the phone."""

@@ -1,0 +1,161 @@
+"""VOLT at the table: the session's questions, answered for this game.
+
+Operators take the layout's stations in seat order (north, east, south, west
+on the reference board). A station's four slots: control units I, II and III,
+then the fourth die (RAM EXPANSION only). A die tile says its colour; its
+face and key are set on the operator's phone, where nobody else sees them.
+Programming is simultaneous and secret; the engine takes programs in the
+order operators confirm, which hands out the starting numbers as the rules
+say. Decisions (modules, ANCHOR, workshops, decks, reboot spaces, equipping)
+are asked on the deciding operator's phone, or stepped through at the station
+with previous/next and confirm.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any, Sequence
+
+from bbshared import tilepayload
+
+from ....board.layouts import Layout
+from ....session.mapping import (Candidate, Frames, Picture, StationReading, TableError,
+                                 TableMapping, TileError, Verdict)
+from ...base import Decision, Event
+from ..grid import KEYS, UNITS
+from ..programs import ProgramChoices
+from ..state import State
+from . import leds, program, tiles
+from .floor import floor_json
+
+_UNSEEN = -1  # observe() as nobody: every program and inventory hidden
+
+
+class VoltTable(TableMapping[State]):
+    game = "volt"
+    palette = leds.PALETTE
+    palette_index = leds.INDEX
+    secret_slots = True
+    any_order = True
+    default_speed_s = 0.35
+
+    @classmethod
+    def default_layout(cls, players: int) -> str:
+        return "volt"
+
+    def seat_stations(self, layout: Layout, state: State) -> tuple[int, ...]:
+        if state.humans > len(layout.stations):
+            raise TableError(f"layout {layout.id} has {len(layout.stations)} stations: VOLT at this "
+                             f"board takes at most {len(layout.stations)} operators, not {state.humans}")
+        if len(layout.cells) < state.arena.width * state.arena.height:
+            raise TableError(f"arena {state.arena.name} is {state.arena.width}x{state.arena.height}: "
+                             f"layout {layout.id} has only {len(layout.cells)} cells")
+        return tuple(range(state.humans))
+
+    def coords(self, state: State) -> Sequence[tuple[int, int]]:
+        return leds.coords(state)
+
+    def slots_per_seat(self) -> int:
+        return program.SLOTS
+
+    def slot_name(self, state: State, pos: int) -> str:
+        return program.SLOT_NAMES[pos]
+
+    def seat_name(self, state: State, seat: int) -> str:
+        return leds.SEAT_COLOURS[seat % 4]
+
+    # -- tiles and stations ----------------------------------------------------
+    def identify(self, uid: bytes, payload: bytes) -> tiles.DieTile:
+        if not payload or payload[0] != tilepayload.MAGIC:
+            raise TileError(f"unknown tag {uid.hex()}: a VOLT die carries its colour on its tag; "
+                            "write it with `botboard tiles write --game volt --die red`")
+        return tiles.die_from_payload(payload)
+
+    def tile_words(self, tile: Any) -> str:
+        return str(tile)
+
+    def acting_seats(self, state: State) -> list[int]:
+        if state.phase != "program":
+            return []
+        return [r.seat for r in state.robots if not r.killbot and r.alive and not r.submitted]
+
+    def read_station(self, state: State, seat: int, tiles_: list[Any], slots: list[int]) -> StationReading:
+        return program.read_station(tiles_, slots)
+
+    def judge(self, state: State, seat: int, reading: StationReading, slots: list[int],
+              settings: dict[str, Any]) -> Verdict:
+        return program.judge(self.engine, state, seat, reading, slots, settings)
+
+    def check_station(self, state: State, seat: int, reading: StationReading,
+                      slots: list[int]) -> tuple[list[int], list[str]]:
+        return program.check_station(state, seat, reading, slots)
+
+    def controls(self, state: State, seat: int, settings: dict[str, Any]) -> list[dict[str, Any]]:
+        return program.controls(state.robots[seat], settings)
+
+    # -- virtual hands ------------------------------------------------------------
+    def station_tiles(self, state: State, seat: int) -> list[Any]:
+        return [tiles.DieTile(c, seat, i + 1) if c else None
+                for i, c in enumerate(program.expected_dice(state.robots[seat]))]
+
+    def random_program(self, state: State, seat: int, rng: Random,
+                       settings: dict[str, Any] | None = None) -> list[Any]:
+        choices = ProgramChoices(state.robots[seat])
+        action = choices[rng.randrange(len(choices))]
+        out: list[Any] = [None] * program.SLOTS
+        for index, (unit, colour, key, number) in enumerate(action.dice):
+            name = UNITS[index] if index < 3 else program.FOURTH
+            out[min(index, 3)] = tiles.DieTile(colour, seat, index + 1)
+            if settings is not None:
+                settings.update({f"{name} number": number, f"{name} key": KEYS[key]})
+                if index >= 3:
+                    settings[f"{name} unit"] = UNITS[unit - 1]
+        return out
+
+    def virtual_tag(self, tile: tiles.DieTile, serial: int) -> tuple[bytes, bytes]:
+        return tiles.virtual_uid(tile), tiles.die_payload(tile.colour, tile.owner, tile.serial)
+
+    # -- the LEDs --------------------------------------------------------------
+    def picture(self, state: State) -> Picture:
+        return leds.picture(state)
+
+    def frames(self, before: State, events: list[Event], after: State) -> Frames:
+        return leds.frames(before, events, after)
+
+    def robot_cell(self, state: State, seat: int, pos: int) -> int | None:
+        return leds.robot_cell(state, seat)
+
+    def candidates(self, state: State, decision: Decision) -> list[Candidate]:
+        return leds.candidates(state, decision)
+
+    # -- words and views -------------------------------------------------------
+    def turn_words(self, state: State) -> str:
+        waiting = [self.seat_name(state, s) for s in self.acting_seats(state)]
+        return (f"round {state.round}: every operator puts three dice on units I, II and III, sets "
+                f"their faces and keys on the phone and presses confirm (waiting for "
+                f"{', '.join(waiting) or 'nobody'})")
+
+    def score_words(self, state: State) -> str:
+        return "VP: " + ", ".join(f"{self.seat_name(state, r.seat) if not r.killbot else r.name} {r.vp}"
+                                  for r in state.robots)
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        doc = self.engine.observe(state, _UNSEEN)
+        for robot in doc["robots"].values():
+            if isinstance(robot.get("inventory"), list):
+                robot["inventory"] = len(robot["inventory"])  # modules in hand are the operator's own
+        doc.pop("render", None)
+        doc["floor"] = floor_json(state.arena)
+        return doc
+
+    def seat_view(self, state: State, seat: int) -> dict[str, Any]:
+        robot = state.robots[seat]
+        own = self.engine.observe(state, seat)["robots"][robot.name]
+        return {**own, "robot": robot.name, "dice": "2 red and 2 blue: put three on units I, II, III; "
+                "set each one's face and key below"}
+
+    def public_action(self, state: State, text: str) -> str:
+        words = text.split()
+        if len(words) > 1 and words[1] == "program":
+            return f"{words[0]} program (hidden until every operator has confirmed)"
+        return text

@@ -1,0 +1,173 @@
+"""VOLT at the table: die tiles in control-unit slots, faces and keys set as the phone would.
+
+The same style as the other games' table tests: board messages in (fake board,
+fake clock), then the journal, the LEDs, the shared view and each seat's view.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bbshared import messages as m
+from botboard.board import layouts
+from botboard.games.volt.game import GAME
+from botboard.games.volt.table import leds
+from botboard.games.volt.table.tiles import DieTile
+from botboard.session.journal import Journal
+from botboard.session.session import GameSession
+
+from ..session.helpers import Clock, FakeBoard, Msg
+
+ALERT = leds.INDEX["alert"]
+RED, BLUE = "red", "blue"
+
+
+class VoltTable:
+    def __init__(self, tmp: Path, players: int = 2) -> None:
+        self.clock = Clock()
+        self.board = FakeBoard()
+        self.journal = Journal.in_dir(tmp)
+        self.published: list[dict[str, Any]] = []
+        self.session = GameSession(layouts.load("volt"), self.journal, self.board, step_s=0,
+                                   clock=self.clock, game="volt", publish=self.published.append)
+        self.session.new_game(players, {}, 3)
+
+    def slot(self, seat: int, pos: int) -> int:
+        assert self.session.seating is not None
+        return self.session.seating.physical(seat, pos)
+
+    def place(self, seat: int, pos: int, colour: str, owner: int | None = None, serial: int = 1) -> None:
+        tile = DieTile(colour, seat if owner is None else owner, serial + pos)
+        uid, payload = self.session.mapping.virtual_tag(tile, 1)
+        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, pos), "present": 1, "uid": uid,
+                                             "payload": payload}))
+        self.clock.advance(0.01)
+
+    def remove(self, seat: int, pos: int) -> None:
+        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, pos), "present": 0, "uid": b"",
+                                             "payload": b""}))
+        self.clock.advance(0.01)
+
+    def program(self, seat: int, dice: list[str]) -> None:
+        """Dice like "R3NE": the tile on its unit, its face and key set on the phone."""
+        for pos, die in enumerate(dice):
+            colour, number, key = (RED if die[0] == "R" else BLUE), int(die[1]), die[2:]
+            self.place(seat, pos, colour)
+            self.session.set_control(seat, f"{['I', 'II', 'III'][pos]} number", number)
+            self.session.set_control(seat, f"{['I', 'II', 'III'][pos]} key", key)
+
+    def press(self, seat: int, role: str) -> None:
+        assert self.session.seating is not None
+        self.clock.advance(1.0)
+        button = self.session.seating.button_of(seat, role)
+        self.session.on_message(Msg(m.BUTTON, {"button": button, "action": m.PRESS}))
+
+    def actions(self) -> list[str]:
+        return [a["action"] for a in self.journal.actions(self.session.game_id or 0)]
+
+    def alerts(self) -> list[int]:
+        return [i for i, c in self.board.cells.items() if c.palette == ALERT and c.effect == m.BLINK]
+
+    def shared_text(self) -> str:
+        public = [e for e in self.published if not e.get("private")]
+        return json.dumps(self.session.view()) + json.dumps(public)
+
+
+def test_programs_in_confirm_order_secret_until_all_then_the_round_plays_on_the_leds(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    assert t.session.acting() == [0, 1]
+    before = [r.square for r in t.session.state.robots]
+    t.program(1, ["R1S", "B1W", "R1N"])
+    t.press(1, "confirm")  # blue first: starting number 1, as the rules hand them out
+    assert t.actions() == ["p2 program R1S B1W R1N"]
+    assert t.session.state.robots[1].start_number == 1
+    assert "R1S" not in t.shared_text() and "B1W" not in t.shared_text()
+    assert t.session.view()["public"]["robots"]["p2"]["program"] == "hidden"
+    t.program(0, ["B1N", "R1E", "B1S"])
+    t.press(0, "confirm")
+    assert t.actions() == ["p2 program R1S B1W R1N", "p1 program B1N R1E B1S"]
+    state = t.session.state
+    assert t.session.mode == "program" and state.round == 2
+    assert [r.square for r in state.robots] != before  # the dice moved the robots
+    for robot in state.robots:
+        cell = t.session.bmap.to_board[leds.cell_of(state, robot.square)]
+        assert t.board.cells[cell] == leds.robot_look(robot.seat, robot.killbot)
+
+
+def test_a_blue_die_on_a_diagonal_key_is_refused_to_its_operator(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    t.program(0, ["R1N", "B2NE", "R1S"])
+    t.press(0, "confirm")
+    assert t.actions() == []
+    assert "diagonal key NE" in t.session.seat_messages[0]
+    assert "NE" not in json.dumps([e for e in t.published if not e.get("private")])
+    assert t.alerts(), "the robot blinks"
+
+
+def test_a_fourth_die_needs_ram_expansion(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    t.program(0, ["R1N", "B2E", "R1S"])
+    t.place(0, 3, BLUE)
+    t.press(0, "confirm")
+    assert t.actions() == [] and "fourth die needs RAM EXPANSION" in t.session.seat_messages[0]
+    t.remove(0, 3)
+    t.press(0, "confirm")
+    assert t.actions() == ["p1 program R1N B2E R1S"]
+
+
+def test_three_red_dice_and_another_operators_die_are_refused(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    t.program(0, ["R1N", "R2E", "R1S"])
+    t.press(0, "confirm")
+    assert t.actions() == [] and "only 2 red dice" in t.session.seat_messages[0]
+    t.place(0, 1, BLUE, owner=1)  # blue's die on red's unit II
+    t.press(0, "confirm")
+    assert t.actions() == [] and "blue's blue die: give it back" in t.session.seat_messages[0]
+
+
+def test_an_empty_unit_and_an_unknown_tag_say_what_to_do(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    t.place(0, 0, RED)
+    t.press(0, "confirm")
+    assert "every control unit needs a die: put one on unit II, unit III" in t.session.seat_messages[0]
+    t.session.on_message(Msg(m.SLOT, {"slot": t.slot(0, 1), "present": 1, "uid": b"\x04\x01\x02\x03\x04\x05\x06",
+                                      "payload": b""}))
+    assert "unknown tag" in t.session.seat_messages[0] and "--die" in t.session.seat_messages[0]
+
+
+def test_changes_after_confirming_are_flagged_and_the_program_stands(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    t.program(0, ["R1N", "B2E", "R1S"])
+    t.press(0, "confirm")
+    t.remove(0, 1)
+    assert "moved" in t.session.message and t.alerts()
+    t.place(0, 1, BLUE)
+    t.program(1, ["R1N", "B1W", "R1S"])
+    t.press(1, "confirm")
+    assert t.actions()[:2] == ["p1 program R1N B2E R1S", "p2 program R1N B1W R1S"]
+
+
+def test_inventories_and_programs_stay_off_the_shared_view(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    state = GAME.scenario_start(2, {}, 3, {"robots": {"p1": {"inventory": ["crossfire"]}}})
+    t.session._start(t.session.game_id or 0, state)
+    assert "crossfire" not in t.shared_text()
+    assert "crossfire" in json.dumps(t.session.seat_view(0))
+    assert "crossfire" not in json.dumps(t.session.seat_view(1))
+
+
+def test_a_decision_is_asked_of_its_operator_and_chosen_at_the_station(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    position = {"robots": {"p1": {"modules": ["crossfire"], "presets": {"crossfire": "ask"}}}}
+    t.session._start(t.session.game_id or 0, GAME.scenario_start(2, {}, 3, position))
+    t.program(0, ["R1N", "B1E", "R1S"])
+    t.press(0, "confirm")
+    t.program(1, ["R1N", "B1W", "R1S"])
+    t.press(1, "confirm")
+    assert t.session.mode == "decide"
+    pending = t.session.seat_view(0)["pending"]
+    assert pending is not None and t.session.seat_view(1)["pending"] is None
+    t.press(0, "confirm")  # take the selected choice
+    assert t.actions()[-1] == pending["selected"]
