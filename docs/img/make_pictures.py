@@ -1,7 +1,8 @@
 """Draw the pictures of the docs from each game's own LED language.
 
 Run: .venv/bin/python docs/img/make_pictures.py
-(writes docs/img/led-*.svg for Twin Tin Bots, docs/img/botwars-*.svg for BotWars)
+(writes docs/img/led-*.svg for Twin Tin Bots, docs/img/botwars-*.svg for BotWars,
+docs/img/volt-*.svg for VOLT)
 
 Every picture comes from the game's table ``leds`` module (its palette file
 and the functions that turn a game into cell states), so the docs cannot
@@ -25,6 +26,8 @@ from botboard.games.twintinbots.table.scene import Scene
 from botboard.games.botwars.game import GAME as BOTWARS
 from botboard.games.botwars.state import State as BotWarsState
 from botboard.games.botwars.table import leds as bw
+from botboard.games.volt.game import GAME as VOLT
+from botboard.games.volt.table import leds as vt
 
 OUT = Path(__file__).resolve().parent
 SIZE = 28.0  # hex radius in px
@@ -139,8 +142,9 @@ def led_rgb(colour: tuple[int, int, int]) -> str:
     return f"rgb({r},{g},{b})"
 
 
-def square_svg(cx: float, cy: float, state: CellState, size: float = SQUARE, label: bool = True) -> str:
-    colour = bw.PALETTE[state.palette]
+def square_svg(cx: float, cy: float, state: CellState, size: float = SQUARE, label: bool = True,
+               palette: tuple[tuple[int, int, int], ...] = bw.PALETTE) -> str:
+    colour = palette[state.palette]
     lit = state.effect != m.OFF
     half = size / 2
     parts = [f'<rect x="{cx - half:.1f}" y="{cy - half:.1f}" width="{size:.1f}" height="{size:.1f}" '
@@ -156,13 +160,14 @@ def square_svg(cx: float, cy: float, state: CellState, size: float = SQUARE, lab
     return "\n".join(parts)
 
 
-def square_rows_svg(cells: list[tuple[str, CellState]], per_row: int = 8) -> str:
+def square_rows_svg(cells: list[tuple[str, CellState]], per_row: int = 8,
+                    palette: tuple[tuple[int, int, int], ...] = bw.PALETTE) -> str:
     rows = (len(cells) + per_row - 1) // per_row
     w, h = 110 * min(per_row, len(cells)), 95 * rows
     body = []
     for i, (caption, state) in enumerate(cells):
         cx, cy = 55 + 110 * (i % per_row), 30 + 95 * (i // per_row)
-        body.append(square_svg(cx, cy, state))
+        body.append(square_svg(cx, cy, state, palette=palette))
         body.append(f'<text x="{cx}" y="{cy + 50}" font-size="11" text-anchor="middle" '
                     f'font-family="sans-serif" fill="#000">{caption}</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
@@ -243,6 +248,48 @@ def bw_hand(seat: int) -> list[str]:
             ["UTRN:020", "LF90:110", "RT90:120", "LF90:130", "RT90:140"]][seat]
 
 
+def volt() -> None:
+    legend = [(name, vt.look(name, m.PULSE if name in ("vp", "choice") else
+                             m.BLINK if name == "alert" else m.SOLID))
+              for name in vt.INDEX if name != "off"]
+    (OUT / "volt-legend.svg").write_text(square_rows_svg(legend, palette=vt.PALETTE))
+    state = VOLT.new_game(4, {}, 1)
+    (OUT / "volt-start.svg").write_text(volt_board_svg(vt.picture(state), state, [
+        "a new four-operator game on the training arena: the robots on their start spaces,",
+        "a VP token pulsing on its space"]))
+    state = VOLT.scenario_start(2, {}, 0, {"bag": [], "tokens": {}, "mines": {"r4c3": "p2"}, "robots": {
+        "p1": {"square": "r4c4", "modules": ["crossfire"], "presets": {"crossfire": "always"}},
+        "p2": {"square": "r7c4"}}})
+    after, events = state, []
+    for text in ("p1 program R1N B6S B6S", "p2 program R6N R6N B6N"):
+        after, new = VOLT.apply_str(after, text)
+        events += new
+    frames = [(e.kind if e else "", p) for e, p in vt.frames(state, events, after)]
+    assert frames[0][0] == "crossfire"
+    (OUT / "volt-crossfire.svg").write_text(volt_board_svg(frames[0][1], state, [
+        "red's CROSSFIRE: its lines hit blue (north) and blue's mine west of red (magenta);",
+        "blue takes its damage first, the mine waits for it (FAQ 4a)"]))
+    blast = next(p for kind, p in frames if kind == "detonation")
+    (OUT / "volt-blast.svg").write_text(volt_board_svg(blast, state, [
+        "then the mine detonates: its space and the eight around it flash,",
+        "red among them"]))
+
+
+def volt_board_svg(picture: dict[int, CellState], state: object, captions: list[str]) -> str:
+    arena = state.arena  # type: ignore[attr-defined]
+    body = []
+    for row, y in enumerate(reversed(range(1, arena.height + 1))):
+        for col, x in enumerate(range(1, arena.width + 1)):
+            body.append(square_svg(20 + SQUARE * (col + 0.5), 10 + SQUARE * (row + 0.5),
+                                   picture[vt.cell_of(state, (x, y))], label=False,  # type: ignore[arg-type]
+                                   palette=vt.PALETTE))
+    for i, caption in enumerate(captions):
+        body.append(f'<text x="{20 + SQUARE * arena.width / 2:.1f}" y="{24 + SQUARE * arena.height + 12 * i}" '
+                    f'font-size="11" text-anchor="middle" font-family="sans-serif" fill="#000">{caption}</text>')
+    return svg_page(body, 40 + SQUARE * arena.width, 40 + SQUARE * arena.height + 12 * len(captions))
+
+
 if __name__ == "__main__":
     main()
     botwars()
+    volt()

@@ -44,7 +44,7 @@ from ..board.sim_control import SimControl
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="twin-tin-bots", help="the game (twin-tin-bots, botwars)")
+    parser.add_argument("--game", default="twin-tin-bots", help="the game at the table: " + ", ".join(games.table_names()))
     parser.add_argument("--samples", type=int, default=20, help="samples per figure (default 20)")
     parser.add_argument("--baud", type=int, default=115200, help="paced link rate (default 115200)")
 

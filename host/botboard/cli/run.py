@@ -7,6 +7,8 @@ import asyncio
 import json
 from typing import Any
 
+from .. import games
+
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", help="the board's serial port (default: a plugged-in Pico, "
@@ -14,7 +16,7 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--layout", default=None, help="layout in hardware/layouts (default: the "
                    "game's own: ttb-small, ttb-big for 5-6 players, botwars)")
     p.add_argument("--game", default="twin-tin-bots",
-                   help="the game at the table: twin-tin-bots (ttb) or botwars")
+                   help="the game at the table: " + ", ".join(games.table_names()))
     p.add_argument("--listen", default="127.0.0.1",
                    help="console address (default 127.0.0.1; anything else needs --token)")
     p.add_argument("--console-port", type=int, default=8700, help="console TCP port (default 8700)")

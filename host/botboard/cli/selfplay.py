@@ -6,6 +6,8 @@ import argparse
 import asyncio
 import json
 
+from .. import games
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("selfplay", help="play a whole game through the simulated board, like people",
@@ -15,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "JSON object: winner, turns, state_hash, game (the journal id).")
     p.add_argument("--sim", action="store_true", help="start a simulated board (the default "
                    "unless --port is given)")
-    p.add_argument("--game", default="twin-tin-bots", help="the game (twin-tin-bots, botwars)")
+    p.add_argument("--game", default="twin-tin-bots", help="the game at the table: " + ", ".join(games.table_names()))
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--variants", default=None, metavar="SPEC",

@@ -11,8 +11,9 @@ an operator's robot         its colour (red, blue, green, yellow), steady
 a KillBot                   killbot (violet), steady
 a mine                      its owner's colour dimmed (<colour>-mine), steady
 a VP token                  vp (gold), pulse
-laser shot (animation)      laser (magenta) on the square it hits
-damage, a detonation        damage (orange) on each square hit, for one step
+laser shot (animation)      laser (magenta) on the square it hits (CROSSFIRE: all four)
+damage                      damage (orange) on the robot, for one step
+a detonation, a discharge   damage (orange) on the space and the eight around it
 a decision's choices        choice (white), pulse; the one selected steady
 something to fix            alert, blink, on the robot of the station to fix
 ==========================  ==========================================================
@@ -35,6 +36,7 @@ from ....link.image import CellState
 from ....session.mapping import Candidate, Frames, Picture
 from ...base import Decision, Event
 from ...squares import Square, parse_square
+from ..grid import step
 from ..state import State
 
 _DATA = json.loads((Path(__file__).resolve().parent / "data" / "palette.json").read_text())
@@ -94,8 +96,10 @@ class Scene:
             self.flashes[self.robots[robot]] = "damage"  # type: ignore[index]
         elif kind == "fire" and _square(data.get("hit")):
             self.flashes[_square(data["hit"])] = "laser"  # type: ignore[index]
-        elif kind in ("detonation", "discharge", "bomb", "grenade") and square:
-            self.flashes[square] = "damage"
+        elif kind == "crossfire" and data.get("hits"):
+            self.flashes.update({parse_square(hit): "laser" for hit in data["hits"]})
+        elif kind in ("detonation", "discharge") and square:
+            self.flashes.update({s: "damage" for s in (square, *(step(square, k) for k in range(8)))})
         elif kind == "mine" and square:
             self.mines.pop(square, None)
             self.flashes[square] = "damage"
