@@ -222,3 +222,45 @@ def test_a_seat_websocket_needs_its_own_key(botwars: LiveDaemon) -> None:
     assert run(refused(f"{base}/ws/seat/0?token={TOKEN}"))
     assert not run(refused(f"{base}/ws/seat/0?key={key(botwars, 0)}"))  # its own key: it opens
 
+
+
+@pytest.fixture(scope="module")
+def volt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
+    daemon = LiveDaemon(tmp_path_factory.mktemp("volt-data"), game="volt")
+    daemon.start()
+    yield daemon
+    daemon.stop()
+
+
+def test_volt_programs_and_inventories_reach_no_one_else(volt: LiveDaemon) -> None:
+    from botboard.games.volt.game import GAME as VOLT
+    from botboard.games.volt.table.tiles import GAME_ID
+
+    new_game(volt, 3)
+    session = volt.daemon.session
+    state = VOLT.scenario_start(2, {}, 3, {"robots": {"p1": {"inventory": ["crossfire"]}}})
+    volt.call(lambda: session._start(session.game_id, state))  # noqa: SLF001  red holds a module
+    dice = [("red", "5", "NW"), ("blue", "3", "S"), ("red", "4", "SE")]
+    seat_key = key(volt, 0)
+    for unit, (colour, number, direction) in enumerate(dice):
+        slot = volt.call(lambda u=unit: session.seating.physical(0, u))
+        volt.post("/api/sim/place", {"slot": slot, "game": GAME_ID, "kind": ["red", "blue"].index(colour),
+                                     "colour": 0, "serial": unit + 1})
+        for name, value in ((f"{['I', 'II', 'III'][unit]} number", int(number)),
+                            (f"{['I', 'II', 'III'][unit]} key", direction)):
+            status, reply = volt.request("POST", "/api/seat/0/control", {"name": name, "value": value},
+                                         token=seat_key)
+            assert status == 200, reply
+    wait_for(lambda: volt.call(lambda: session.seat_view(0)["station"][:3]) == ["red die", "blue die", "red die"],
+             10, "red's units to read its dice")
+    status, reply = volt.request("POST", "/api/seat/0/press", {"role": "confirm"}, token=seat_key)
+    assert status == 200, reply
+    wait_for(lambda: len(session.journal.actions(session.game_id)) == 1, 10, "red's program to be taken")
+    assert session.journal.actions(session.game_id)[0]["action"] == "p1 program R5NW B3S R4SE"
+    seen = "\n".join([json.dumps(volt.get(path)) for path in SHARED_GETS]
+                     + [json.dumps(volt.request("GET", "/api/seat/1", token=key(volt, 1))[1])])
+    for secret in ("R5NW", "B3S", "R4SE", "crossfire"):
+        assert secret not in seen, secret
+    own = volt.request("GET", "/api/seat/0", token=seat_key)[1]["view"]
+    assert "crossfire" in json.dumps(own["private"])  # the operator's own phone has it: the test could fail
+    assert {c["name"]: c["value"] for c in own["controls"]}["I key"] == "NW"
