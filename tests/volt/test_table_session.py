@@ -171,3 +171,30 @@ def test_a_decision_is_asked_of_its_operator_and_chosen_at_the_station(tmp_path:
     assert pending is not None and t.session.seat_view(1)["pending"] is None
     t.press(0, "confirm")  # take the selected choice
     assert t.actions()[-1] == pending["selected"]
+
+
+def test_phase_0_equipping_is_chosen_by_its_operator_and_kept(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    state = GAME.scenario_start(2, {}, 3, {"robots": {"p1": {"inventory": ["crossfire"]}}})
+    t.session._start(t.session.game_id or 0, state)
+    t.program(1, ["R1S", "B1W", "R1N"])
+    t.press(1, "confirm")
+    t.program(0, ["B1N", "R1E", "B1S"])
+    t.press(0, "confirm")
+    pending = t.session.seat_view(0)["pending"]
+    assert pending["kind"] == "equip" and "p1 equip crossfire 2" in pending["choices"]
+    assert "crossfire" not in t.shared_text()  # the inventory is red's own until equipped
+    t.session.decide("p1 equip crossfire 2", seat=0)  # tapped on red's phone
+    robot = t.session.state.robots[0]
+    assert robot.monitor == {2: "crossfire"} and "crossfire" not in robot.inventory
+    assert t.actions()[-1] == "p1 equip crossfire 2"
+    assert "crossfire" in json.dumps(t.session.view()["public"]["robots"]["p1"]["modules"])  # now on show
+
+
+def test_a_module_drawn_is_named_on_its_operators_phone_only() -> None:
+    from botboard.games.base import Event
+    from botboard.games.volt.table.mapping import VoltTable as Mapping
+
+    drawn = Event("draw", {"robot": "p1", "module": "crossfire", "deck": "red"},
+                  "p1: draws Crossfire into the inventory")
+    assert Mapping().public_events([drawn]) == ["p1: draws a module from the red deck"]

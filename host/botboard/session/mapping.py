@@ -182,6 +182,11 @@ class TableMapping(ABC, Generic[S]):
 
     any_order = False  # the engine takes programs in any order (VOLT: the order of confirming counts)
 
+    def private_choices(self, decision: Decision) -> bool:
+        """The decision's choices tell what only its player may know (VOLT: equipping names the
+        inventory): the shared view then shows who decides, not the choices."""
+        return False
+
     def private_refusals(self) -> bool:
         """Refusals name what the slots hold: say them only to the seat (hidden programs)."""
         return self.secret_slots

@@ -755,7 +755,10 @@ class GameSession:
         decision = self.engine.pending(state)
         outcome = self.engine.outcome(state)
         pending = None
-        if decision is not None and self.picker is not None:
+        if decision is not None and self.picker is not None and self.mapping.private_choices(decision):
+            pending = {"player": decision.player, "kind": decision.kind, "prompt": decision.prompt,
+                       "choices": [], "who": self.seat_name(decision.player), "private": True}
+        elif decision is not None and self.picker is not None:
             pending = {**decision.to_json(), "who": self.seat_name(decision.player),
                        "selected": self.picker.selected.choice}
         public = self.mapping.public_view(state)

@@ -144,6 +144,9 @@ class VoltTable(TableMapping[State]):
         for robot in doc["robots"].values():
             if isinstance(robot.get("inventory"), list):
                 robot["inventory"] = len(robot["inventory"])  # modules in hand are the operator's own
+        pending = doc.get("pending")
+        if isinstance(pending, dict) and pending.get("kind") == "equip":
+            doc["pending"] = {**pending, "choices": []}  # they name the inventory's modules
         doc.pop("render", None)
         doc["floor"] = floor_json(state.arena)
         return doc
@@ -153,6 +156,14 @@ class VoltTable(TableMapping[State]):
         own = self.engine.observe(state, seat)["robots"][robot.name]
         return {**own, "robot": robot.name, "dice": "2 red and 2 blue: put three on units I, II, III; "
                 "set each one's face and key below"}
+
+    def private_choices(self, decision: Decision) -> bool:
+        return decision.kind == "equip"  # the choices name the modules in the inventory
+
+    def public_events(self, events: list[Event]) -> list[str]:
+        """A module drawn goes into the inventory, which is its operator's own."""
+        return [f"{e.data['robot']}: draws a module from the {e.data['deck']} deck" if e.kind == "draw"
+                else e.text for e in events]
 
     def public_action(self, state: State, text: str) -> str:
         words = text.split()
