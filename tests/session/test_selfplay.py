@@ -127,10 +127,11 @@ def test_volt_selfplay_plays_dice_programs_through_the_board_and_replay_agrees(t
     assert _replayed(tmp_path, result["game"]) == result["state_hash"]
 
 
-def test_a_botwars_host_killed_midway_resumes_the_same_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game,limit", [("botwars", "max_turns=3"), ("volt", "max_rounds=3")])
+def test_a_host_killed_midway_resumes_the_same_game(tmp_path: Path, game: str, limit: str) -> None:
     control = free_tcp_port()
-    board = SimProcess("--control-port", str(control), "--layout", "botwars", link=str(tmp_path / "tty"))
-    extra = ("--game", "botwars", "--option", "max_turns=3")
+    board = SimProcess("--control-port", str(control), "--layout", game, link=str(tmp_path / "tty"))
+    extra = ("--game", game, "--option", limit)
     try:
         first = _spawn_selfplay(tmp_path, board, control, *extra)
         wait_for(lambda: _actions(tmp_path) >= 3, 120, "three journaled actions")

@@ -215,9 +215,12 @@ class Hands:
     async def play(self, max_actions: int = 2000) -> None:
         """Play until the game is over (board restarts and refusals are lived through)."""
         session = self.session
-        for _ in range(max_actions):
+        for turn in range(max_actions):
             await self.until(self.ready, "the board and the session to be ready", 60,
                              across_restarts=True)
+            if turn == 0:  # hands let go of what they held when a killed host left them
+                for button in range(session.layout.button_count):
+                    await self.ctl.button(button, "release")
             if session.mode == "over":
                 return
             try:
