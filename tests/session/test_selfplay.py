@@ -128,7 +128,7 @@ def test_volt_selfplay_plays_dice_programs_through_the_board_and_replay_agrees(t
 
 
 @pytest.mark.parametrize("game,limit", [("botwars", "max_turns=3"), ("volt", "max_rounds=3")])
-def test_a_host_killed_midway_resumes_the_same_game(tmp_path: Path, game: str, limit: str) -> None:
+def test_a_host_killed_midway_resumes_a_simultaneous_game(tmp_path: Path, game: str, limit: str) -> None:
     control = free_tcp_port()
     board = SimProcess("--control-port", str(control), "--layout", game, link=str(tmp_path / "tty"))
     extra = ("--game", game, "--option", limit)
