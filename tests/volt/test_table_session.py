@@ -198,3 +198,17 @@ def test_a_module_drawn_is_named_on_its_operators_phone_only() -> None:
     drawn = Event("draw", {"robot": "p1", "module": "crossfire", "deck": "red"},
                   "p1: draws Crossfire into the inventory")
     assert Mapping().public_events([drawn]) == ["p1: draws a module from the red deck"]
+
+
+def test_a_killbot_shows_where_it_faces() -> None:
+    state = GAME.new_game(2, {"killbots": 1}, 3)
+    bot = next(r for r in state.robots if r.killbot)
+    picture = leds.picture(state)
+    from botboard.games.volt.grid import step
+
+    ahead = step(bot.square, 2 * bot.facing)
+    assert picture[leds.cell_of(state, bot.square)] == leds.look("killbot")
+    assert picture[leds.cell_of(state, ahead)] == leds.look("killbot", m.PULSE)
+    behind = step(bot.square, (2 * bot.facing + 4) % 8)
+    if state.arena.on_arena(behind):
+        assert picture[leds.cell_of(state, behind)] != leds.look("killbot", m.PULSE)

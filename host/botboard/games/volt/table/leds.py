@@ -8,7 +8,7 @@ what                        palette entry, effect
 ==========================  ==========================================================
 empty square                floor, steady (a faint glow, so the grid shows)
 an operator's robot         its colour (red, blue, green, yellow), steady
-a KillBot                   killbot (violet), steady
+a KillBot                   killbot (violet), steady; the square it faces pulses violet
 a mine                      its owner's colour dimmed (<colour>-mine), steady
 a VP token                  vp (gold), pulse
 laser shot (animation)      laser (magenta) on the square it hits (CROSSFIRE: all four)
@@ -130,6 +130,10 @@ def draw(scene: Scene) -> Picture:
         out[cell_of(state, square)] = look("vp", m.PULSE)
     for square, owner in scene.mines.items():
         out[cell_of(state, square)] = look(f"{SEAT_COLOURS[owner % 4]}-mine")
+    for robot in state.robots:  # a KillBot's facing: the square in front of it pulses violet
+        stands = scene.robots.get(robot.name)
+        if robot.killbot and stands is not None and state.arena.on_arena(nose := step(stands, 2 * robot.facing)):
+            out[cell_of(state, nose)] = look("killbot", m.PULSE)
     for robot in state.robots:
         stands = scene.robots.get(robot.name)
         if stands is not None:
