@@ -12,6 +12,7 @@ import asyncio
 import ipaddress
 import logging
 import secrets
+import socket
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -58,6 +59,23 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def reachable_host(listen: str) -> str:
+    """The address a phone on the same network can open: the listen address, or this
+    machine's LAN address when listening on every interface."""
+    try:
+        wildcard = ipaddress.ip_address(listen).is_unspecified
+    except ValueError:
+        return listen
+    if not wildcard:
+        return f"[{listen}]" if ":" in listen else listen
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: it only picks the outgoing interface
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()
+
+
 def check_listen(listen: str, token: str | None) -> str | None:
     """The token to require, or None on loopback; refuse an open console."""
     if token == "auto":
@@ -78,6 +96,21 @@ def table_game(name: str) -> tuple[str, Any]:
         raise ConfigError(f"--game {name}: {err}") from err
 
 
+def check_new_game(game: str, players: int, options: dict[str, Any] | None, layout: layouts.Layout) -> None:
+    """Refuse at start, with what is possible, a game the table could not begin."""
+    info = games.get(game).info
+    if not info.min_players <= players <= info.max_players:
+        raise ConfigError(f"--players {players}: {info.title} takes {info.min_players} to "
+                          f"{info.max_players} players")
+    if players > len(layout.stations):
+        raise ConfigError(f"--players {players}: layout {layout.id} has {len(layout.stations)} stations; "
+                          "give a bigger --layout or fewer players")
+    try:
+        games.get(game).new_game(players, options or {}, 0)
+    except games.GameError as err:
+        raise ConfigError(f"{info.title}: {err}") from err
+
+
 def find_board_port() -> str | None:
     """A plugged-in Pico (Raspberry Pi's USB vendor id), if any."""
     from serial.tools import list_ports
@@ -96,6 +129,8 @@ class Daemon:
         self.layout_id: str = config.layout or mapping.default_layout(config.players or 2)
         config.layout = self.layout_id
         self.layout = layouts.load(self.layout_id)
+        if config.players is not None:
+            check_new_game(self.game_name, config.players, config.options, self.layout)
         self.sim: SimBoard | None = None
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
@@ -105,8 +140,9 @@ class Daemon:
 
     @property
     def console_url(self) -> str:
-        host = self.config.listen if ":" not in self.config.listen else f"[{self.config.listen}]"
-        url = f"http://{host}:{self.config.console_port}/"
+        """The address to open: on every interface, this machine's LAN address (a tablet or
+        phone cannot open 0.0.0.0)."""
+        url = f"http://{reachable_host(self.config.listen)}:{self.config.console_port}/"
         return f"{url}?token={self.token}" if self.token else url
 
     def start_board(self) -> str:
@@ -173,6 +209,8 @@ class Daemon:
         serve_task = asyncio.create_task(server.serve())
         while not server.started and not serve_task.done():
             await asyncio.sleep(0.05)
+        if server.started and not self.config.console_port:  # --console-port 0: the port it got
+            self.config.console_port = server.servers[0].sockets[0].getsockname()[1]
         if serve_task.done():
             link_task.cancel()
             mirror_task.cancel()

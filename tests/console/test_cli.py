@@ -109,3 +109,25 @@ def test_leds_config_sends_set_config(live: LiveDaemon) -> None:
     assert sent[-2:] == [(1, 77), (2, 1500)]
     result = botboard("leds", "config", "--console", live.base, "--token", TOKEN, "--brightness", "300")
     assert result.returncode == 2 and "0..255" in result.stderr
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--players", "7"], "Twin Tin Bots takes 2 to 6 players"),
+    (["--game", "volt", "--players", "5"], "VOLT takes 2 to 4 players"),
+    (["--players", "6", "--layout", "ttb-small"], "layout ttb-small has 4 stations"),
+    (["--game", "volt", "--players", "2", "--option", "nosuch=1"], "unknown VOLT option 'nosuch'"),
+    (["--game", "goblins"], "table games: botwars, twin-tin-bots, volt"),
+    (["--game", "chess"], "chess"),
+])
+def test_run_refuses_a_game_it_could_not_begin_before_starting_anything(args: list[str], words: str) -> None:
+    done = botboard("run", "--console-port", "1", *args, timeout=30)
+    assert done.returncode == 2 and words in done.stderr, done.stderr
+    assert "console:" not in done.stdout  # nothing started
+
+
+def test_a_command_piped_into_head_ends_quietly() -> None:
+    import shlex
+
+    done = subprocess.run(f"{shlex.quote(BOTBOARD)} tiles list --game botwars | head -c 10",
+                          shell=True, capture_output=True, text=True, timeout=30)
+    assert done.stdout.startswith('{"') and "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr

@@ -198,3 +198,9 @@ def test_listen_names_that_only_start_like_loopback_need_a_token() -> None:
     with pytest.raises(ConfigError):
         check_listen("127.0.0.1.example", None)
     assert check_listen("127.0.0.2", None) is None and check_listen("::1", None) is None
+
+
+def test_the_printed_address_is_one_a_tablet_can_open() -> None:
+    daemon = Daemon(DaemonConfig(listen="0.0.0.0", token="t0k", console_port=8799))
+    assert "0.0.0.0" not in daemon.console_url and daemon.console_url.endswith(":8799/?token=t0k")
+    assert Daemon(DaemonConfig()).console_url == "http://127.0.0.1:8700/"

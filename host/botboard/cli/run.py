@@ -63,7 +63,9 @@ def new_game_options(variants: str | None, items: list[str]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from ..console.app import create_app
-    from ..daemon import ConfigError, Daemon, DaemonConfig
+    import segno
+
+    from ..daemon import ConfigError, Daemon, DaemonConfig, is_loopback
     from ..board.layouts import LayoutError
     from . import CliError
 
@@ -88,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
             f"board on {daemon.conn.port_name if daemon.conn else '?'}"
         print(f"botboard: {where}, game {daemon.game_name}", flush=True)
         print(f"console: {daemon.console_url}", flush=True)
+        if not is_loopback(daemon.config.listen):  # a tablet at the table scans it
+            segno.make(daemon.console_url, error="m").terminal(compact=True)
+            print("(the console's Seats panel has each player's own link and code)", flush=True)
         await task
 
     try:

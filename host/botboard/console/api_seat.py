@@ -24,10 +24,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..daemon import is_loopback
+from ..daemon import is_loopback, reachable_host
 from .api_game import NO_SESSION
 from .common import ApiError, api, json_body
-from .seats import SeatKeys, reachable_host, seat_links
+from .seats import SeatKeys, seat_links
 
 if TYPE_CHECKING:
     from ..daemon import Daemon

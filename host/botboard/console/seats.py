@@ -12,13 +12,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import ipaddress
 import re
 import secrets
-import socket
 from typing import Any
 
 import segno
+
 
 SEAT_PATH = re.compile(r"^/(?:seat|api/seat|ws/seat)/(\d{1,2})(?:/[a-z-]*)?$")
 MAX_SEATS = 8
@@ -40,23 +39,6 @@ def seat_of_path(path: str) -> int | None:
     """The seat a seat route is for; None for every other path."""
     match = SEAT_PATH.match(path)
     return int(match.group(1)) if match else None
-
-
-def reachable_host(listen: str) -> str:
-    """The address a phone on the same network can open: the listen address, or this
-    machine's LAN address when listening on every interface."""
-    try:
-        wildcard = ipaddress.ip_address(listen).is_unspecified
-    except ValueError:
-        return listen
-    if not wildcard:
-        return f"[{listen}]" if ":" in listen else listen
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # no packet is sent: it only picks the outgoing interface
-            return str(probe.getsockname()[0])
-        except OSError:
-            return socket.gethostname()
 
 
 def seat_links(keys: SeatKeys, base_url: str, seats: list[dict[str, Any]], phones_reach: bool) -> list[dict[str, Any]]:
