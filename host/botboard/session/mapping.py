@@ -192,15 +192,21 @@ class TableMapping(ABC, Generic[S]):
         return self.secret_slots
 
     # -- the LEDs --------------------------------------------------------------
-    @abstractmethod
-    def picture(self, state: S) -> Picture: ...
+    # A game whose LED language is one module (picture, frames, robot_cell(state, seat),
+    # candidates) names it here and the four hooks below use it; others override them.
+    leds: Any = None
 
-    @abstractmethod
-    def frames(self, before: S, events: list[Event], after: S) -> Frames: ...
+    def picture(self, state: S) -> Picture:
+        """Every cell's look for ``state``."""
+        return self.leds.picture(state)
 
-    @abstractmethod
+    def frames(self, before: S, events: list[Event], after: S) -> Frames:
+        """One picture per visible event, the last exactly ``picture(after)``."""
+        return self.leds.frames(before, events, after)
+
     def robot_cell(self, state: S, seat: int, pos: int) -> int | None:
         """Where a slot's mark shows (the robot it programs); None if nowhere."""
+        return self.leds.robot_cell(state, seat)
 
     def mark(self, state: S, seat: int, pos: int, name: str, effect: int) -> tuple[int, CellState] | None:
         """A slot's robot drawn in palette ``name`` with ``effect`` (its facing kept)."""
@@ -218,8 +224,9 @@ class TableMapping(ABC, Generic[S]):
         outcome = self.engine.outcome(state)
         return f"game over: {outcome.reason}" if outcome else "the game goes on"
 
-    @abstractmethod
-    def candidates(self, state: S, decision: Decision) -> list[Candidate]: ...
+    def candidates(self, state: S, decision: Decision) -> list[Candidate]:
+        """Where each choice of a pending decision shows."""
+        return self.leds.candidates(state, decision)
 
     # -- words and views -------------------------------------------------------
     @abstractmethod

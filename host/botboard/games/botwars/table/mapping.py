@@ -20,9 +20,8 @@ from typing import Any, Sequence
 from bbshared import tilepayload
 
 from ....board.layouts import Layout
-from ....session.mapping import (Candidate, Frames, Picture, StationReading, TableError,
+from ....session.mapping import (StationReading, TableError,
                                  TableMapping, TileError, Verdict)
-from ...base import Decision, Event
 from ..actions import ProgramChoices
 from ..cards import deck
 from ..state import REGISTERS, State
@@ -34,6 +33,7 @@ _UNSEEN = -1  # observe() as a player who is none of the seats: every hand and p
 
 class BotWarsTable(TableMapping[State]):
     game = "botwars"
+    leds = leds
     palette = leds.PALETTE
     palette_index = leds.INDEX
     secret_slots = True
@@ -125,19 +125,6 @@ class BotWarsTable(TableMapping[State]):
 
     def virtual_tag(self, tile: int, serial: int) -> tuple[bytes, bytes]:
         return tiles.virtual_uid(tile), tiles.card_payload(tile)
-
-    # -- the LEDs --------------------------------------------------------------
-    def picture(self, state: State) -> Picture:
-        return leds.picture(state)
-
-    def frames(self, before: State, events: list[Event], after: State) -> Frames:
-        return leds.frames(before, events, after)
-
-    def robot_cell(self, state: State, seat: int, pos: int) -> int | None:
-        return leds.robot_cell(state, seat)
-
-    def candidates(self, state: State, decision: Decision) -> list[Candidate]:
-        return leds.candidates(state, decision)
 
     # -- words and views -------------------------------------------------------
     def turn_words(self, state: State) -> str:

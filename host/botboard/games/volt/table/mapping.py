@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from bbshared import tilepayload
 
 from ....board.layouts import Layout
-from ....session.mapping import (Candidate, Frames, Picture, StationReading, TableError,
+from ....session.mapping import (StationReading, TableError,
                                  TableMapping, TileError, Verdict)
 from ...base import Decision, Event
 from ..grid import KEYS, UNITS
@@ -33,6 +33,7 @@ _UNSEEN = -1  # observe() as nobody: every program and inventory hidden
 
 class VoltTable(TableMapping[State]):
     game = "volt"
+    leds = leds
     palette = leds.PALETTE
     palette_index = leds.INDEX
     secret_slots = True
@@ -114,19 +115,6 @@ class VoltTable(TableMapping[State]):
 
     def virtual_tag(self, tile: tiles.DieTile, serial: int) -> tuple[bytes, bytes]:
         return tiles.virtual_uid(tile), tiles.die_payload(tile.colour, tile.owner, tile.serial)
-
-    # -- the LEDs --------------------------------------------------------------
-    def picture(self, state: State) -> Picture:
-        return leds.picture(state)
-
-    def frames(self, before: State, events: list[Event], after: State) -> Frames:
-        return leds.frames(before, events, after)
-
-    def robot_cell(self, state: State, seat: int, pos: int) -> int | None:
-        return leds.robot_cell(state, seat)
-
-    def candidates(self, state: State, decision: Decision) -> list[Candidate]:
-        return leds.candidates(state, decision)
 
     # -- words and views -------------------------------------------------------
     def turn_words(self, state: State) -> str:
