@@ -162,8 +162,9 @@ def test_reboot_is_declared_with_the_previous_button(tmp_path: Path) -> None:
     t.session.new_game(2, {}, 5)
     t.press(0, "previous")
     assert t.session.seat_view(0)["controls"][0]["value"] is True
-    assert "reboot" not in json.dumps([e for e in t.published if not e.get("private")]).replace(
-        "changed a setting", "")
+    said = [e.get("text", "") + e.get("action", "") for e in t.published if not e.get("private")]
+    assert not any("reboot" in words for words in said)  # the table is not told
+    assert t.session.view()["public"]["robots"]["p1"]["reboot_next"] == "hidden"
     t.lay(0, t.hand(0)[:5])
     t.lay(1, t.hand(1)[:5])
     t.press(0, "confirm")

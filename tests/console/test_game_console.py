@@ -47,6 +47,8 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
     page.keyboard.press("Tab")
     expect(page.locator("#new-game-button")).to_be_focused()
     page.keyboard.press("Enter")
+    if page.locator("#confirm-dialog").is_visible():  # an earlier test's game is still going
+        page.locator("#confirm-ok").click()
     expect(page.locator("#game-view [data-key='phase']")).to_have_text("program")
     expect(page.locator("#game-view [data-key='turn']")).to_have_text("red")
     seat_slots, confirm, station = live.call(lambda: (
@@ -151,11 +153,13 @@ def test_game_panel_figures_and_the_undo_and_skip_keys(page: Page, live: LiveDae
     assert view["scores"]["red"] > view["scores"]["blue"] > 0  # the columns cannot be swapped
     rows = page.locator("#game-view table tbody tr")
     expect(rows.nth(0).locator("td")).to_have_text(
-        ["red", str(view["scores"]["red"]), "blue 2, green 0, pink 1", "2", "false"])
+        ["red", str(view["scores"]["red"]), str(view["final_scores"]["red"]), "blue 2, green 0, pink 1", "2",
+         "false"])
     expect(rows.nth(1).locator("td")).to_have_text(
-        ["blue", str(view["scores"]["blue"]), "blue 0, green 1, pink 0", "1", "false"])
+        ["blue", str(view["scores"]["blue"]), str(view["final_scores"]["blue"]), "blue 0, green 1, pink 0",
+         "1", "false"])
     expect(page.locator("#game-view table thead th")).to_have_text(
-        ["player", "score", "delivered crystals", "hand", "DM used"])
+        ["player", "score", "final score", "delivered crystals", "hand", "DM used"])
     shown = page.locator("#game-view").text_content() or ""
     sent = str(live.get("/api/game"))
     for secret in SPECIALS_HELD:  # hand sizes only: which specials a player holds stays hidden
@@ -173,3 +177,19 @@ def test_game_panel_figures_and_the_undo_and_skip_keys(page: Page, live: LiveDae
     expect(fact("countdown")).to_have_text("2")  # red discarded a counter as its round began
     expect(page.locator("#game-log")).to_contain_text("Red discards countdown counter 3")
     live.post("/api/game/speed", {"speed": 0})
+
+
+def test_new_game_asks_before_replacing_a_game_still_going(page: Page, live: LiveDaemon) -> None:
+    live.post("/api/game/new", {"players": 2, "seed": 5})
+    running = live.get("/api/game")["view"]["game_id"]
+    expect(page.locator("#game-view [data-key='phase']")).to_have_text("program")  # started elsewhere
+    page.click("#new-game-button")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    expect(page.locator("#confirm-text")).to_contain_text(f"Replace game {running}")
+    page.click("#confirm-cancel")
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    assert live.get("/api/game")["view"]["game_id"] == running  # nothing replaced
+    page.click("#new-game-button")
+    page.click("#confirm-ok")
+    expect(page.locator("#game-view [data-key='phase']")).to_have_text("program")
+    assert live.get("/api/game")["view"]["game_id"] == running + 1

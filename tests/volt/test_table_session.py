@@ -212,3 +212,16 @@ def test_a_killbot_shows_where_it_faces() -> None:
     behind = step(bot.square, (2 * bot.facing + 4) % 8)
     if state.arena.on_arena(behind):
         assert picture[leds.cell_of(state, behind)] != leds.look("killbot", m.PULSE)
+
+
+def test_the_end_of_a_game_says_who_won_with_the_final_scores(tmp_path: Path) -> None:
+    t = VoltTable(tmp_path)
+    state = GAME.scenario_start(2, {"max_rounds": 1}, 3, {"robots": {"p2": {"vp": 2}}})
+    t.session._start(t.session.game_id or 0, state)
+    t.program(1, ["R1S", "B1W", "R1N"])
+    t.press(1, "confirm")
+    t.program(0, ["B1N", "R1E", "B1S"])
+    t.press(0, "confirm")
+    view = t.session.view()
+    assert view["over"] and view["winner"] == ["blue"]
+    assert view["result"].startswith("game over (") and "blue won; final scores red 0, blue 2" in view["result"]

@@ -30,8 +30,18 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{'id':>4}  {'game':<14} {'pl':>2} {'seed':>6} {'actions':>7}  {'started':<24} outcome")
         for r in rows:
             outcome = r["outcome"]
-            words = (f"{outcome['reason']}: {', '.join(map(str, outcome['winners']))}"
-                     if outcome else "unfinished")
+            words = outcome_words(outcome) if outcome else "unfinished"
             print(f"{r['id']:>4}  {r['game']:<14} {r['players']:>2} {r['seed']:>6} "
                   f"{r['actions']:>7}  {r['started']:<24} {words}")
     return 0
+
+
+def outcome_words(outcome: dict[str, object]) -> str:
+    """``p2 won (12-9): the countdown ran out``: players as the notation names them (p1 is the
+    first seat), the scores in seat order."""
+    winners = [f"p{int(w) + 1}" for w in outcome.get("winners", [])]  # type: ignore[attr-defined]
+    head = (" and ".join(winners) + (" won" if len(winners) == 1 else " shared the win")) if winners \
+        else "nobody won"
+    scores = outcome.get("scores") or []
+    tally = f" ({'-'.join(str(s) for s in scores)})" if scores else ""  # type: ignore[attr-defined]
+    return f"{head}{tally}: {outcome.get('reason', '')}"

@@ -174,6 +174,7 @@ class GameSession:
         self._base = self.mapping.picture(state)
         self._draw()
         self._check_table()
+        self._publish_view()  # every console and phone sees the new game, whoever started it
 
     def seat_name(self, seat: int) -> str:
         return self.mapping.seat_name(self.state, seat) if self.state is not None else str(seat)
@@ -737,7 +738,9 @@ class GameSession:
         if outcome is None:
             return ""
         names = " and ".join(self.seat_name(w) for w in outcome.winners) or "nobody"
-        return f"game over ({outcome.reason}): {names} won"
+        scores = ", ".join(f"{self.seat_name(s)} {v}" for s, v in enumerate(outcome.scores)
+                           if s < len(self.seats()))
+        return f"game over ({outcome.reason}): {names} won" + (f"; final scores {scores}" if scores else "")
 
     # -- views ---------------------------------------------------------------------------
     def seats(self) -> list[dict[str, Any]]:
@@ -775,6 +778,7 @@ class GameSession:
             "pending": pending, "awaiting_second_confirm": awaiting,
             "outcome": outcome.to_json() if outcome else None, "over": outcome is not None,
             "winner": [self.seat_name(w) for w in outcome.winners] if outcome else None,
+            "result": self._outcome_words() or None,
             "message": self.message, "message_for": self.seat_name(self.message_seat)
             if self.message_seat is not None and self.message_seat < len(seats) else None,
             "log": list(self.log)[-50:], "speed": self.animation.step_s,

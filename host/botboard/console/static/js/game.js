@@ -20,7 +20,10 @@ export function setupGame(onView) {
   document.getElementById("skip-button").addEventListener("click", () => act("api/game/skip", {}));
 }
 
-function newGame() {
+async function newGame() {
+  const running = state.session && state.view && state.view.game_id !== null && !state.view.over;
+  if (running && !await confirmDialog(`Replace game ${state.view.game_id}, which is still going? ` +
+      "It stays in the journal, unfinished.")) return;
   const players = Number(document.getElementById("ng-players").value);
   const seedText = document.getElementById("ng-seed").value.trim();
   const optionsText = document.getElementById("ng-options").value.trim();
@@ -85,7 +88,7 @@ function show(value) {
   return String(value);
 }
 
-const FACTS = ["phase", "turn", "round", "countdown", "winner", "message", "speed"];
+const FACTS = ["phase", "turn", "round", "countdown", "winner", "result", "message", "speed"];
 const NOT_SHOWN = new Set(["log", "events", "pending", "public", "floor", "seats", "stations", "state_hash",
                            "columns"]);
 

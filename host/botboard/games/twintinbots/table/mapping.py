@@ -62,8 +62,8 @@ def nearest_stations(layout: Layout, bases: list[tuple[int, int]]) -> tuple[int,
 
 
 # the console's players table: which per-player figures, under which heading
-PLAYER_COLUMNS = {"scores": "score", "delivered": "delivered crystals", "hands": "hand",
-                  "double_modification_used": "DM used"}
+PLAYER_COLUMNS = {"scores": "score", "final_scores": "final score", "delivered": "delivered crystals",
+                  "hands": "hand", "double_modification_used": "DM used"}
 
 
 class TwinTinBotsTable(TableMapping[State]):
