@@ -45,6 +45,8 @@ function tileName(tile) {
 }
 
 function renderHand(mine) {
+  // games without a hand (VOLT: dice lie at the station) have no hand section
+  document.getElementById("hand-title").closest("section").hidden = !("hand" in mine) && !mine.take;
   document.getElementById("take").textContent = mine.take ?? "";
   const hand = Array.isArray(mine.hand) ? mine.hand : [];
   document.getElementById("hand").replaceChildren(...(hand.length ? hand.map((t) => el("li", {}, tileName(t)))
