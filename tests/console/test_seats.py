@@ -198,6 +198,10 @@ def test_the_shared_console_draws_the_factory_floor(phone: Any, botwars: LiveDae
     expect(phone.locator("#arena .floor .wall")).to_have_count(len(floor["walls"]))
     expect(phone.locator("#arena .floor-mark.flag")).to_have_text([f"F{f['number']}" for f in floor["flags"]])
     expect(phone.locator("#game-view h3").first).to_have_text("robots")
+    # stations say whose they are, and in simultaneous programming every station still to confirm plays
+    expect(phone.locator("#stations .station[data-station='0'] h3")).to_contain_text("north · red")
+    expect(phone.locator("#stations .station[data-station='1'] h3")).to_contain_text("east · blue")
+    expect(phone.locator("#stations .station.turn")).to_have_count(2)
 
 
 def test_seat_page_without_its_key_is_refused(botwars: LiveDaemon) -> None:

@@ -6,7 +6,8 @@
 import { act, el } from "./api.js";
 import { catalogue, colourCSS, colourName, fillColourSelect, fillKindSelect, kindName } from "./catalogue.js";
 
-const state = { layout: null, slots: [], buttons: {}, simulated: false, turn: null };
+const state = { layout: null, slots: [], buttons: {}, simulated: false, turn: null, seats: {},
+                acting: new Set(), viewKey: "" };
 
 export function setupStations(layout, simulated) {
   Object.assign(state, { layout, simulated });
@@ -34,8 +35,13 @@ export function setGameView(view) {
   } else if (view && Number.isInteger(view.current_player)) {
     turn = view.current_player;
   }
-  if (turn === state.turn) return;
-  state.turn = turn;
+  // station name -> its seat's name; and, in games where everyone programs at once, all the
+  // stations still to confirm
+  const seats = Object.fromEntries(Object.entries(view?.stations ?? {}).map(([seat, station]) => [station, seat]));
+  const acting = (view?.acting ?? []).map((seat) => view.stations?.[seat]).filter(Boolean);
+  const key = JSON.stringify([turn, seats, acting]);
+  if (key === state.viewKey) return;
+  Object.assign(state, { turn, seats, acting: new Set(acting), viewKey: key });
   render();
 }
 
@@ -81,11 +87,15 @@ function render() {
   if (!state.layout) return;
   const focused = document.activeElement?.dataset?.slot ?? null;
   const focusedButton = document.activeElement?.dataset?.button ?? null;
-  root.replaceChildren(...state.layout.stations.map((station, s) => el("div", {
-    class: `station${state.turn === s ? " turn" : ""}`, "data-station": s,
-  }, el("h3", {}, station.name, state.turn === s ? el("span", { class: "pill turn-pill" }, "to play") : null),
-  el("div", { class: "slots" }, station.slots.map((slot, i) => slotButton(slot, i))),
-  el("div", { class: "buttons" }, Object.entries(station.buttons).map(([role, i]) => stationButton(role, i))))));
+  root.replaceChildren(...state.layout.stations.map((station, s) => {
+    const toPlay = state.turn === s || state.acting.has(station.name);
+    const seat = state.seats[station.name];
+    return el("div", { class: `station${toPlay ? " turn" : ""}`, "data-station": s },
+      el("h3", {}, station.name, seat ? el("span", { class: "seat-name" }, ` · ${seat}`) : null,
+        toPlay ? el("span", { class: "pill turn-pill" }, "to play") : null),
+      el("div", { class: "slots" }, station.slots.map((slot, i) => slotButton(slot, i))),
+      el("div", { class: "buttons" }, Object.entries(station.buttons).map(([role, i]) => stationButton(role, i))));
+  }));
   // re-rendering must not steal keyboard focus
   if (focused !== null) root.querySelector(`[data-slot="${focused}"]`)?.focus();
   if (focusedButton !== null) root.querySelector(`[data-button="${focusedButton}"]`)?.focus();
