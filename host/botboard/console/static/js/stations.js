@@ -48,6 +48,7 @@ export function setGameView(view) {
 function tileText(reading) {
   if (!reading.present) return "empty";
   const tile = reading.tile;
+  if (tile === "hidden") return "a tile (hidden until every seat has confirmed)";
   if (!tile) return `⚠ ${(reading.problem || "no tile payload").split(/ \(|:/)[0]}`;
   return `${kindName(tile.kind)} · ${colourName(tile.colour)} · #${tile.serial}`;
 }
@@ -61,7 +62,7 @@ function pickedTile() {
 function slotButton(slot, position) {
   const reading = state.slots[slot] || { present: false };
   const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-  if (reading.tile) swatch.style.background = colourCSS(reading.tile.colour);
+  if (reading.tile && reading.tile !== "hidden") swatch.style.background = colourCSS(reading.tile.colour);
   const label = `slot ${slot} (${position + 1}): ` + (reading.present && !reading.tile
     ? `tag ${reading.uid}: ${reading.problem || "no tile payload"}` : tileText(reading));
   return el("button", {
