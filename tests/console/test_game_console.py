@@ -193,3 +193,18 @@ def test_new_game_asks_before_replacing_a_game_still_going(page: Page, live: Liv
     page.click("#confirm-ok")
     expect(page.locator("#game-view [data-key='phase']")).to_have_text("program")
     assert live.get("/api/game")["view"]["game_id"] == running + 1
+
+
+def test_what_a_station_must_fix_stays_on_it_until_fixed(page: Page, live: LiveDaemon) -> None:
+    session = live.daemon.session
+    live.post("/api/game/speed", {"speed": 0})
+    live.call(lambda: session.new_game(2, {"track": 0}, 1))
+    slot, station = live.call(lambda: (session.seating.physical(0, 3), session.seating.station_of[0]))
+    box = page.locator(f"#stations .station[data-station='{station}']")
+    expect(box.locator("h3")).to_contain_text("· red")
+    live.post("/api/sim/place", {"slot": slot, "kind": 3, "colour": 1, "serial": 9})  # blue's tile at red's
+    expect(box.locator(".station-words")).to_contain_text("give it back")
+    page.wait_for_timeout(1500)  # other messages come and go: the station keeps its own
+    expect(box.locator(".station-words")).to_contain_text("give it back")
+    live.post("/api/sim/remove", {"slot": slot})
+    expect(box.locator(".station-words")).to_have_count(0)

@@ -257,8 +257,11 @@ def test_a_tile_of_another_colour_blinks_as_soon_as_it_is_placed(tmp_path: Path)
     t.place(0, "B1", "L/blue")
     assert "red: slot B1: that L is blue's tile, not red's; give it back" in t.session.message
     assert len(_alerts(t.board)) == 1
+    red = t.session.seating.seat_station_name(0)
+    assert "give it back" in t.session.view()["station_words"][red]  # at red's station, until fixed
     t.remove(0, "B1")
     assert not _alerts(t.board)
+    assert "give it back" not in t.session.view()["station_words"].get(red, "")
 
 
 def test_a_touched_candidate_is_the_decision_taken(tmp_path: Path) -> None:
@@ -274,3 +277,23 @@ def test_a_touched_candidate_is_the_decision_taken(tmp_path: Path) -> None:
     assert "not one of the choices" in t.session.message and t.session.view()["phase"] == "decide"
     t.session.on_message(Msg(m.TOUCH, {"cell": bmap.to_board[chosen.cell]}))
     assert t.journal.actions(gid)[-1]["action"] == chosen.choice
+
+
+def test_a_refusal_stays_at_its_station_until_the_move_is_made(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    gid = t.session.new_game(2, {"track": 0}, 3)
+    _first_turns(t)
+    t.remove(0, "A1")
+    t.place(0, "B2", "R/red")
+    t.place(0, "B3", "L/red")
+    t.press(0, "confirm")
+    red = t.session.seating.seat_station_name(0)
+    words = t.session.view()["station_words"]
+    assert words[red].startswith("refused:") and "robot A slot 1" in words[red]
+    t.session.say("a word for the whole table")  # other words come and go: the station keeps its own
+    assert t.session.view()["station_words"][red] == words[red]
+    t.remove(0, "B3")
+    t.remove(0, "B2")  # back to one change
+    t.press(0, "confirm")
+    assert len(t.journal.actions(gid)) == 3
+    assert red not in t.session.view()["station_words"]  # the move is made: nothing left to fix

@@ -113,6 +113,8 @@ class GameSession:
         self.message = "no game: start one from the console or with `botboard run --players N`"
         self.message_seat: int | None = None
         self.seat_messages: dict[int, str] = {}  # the last words meant for each seat alone
+        self.station_words: dict[int, str] = {}  # public words to a seat that still apply (shown at its station)
+        self.table_words: dict[int, str] = {}  # what a station must put right now (remade on every check)
         self.alerts: dict[int, CellState] = {}  # engine cell -> an alert drawn over the picture
         self.acks: dict[tuple[int, int], float] = {}  # (seat, pos) -> until when its ack shows
         self.held: dict[int, int] = {}  # button held down or stuck -> its seat (its robots blink)
@@ -169,6 +171,7 @@ class GameSession:
         self._unlogged = []
         self.controls.clear()
         self.seat_messages.clear()
+        self.station_words.clear()
         self.alerts.clear()
         self._enter_mode()
         self._base = self.mapping.picture(state)
@@ -357,6 +360,7 @@ class GameSession:
     def _submit(self, seat: int, text: str) -> None:
         """Apply now if the engine's order has reached this seat; else hold it, unseen."""
         self.submitted.add(seat)
+        self.station_words.pop(seat, None)  # a refusal no longer applies
         if self.mapping.any_order or self.engine.current_player(self.state) == seat:
             self._apply(text)
             return
@@ -403,6 +407,7 @@ class GameSession:
                           "robot shows the station to fix")
         self._mark_slots(slots)
         self._draw()
+        self._publish_view()  # the refusal stays at the station on every console
 
     def _mark_slots(self, slots: list[int]) -> None:
         """Wrong slots blink red: on the robot each one programs (slots carry no LEDs)."""
@@ -435,6 +440,7 @@ class GameSession:
         if state is None or seating is None:
             return
         self.alerts.clear()
+        before, self.table_words = self.table_words, {}
         now = self.clock()
         problems: list[str] = []
         private: dict[int, list[str]] = {}
@@ -449,6 +455,7 @@ class GameSession:
             marked += wrong
             if fixes:
                 problems.append(fixes[0])
+                self.table_words[seat] = fixes[0]
                 private.setdefault(seat, []).extend(fixes[1:])
         self._mark_slots(marked)  # one scene for all of them
         if problems:
@@ -458,6 +465,8 @@ class GameSession:
                         self._tell(seat, "; ".join(words))
             self.say("; ".join(problems))
         self._draw()
+        if self.table_words != before:  # every console shows, at each station, what to put right
+            self._publish_view()
 
     def _station_problems(self, seat: int, slots: list[int], acting: bool) -> tuple[list[int], list[str]]:
         """(slots to mark, [words for all, then words for the seat alone]) of one station."""
@@ -497,6 +506,9 @@ class GameSession:
         except GameError as err:
             self.say(f"refused: {err}")
             return
+        actor = self.engine.current_player(state)
+        if actor is not None:  # the seat's move is made: what it was told no longer applies
+            self.station_words.pop(actor, None)
         digest = self.engine.state_hash(after)
         outcome = self.engine.outcome(after)
         n = self.journal.append(self.game_id, text, digest, outcome.to_json() if outcome else None)
@@ -702,6 +714,7 @@ class GameSession:
         self.message, self.message_seat = text, seat
         if seat is not None:
             self.seat_messages[seat] = text
+            self.station_words[seat] = text  # stays at the station until it no longer applies
         log.info("%s", text)
         self._publish({"kind": "game", "event": "message", "text": text, "seat": seat,
                        "private": False})
@@ -784,7 +797,19 @@ class GameSession:
             "log": list(self.log)[-50:], "speed": self.animation.step_s,
             "state_hash": self.engine.state_hash(state),
             "stations": {s["name"]: s["station"] for s in seats},
+            "station_words": self._station_words_view(),
         }
+
+    def _station_words_view(self) -> dict[str, str]:
+        """Per station (by name), what its player must do now and why the last confirm was refused."""
+        if self.seating is None:
+            return {}
+        out = {}
+        for seat in range(self.seating.players):
+            words = [w for w in (self.table_words.get(seat), self.station_words.get(seat)) if w]
+            if words:
+                out[self.seating.seat_station_name(seat)] = " · ".join(dict.fromkeys(words))
+        return out
 
     def _station_words(self, seat: int) -> list[str | None]:
         """What the seat's slots read, tile by tile, as its owner names them."""

@@ -7,7 +7,7 @@ import { act, el } from "./api.js";
 import { catalogue, colourCSS, colourName, fillColourSelect, fillKindSelect, kindName } from "./catalogue.js";
 
 const state = { layout: null, slots: [], buttons: {}, simulated: false, turn: null, seats: {},
-                acting: new Set(), viewKey: "" };
+                acting: new Set(), words: {}, viewKey: "" };
 
 export function setupStations(layout, simulated) {
   Object.assign(state, { layout, simulated });
@@ -39,9 +39,10 @@ export function setGameView(view) {
   // stations still to confirm
   const seats = Object.fromEntries(Object.entries(view?.stations ?? {}).map(([seat, station]) => [station, seat]));
   const acting = (view?.acting ?? []).map((seat) => view.stations?.[seat]).filter(Boolean);
-  const key = JSON.stringify([turn, seats, acting]);
+  const words = view?.station_words ?? {};
+  const key = JSON.stringify([turn, seats, acting, words]);
   if (key === state.viewKey) return;
-  Object.assign(state, { turn, seats, acting: new Set(acting), viewKey: key });
+  Object.assign(state, { turn, seats, acting: new Set(acting), words, viewKey: key });
   render();
 }
 
@@ -94,6 +95,7 @@ function render() {
     return el("div", { class: `station${toPlay ? " turn" : ""}`, "data-station": s },
       el("h3", {}, station.name, seat ? el("span", { class: "seat-name" }, ` · ${seat}`) : null,
         toPlay ? el("span", { class: "pill turn-pill" }, "to play") : null),
+      state.words[station.name] ? el("p", { class: "station-words", role: "status" }, state.words[station.name]) : null,
       el("div", { class: "slots" }, station.slots.map((slot, i) => slotButton(slot, i))),
       el("div", { class: "buttons" }, Object.entries(station.buttons).map(([role, i]) => stationButton(role, i))));
   }));
