@@ -6,7 +6,9 @@ state, turns a confirmed change of an acting station's tiles into a legal
 action (or refuses it in words and with blinking robots), journals every
 accepted action before the board shows it, plays it on the LEDs, and puts
 pending decisions on the board. What differs from game to game it asks the
-game's ``TableMapping`` (session/mapping.py).
+game's ``TableMapping`` (session/mapping.py). Two parts live beside it, each
+with one job: ``stations.py`` reads the stations and says what the table
+must put right; ``views.py`` makes the shared and seat views and says words.
 
 Programming may be one seat at a time (Twin Tin Bots) or simultaneous
 (BotWars): every acting seat confirms when ready; a confirmed program waits,
@@ -28,7 +30,6 @@ Published (``publish``), each a dict with ``"kind": "game"`` and ``"private"``
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections import deque
 from typing import Any, Callable, Protocol
@@ -44,9 +45,9 @@ from .journal import Journal, replay
 from .mapping import TableError, TableMapping, TileError
 from .picker import Picker
 from .seating import Seating
+from .stations import StationChecks
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, Table
-
-log = logging.getLogger("botboard.session")
+from .views import SessionViews
 
 ACK_S = 0.4  # a tile read shows on its robot this long
 
@@ -84,7 +85,7 @@ class BoardMap:
         return out
 
 
-class GameSession:
+class GameSession(StationChecks, SessionViews):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -371,35 +372,6 @@ class GameSession:
                           f"{self.seat_name(seat)} has confirmed; waiting for " + " and ".join(waiting))
         self._publish_view()
 
-    def _uids(self, seat: int) -> list[bytes | None]:
-        assert self.seating is not None
-        return [r.uid if (r := self.table.reading(s)) else None for s in self.seating.slots_of(seat)]
-
-    def _tiles(self, seat: int) -> list[Any]:
-        """Per slot of the seat: None (empty), the tile, or the TileError saying why not."""
-        assert self.seating is not None
-        tiles: list[Any] = []
-        for slot in self.seating.slots_of(seat):
-            reading = self.table.reading(slot)
-            if reading is None:
-                tiles.append(None)
-                continue
-            try:
-                tiles.append(self.mapping.identify(reading.uid, reading.payload))
-            except TileError as err:
-                tiles.append(err)
-        return tiles
-
-    def _read(self, seat: int) -> Any:
-        assert self.seating is not None
-        return self.mapping.read_station(self.state, seat, self._tiles(seat),
-                                         self.seating.slots_of(seat))
-
-    def _slot_name(self, slot: int) -> str:
-        assert self.seating is not None
-        ref = self.seating.slot(slot)
-        return self.mapping.slot_name(self.state, ref.pos) if ref else str(slot)
-
     def _refuse(self, seat: int, message: str, slots: list[int]) -> None:
         self.awaiting.pop(seat, None)
         self._say_private(seat, f"refused: {message}",
@@ -408,93 +380,6 @@ class GameSession:
         self._mark_slots(slots)
         self._draw()
         self._publish_view()  # the refusal stays at the station on every console
-
-    def _mark_slots(self, slots: list[int]) -> None:
-        """Wrong slots blink red: on the robot each one programs (slots carry no LEDs)."""
-        assert self.seating is not None
-        for slot in slots:
-            ref = self.seating.slot(slot)
-            if ref is None:
-                continue
-            mark = self.mapping.mark(self.state, ref.seat, ref.pos, "alert", m.BLINK)
-            if mark is not None:
-                self.alerts[mark[0]] = mark[1]
-
-    def _hold(self, button: int) -> None:
-        """A button held down or stuck: its station's robots blink until it is released."""
-        if self.seating is None:
-            return
-        try:
-            seat, _ = self.seating.button(button)
-        except ValueError:
-            return
-        if seat is not None:
-            self.held[button] = seat
-            self._check_table()
-
-    def _check_table(self) -> None:
-        """Show what to fix: tiles that differ from the game at stations that are not
-        programming, tiles that cannot count, slots that do not read steadily, programs
-        changed after confirm, buttons held down."""
-        state, seating = self.state, self.seating
-        if state is None or seating is None:
-            return
-        self.alerts.clear()
-        before, self.table_words = self.table_words, {}
-        now = self.clock()
-        problems: list[str] = []
-        private: dict[int, list[str]] = {}
-        marked: list[int] = []  # slots whose robot blinks
-        acting = self.acting()
-        for seat in range(seating.players):
-            slots = seating.slots_of(seat)
-            marked += [s for s in slots if self.table.doubled(s, now) or self.table.flickering(s, now)]
-            if seat in self.held.values():
-                marked += slots
-            wrong, fixes = self._station_problems(seat, slots, seat in acting)
-            marked += wrong
-            if fixes:
-                problems.append(fixes[0])
-                self.table_words[seat] = fixes[0]
-                private.setdefault(seat, []).extend(fixes[1:])
-        self._mark_slots(marked)  # one scene for all of them
-        if problems:
-            if self.mapping.private_refusals():
-                for seat, words in private.items():
-                    if words:
-                        self._tell(seat, "; ".join(words))
-            self.say("; ".join(problems))
-        self._draw()
-        if self.table_words != before:  # every console shows, at each station, what to put right
-            self._publish_view()
-
-    def _station_problems(self, seat: int, slots: list[int], acting: bool) -> tuple[list[int], list[str]]:
-        """(slots to mark, [words for all, then words for the seat alone]) of one station."""
-        name = self.seat_name(seat)
-        reading = self._read(seat)
-        secret = self.mapping.private_refusals()
-        if acting:
-            if not reading.problems:
-                return [], []
-            said = "; ".join(reading.problems.values())
-            return list(reading.problems), ([f"{name}: a tile cannot count", said] if secret
-                                            else [f"{name}: {said}"])
-        if seat in self.confirmed:
-            uids = self._uids(seat)
-            wrong = [s for s, was, now in zip(slots, self.confirmed[seat][1], uids) if was != now]
-            if not wrong:
-                return [], []
-            return wrong, [f"{name}'s tiles moved after confirming: put them back as they were "
-                           "(the blinking robot shows the station)"]
-        wrong, fixes = self.mapping.check_station(self.state, seat, reading, slots)
-        wrong += [s for s in reading.problems if s not in wrong]
-        if not wrong:
-            return [], []
-        fixes = fixes or list(reading.problems.values())
-        why = "while the robots run" if self.mode == "animate" else "out of turn"
-        if secret:
-            return wrong, [f"{name}'s tiles moved {why}: see your seat view", ", ".join(fixes)]
-        return wrong, [f"{name}'s tiles moved {why}: " + ", ".join(fixes)]
 
     # -- actions ----------------------------------------------------------------------
     def _apply(self, text: str) -> None:
@@ -708,134 +593,7 @@ class GameSession:
             return  # no loop (unit tests): callers poll instead
         loop.call_later(delay, func)
 
-    # -- words ---------------------------------------------------------------------------
-    def say(self, text: str, seat: int | None = None) -> None:
-        """Words for the whole table (``seat``: who they are addressed to)."""
-        self.message, self.message_seat = text, seat
-        if seat is not None:
-            self.seat_messages[seat] = text
-            self.station_words[seat] = text  # stays at the station until it no longer applies
-        log.info("%s", text)
-        self._publish({"kind": "game", "event": "message", "text": text, "seat": seat,
-                       "private": False})
-
-    def _tell(self, seat: int, text: str) -> None:
-        """Words for one seat alone: its seat view, never the shared view or the log."""
-        self.seat_messages[seat] = text
-        self._publish({"kind": "game", "event": "message", "text": text, "seat": seat,
-                       "private": True})
-
-    def _say_private(self, seat: int, text: str, public: str) -> None:
-        """``text`` for the seat; the table reads ``public`` instead when the game hides it."""
-        if self.mapping.private_refusals():
-            self._tell(seat, text)
-            self.say(public, seat)
-            self.seat_messages[seat] = text
-        else:
-            self.say(text, seat)
-
+    # -- seats ---------------------------------------------------------------------------
     def _check_seat(self, seat: int) -> None:
         if self.seating is None or not 0 <= seat < self.seating.players:
             raise SessionError(f"no seat {seat} in this game")
-
-    def _turn_words(self) -> str:
-        assert self.state is not None
-        if self.mode == "over":
-            return self._outcome_words()
-        if self.mode == "decide" and self.picker is not None:
-            return self.picker.decision.prompt
-        return self.mapping.turn_words(self.state)
-
-    def _outcome_words(self) -> str:
-        outcome = self.engine.outcome(self.state)
-        if outcome is None:
-            return ""
-        names = " and ".join(self.seat_name(w) for w in outcome.winners) or "nobody"
-        scores = ", ".join(f"{self.seat_name(s)} {v}" for s, v in enumerate(outcome.scores)
-                           if s < len(self.seats()))
-        return f"game over ({outcome.reason}): {names} won" + (f"; final scores {scores}" if scores else "")
-
-    # -- views ---------------------------------------------------------------------------
-    def seats(self) -> list[dict[str, Any]]:
-        if self.state is None or self.seating is None:
-            return []
-        return [{"seat": s, "name": self.seat_name(s), "station": self.seating.seat_station_name(s)}
-                for s in range(self.seating.players)]
-
-    def view(self) -> dict[str, Any]:
-        """The shared view (console, arena screen): public information only."""
-        state = self.state
-        if state is None:
-            return {"game": self.game, "game_id": None, "phase": "idle", "message": self.message,
-                    "seats": []}
-        decision = self.engine.pending(state)
-        outcome = self.engine.outcome(state)
-        pending = None
-        if decision is not None and self.picker is not None and self.mapping.private_choices(decision):
-            pending = {"player": decision.player, "kind": decision.kind, "prompt": decision.prompt,
-                       "choices": [], "who": self.seat_name(decision.player), "private": True}
-        elif decision is not None and self.picker is not None:
-            pending = {**decision.to_json(), "who": self.seat_name(decision.player),
-                       "selected": self.picker.selected.choice}
-        public = self.mapping.public_view(state)
-        seats = self.seats()
-        acting = [self.seat_name(s) for s in self.acting()]
-        awaiting = next(iter(self.awaiting.values()))[0] if self.awaiting and not \
-            self.mapping.private_refusals() else None
-        return {
-            **public, "public": public,
-            "game": self.game, "title": self.engine.info.title, "game_id": self.game_id,
-            "phase": self.mode, "players": len(seats), "seats": seats,
-            "current_player": self.engine.current_player(state),
-            "acting": acting, "confirmed": [self.seat_name(s) for s in sorted(self.submitted)],
-            "pending": pending, "awaiting_second_confirm": awaiting,
-            "outcome": outcome.to_json() if outcome else None, "over": outcome is not None,
-            "winner": [self.seat_name(w) for w in outcome.winners] if outcome else None,
-            "result": self._outcome_words() or None,
-            "message": self.message, "message_for": self.seat_name(self.message_seat)
-            if self.message_seat is not None and self.message_seat < len(seats) else None,
-            "log": list(self.log)[-50:], "speed": self.animation.step_s,
-            "state_hash": self.engine.state_hash(state),
-            "stations": {s["name"]: s["station"] for s in seats},
-            "station_words": self._station_words_view(),
-        }
-
-    def _station_words_view(self) -> dict[str, str]:
-        """Per station (by name), what its player must do now and why the last confirm was refused."""
-        if self.seating is None:
-            return {}
-        out = {}
-        for seat in range(self.seating.players):
-            words = [w for w in (self.table_words.get(seat), self.station_words.get(seat)) if w]
-            if words:
-                out[self.seating.seat_station_name(seat)] = " · ".join(dict.fromkeys(words))
-        return out
-
-    def _station_words(self, seat: int) -> list[str | None]:
-        """What the seat's slots read, tile by tile, as its owner names them."""
-        out: list[str | None] = []
-        for tile in self._tiles(seat):
-            out.append(None if tile is None else str(tile) if isinstance(tile, TileError)
-                       else self.mapping.tile_words(tile))
-        return out
-
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """What one seat's player alone may see, with the public view beside it."""
-        self._check_seat(seat)
-        state = self.state
-        decision = self.engine.pending(state)
-        mine = decision is not None and decision.player == seat and self.picker is not None
-        pending = {**decision.to_json(), "selected": self.picker.selected.choice,  # type: ignore[union-attr]
-                   "words": {c.choice: c.words for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]
-        settings = self.controls.get(seat, {})
-        return {"seat": seat, "name": self.seat_name(seat), "game": self.game,
-                "phase": self.mode, "acting": seat in self.acting(),
-                "confirmed": seat in self.submitted,
-                "awaiting_second_confirm": self.awaiting[seat][0] if seat in self.awaiting else None,
-                "message": self.seat_messages.get(seat, ""), "pending": pending,
-                "station": self._station_words(seat), "table_message": self.message,
-                "slot_names": [self.mapping.slot_name(state, pos)
-                               for pos in range(self.mapping.slots_per_seat())],
-                "private": self.mapping.seat_view(state, seat),
-                "controls": self.mapping.controls(state, seat, settings),
-                "public": self.mapping.public_view(state)}

@@ -42,7 +42,6 @@ front of it. Animation flashes are steady, not blinking: a step lasts about
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +50,7 @@ from typing import Any, Callable, Mapping, Sequence
 from bbshared import messages as m
 
 from ....link.image import CellState
+from ....session.palette import load_palette
 from ....session.mapping import Candidate, Frames, Picture
 from ...base import Decision, Event
 from ...squares import Square, parse_facing, parse_square, square_name
@@ -58,10 +58,7 @@ from ..board import Board, neighbour
 from ..cards import robot_colours
 from ..state import ON_BOARD, State
 
-_DATA = json.loads((Path(__file__).resolve().parent / "data" / "palette.json").read_text())
-PALETTE: tuple[tuple[int, int, int], ...] = tuple(
-    (e["rgb"][0], e["rgb"][1], e["rgb"][2]) for e in _DATA["palette"])
-INDEX: dict[str, int] = {e["name"]: i for i, e in enumerate(_DATA["palette"])}
+PALETTE, INDEX, _ = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
 # one colour per station of the reference board: the first four robot colours
 ROBOT_COLOURS: tuple[str, ...] = tuple(robot_colours()[:4])
 NONE = m.NO_FACING

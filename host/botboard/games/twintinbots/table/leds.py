@@ -25,19 +25,16 @@ winner                 winners' bases and robots spin
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from bbshared import messages as m
 
 from ....link.image import CellState
+from ....session.palette import load_palette
 from .. import content as C
 from .scene import Scene
 
-_DATA = json.loads((Path(__file__).resolve().parent / "data" / "palette.json").read_text())
-PALETTE: tuple[tuple[int, int, int], ...] = tuple(
-    (e["rgb"][0], e["rgb"][1], e["rgb"][2]) for e in _DATA["palette"])
-INDEX: dict[str, int] = {e["name"]: i for i, e in enumerate(_DATA["palette"])}
+PALETTE, INDEX, _DATA = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
 TELEPORTER_MARKS: tuple[int, ...] = tuple(_DATA["teleporter_marks"][c] for c in C.TELEPORTER_COLOURS)
 CRYSTAL_PALETTE = {p: INDEX[f"crystal-{C.CRYSTAL_COLOUR[p]}"] for p in C.CRYSTAL_POINTS}
 NONE = m.NO_FACING

@@ -25,7 +25,6 @@ moves, shots and blasts.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,16 +32,14 @@ from typing import Any
 from bbshared import messages as m
 
 from ....link.image import CellState
+from ....session.palette import load_palette
 from ....session.mapping import Candidate, Frames, Picture
 from ...base import Decision, Event
 from ...squares import Square, parse_square
 from ..grid import step
 from ..state import State
 
-_DATA = json.loads((Path(__file__).resolve().parent / "data" / "palette.json").read_text())
-PALETTE: tuple[tuple[int, int, int], ...] = tuple(
-    (e["rgb"][0], e["rgb"][1], e["rgb"][2]) for e in _DATA["palette"])
-INDEX: dict[str, int] = {e["name"]: i for i, e in enumerate(_DATA["palette"])}
+PALETTE, INDEX, _ = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
 SEAT_COLOURS = ("red", "blue", "green", "yellow")
 
 
