@@ -10,68 +10,37 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 from bbshared import messages as m
 from botboard.board import layouts
 from botboard.games.botwars.cards import deck
 from botboard.games.botwars.game import GAME
 from botboard.games.botwars.table import leds
-from botboard.session.journal import Journal
-from botboard.session.session import GameSession
 
-from ..session.helpers import Clock, FakeBoard, Msg
-
-ALERT = leds.INDEX["alert"]
+from ..session.helpers import GameTable, Msg
 
 
-class BotWarsTable:
+
+class BotWarsTable(GameTable):
     def __init__(self, tmp: Path, step_s: float = 0) -> None:
-        self.clock = Clock()
-        self.board = FakeBoard()
-        self.journal = Journal.in_dir(tmp)
-        self.published: list[dict[str, Any]] = []
-        self.session = GameSession(layouts.load("botwars"), self.journal, self.board, step_s=step_s,
-                                   clock=self.clock, game="botwars", publish=self.published.append)
+        super().__init__(tmp, "botwars", "botwars", step_s)
 
     def slot(self, seat: int, register: int) -> int:
-        assert self.session.seating is not None
-        return self.session.seating.physical(seat, register - 1)
+        return self.at(seat, register - 1)
 
     def place(self, seat: int, register: int, card: int, payload: bytes | None = None) -> None:
         uid, data = self.session.mapping.virtual_tag(card, 1)
-        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, register), "present": 1,
-                                             "uid": uid, "payload": data if payload is None else payload}))
-        self.clock.advance(0.01)
+        self.put(self.slot(seat, register), uid, data if payload is None else payload)
 
     def remove(self, seat: int, register: int) -> None:
-        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, register), "present": 0,
-                                             "uid": b"", "payload": b""}))
-        self.clock.advance(0.01)
+        self.take(self.slot(seat, register))
 
     def lay(self, seat: int, cards: list[int]) -> None:
         for register, card in enumerate(cards, start=1):
             self.place(seat, register, card)
 
-    def press(self, seat: int, role: str) -> None:
-        assert self.session.seating is not None
-        self.clock.advance(1.0)  # hands are slow: the slots have settled
-        button = self.session.seating.button_of(seat, role)
-        self.session.on_message(Msg(m.BUTTON, {"button": button, "action": m.PRESS}))
-
     def hand(self, seat: int) -> list[int]:
         return list(self.session.state.players[seat].hand)
-
-    def actions(self) -> list[str]:
-        return [a["action"] for a in self.journal.actions(self.session.game_id or 0)]
-
-    def alerts(self) -> list[int]:
-        return [i for i, c in self.board.cells.items() if c.palette == ALERT and c.effect == m.BLINK]
-
-    def shared_text(self) -> str:
-        """Everything the shared view and the table may read: view and public events."""
-        public = [e for e in self.published if not e.get("private")]
-        return json.dumps(self.session.view()) + json.dumps(public)
 
 
 def _names(cards: list[int]) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,3 +84,46 @@ class Table:
         self.clock.advance(1.0)  # hands are slow: the slots have settled
         button = self.session.seating.button_of(seat, role)
         self.session.on_message(Msg(m.BUTTON, {"button": button, "action": action}))
+
+
+class GameTable:
+    """Any table game's session on a fake board and clock: the hands every game's tests share."""
+
+    def __init__(self, tmp: Path, game: str, layout: str, step_s: float = 0) -> None:
+        self.clock = Clock()
+        self.board = FakeBoard()
+        self.journal = Journal.in_dir(tmp)
+        self.published: list[dict[str, Any]] = []
+        self.session = GameSession(layouts.load(layout), self.journal, self.board, step_s=step_s,
+                                   clock=self.clock, game=game, publish=self.published.append)
+
+    def at(self, seat: int, pos: int) -> int:
+        """The physical slot of a seat's ``pos``-th slot (0-based)."""
+        assert self.session.seating is not None
+        return self.session.seating.physical(seat, pos)
+
+    def put(self, slot: int, uid: bytes, payload: bytes) -> None:
+        self.session.on_message(Msg(m.SLOT, {"slot": slot, "present": 1, "uid": uid, "payload": payload}))
+        self.clock.advance(0.01)
+
+    def take(self, slot: int) -> None:
+        self.session.on_message(Msg(m.SLOT, {"slot": slot, "present": 0, "uid": b"", "payload": b""}))
+        self.clock.advance(0.01)
+
+    def press(self, seat: int, role: str) -> None:
+        assert self.session.seating is not None
+        self.clock.advance(1.0)  # hands are slow: the slots have settled
+        button = self.session.seating.button_of(seat, role)
+        self.session.on_message(Msg(m.BUTTON, {"button": button, "action": m.PRESS}))
+
+    def actions(self) -> list[str]:
+        return [a["action"] for a in self.journal.actions(self.session.game_id or 0)]
+
+    def alerts(self) -> list[int]:
+        alert = self.session.mapping.palette_index["alert"]
+        return [i for i, c in self.board.cells.items() if c.palette == alert and c.effect == m.BLINK]
+
+    def shared_text(self) -> str:
+        """Everything the shared view and the table may read: view and public events."""
+        public = [e for e in self.published if not e.get("private")]
+        return json.dumps(self.session.view()) + json.dumps(public)

@@ -8,47 +8,31 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from bbshared import messages as m
-from botboard.board import layouts
 from botboard.games.volt.game import GAME
 from botboard.games.volt.table import leds
 from botboard.games.volt.table.tiles import DieTile
-from botboard.session.journal import Journal
-from botboard.session.session import GameSession
 
-from ..session.helpers import Clock, FakeBoard, Msg
+from ..session.helpers import GameTable, Msg
 
-ALERT = leds.INDEX["alert"]
 RED, BLUE = "red", "blue"
 
 
-class VoltTable:
+class VoltTable(GameTable):
     def __init__(self, tmp: Path, players: int = 2) -> None:
-        self.clock = Clock()
-        self.board = FakeBoard()
-        self.journal = Journal.in_dir(tmp)
-        self.published: list[dict[str, Any]] = []
-        self.session = GameSession(layouts.load("volt"), self.journal, self.board, step_s=0,
-                                   clock=self.clock, game="volt", publish=self.published.append)
+        super().__init__(tmp, "volt", "volt")
         self.session.new_game(players, {}, 3)
 
     def slot(self, seat: int, pos: int) -> int:
-        assert self.session.seating is not None
-        return self.session.seating.physical(seat, pos)
+        return self.at(seat, pos)
 
     def place(self, seat: int, pos: int, colour: str, owner: int | None = None, serial: int = 1) -> None:
         tile = DieTile(colour, seat if owner is None else owner, serial + pos)
-        uid, payload = self.session.mapping.virtual_tag(tile, 1)
-        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, pos), "present": 1, "uid": uid,
-                                             "payload": payload}))
-        self.clock.advance(0.01)
+        self.put(self.slot(seat, pos), *self.session.mapping.virtual_tag(tile, 1))
 
     def remove(self, seat: int, pos: int) -> None:
-        self.session.on_message(Msg(m.SLOT, {"slot": self.slot(seat, pos), "present": 0, "uid": b"",
-                                             "payload": b""}))
-        self.clock.advance(0.01)
+        self.take(self.slot(seat, pos))
 
     def program(self, seat: int, dice: list[str]) -> None:
         """Dice like "R3NE": the tile on its unit, its face and key set on the phone."""
@@ -57,22 +41,6 @@ class VoltTable:
             self.place(seat, pos, colour)
             self.session.set_control(seat, f"{['I', 'II', 'III'][pos]} number", number)
             self.session.set_control(seat, f"{['I', 'II', 'III'][pos]} key", key)
-
-    def press(self, seat: int, role: str) -> None:
-        assert self.session.seating is not None
-        self.clock.advance(1.0)
-        button = self.session.seating.button_of(seat, role)
-        self.session.on_message(Msg(m.BUTTON, {"button": button, "action": m.PRESS}))
-
-    def actions(self) -> list[str]:
-        return [a["action"] for a in self.journal.actions(self.session.game_id or 0)]
-
-    def alerts(self) -> list[int]:
-        return [i for i, c in self.board.cells.items() if c.palette == ALERT and c.effect == m.BLINK]
-
-    def shared_text(self) -> str:
-        public = [e for e in self.published if not e.get("private")]
-        return json.dumps(self.session.view()) + json.dumps(public)
 
 
 def test_programs_in_confirm_order_secret_until_all_then_the_round_plays_on_the_leds(tmp_path: Path) -> None:
