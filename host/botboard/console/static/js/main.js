@@ -29,7 +29,7 @@ async function start() {
   showLink(status);
   showSettings(status.tools.settings);
   showGame(game);
-  showSeats().catch(() => {});
+  showSeats(game.view?.seats).catch(() => {});
   slots = status.tools.slots;
   setSlots(slots);
   showReaders(slots);
@@ -69,7 +69,7 @@ function onEvent(event) {
 function onGameEvent(event) {
   if (event.event === "view") {
     showGame({ session: true, view: event.view });
-    showSeats().catch(() => {});
+    showSeats(event.view?.seats).catch(() => {});
   }
   else if (event.event === "message") notify(event.text);
   else getJSON("api/game").then(showGame, () => {});

@@ -3,13 +3,15 @@
 "use strict";
 import { el, getJSON } from "./api.js";
 
-let shown = "";
+let asked = null;  // the view's seats the panel was last made for
 
-export async function showSeats() {
+// The links and QR codes are made by the daemon: ask again only when the seats change
+// (a view comes with every animation step).
+export async function showSeats(seats = []) {
+  const wanted = JSON.stringify(seats);
+  if (wanted === asked) return;
+  asked = wanted;
   const data = await getJSON("api/seats");
-  const key = JSON.stringify(data.seats.map((s) => [s.name, s.url]));
-  if (key === shown) return;
-  shown = key;
   document.getElementById("seats-note").textContent = data.note;
   document.getElementById("seats").replaceChildren(...(data.seats.length ? data.seats.map((seat) =>
     el("figure", { class: "seat-link" },
