@@ -337,7 +337,12 @@ class Board:
     async def link_task(self):
         hal = self.hal
         while self.running:
-            if not self.link_step(time.ticks_ms()):
+            if self.link_step(time.ticks_ms()):
+                # bytes keep coming: still let the renderer, the inputs and the
+                # watchdog run after every chunk (at most len(_rx) bytes), or a
+                # flood of input would starve them
+                await asyncio.sleep_ms(0)
+            else:
                 await hal.wait_readable(20)
             hal.watchdog_checkin(LINK_TASK)  # a link loop that stops stops the feeding
 

@@ -313,3 +313,48 @@ def test_a_board_too_old_to_report_its_link_counters_is_asked_once_and_not_an_er
         asyncio.run(scenario())
     finally:
         board.close()
+
+
+def test_a_flood_of_bytes_from_the_host_starves_nothing_on_the_board() -> None:
+    # bytes arrive faster than the board reads them, for the whole test: its
+    # link task must still let buttons, the renderer and the control socket run
+    sim = SimProcess()
+    stop = threading.Event()
+
+    def flood() -> None:
+        noise = bytes(1 + b % 255 for b in os.urandom(255)) + b"\x00"  # bad frames, cleanly ended
+        fd = os.open(sim.port, os.O_WRONLY | os.O_NOCTTY)
+        try:
+            while not stop.is_set():
+                os.write(fd, noise)
+        except OSError:
+            pass  # the board went away at the end of the test
+        finally:
+            os.close(fd)
+
+    async def scenario() -> None:
+        async with connected(sim.port) as conn:
+            buttons: list[dict[str, Any]] = []
+            conn.listeners.append(lambda msg: buttons.append(msg.fields) if msg.type == m.BUTTON else None)
+            pulse = m.look(m.NO_FACING, m.PULSE)  # a pulsing cell: the renderer draws every frame
+            conn.send_raw(m.SET_CELLS, bytes((0, 5, 2, pulse)))
+            await until(lambda: sim.control("cells")["cells"][20:24] == bytes((2, pulse)).hex(), 10,
+                        "the pulsing cell")
+            flooding = threading.Thread(target=flood, daemon=True)
+            flooding.start()
+            await until(lambda: sim.control("stats")["link"]["crc_errors"]
+                        + sim.control("stats")["link"]["cobs_errors"] > 50, 20, "the flood to arrive")
+            frames = sim.control("leds")["frames"]
+            sim.control("button", button=3)  # a click: pressed, held briefly, released
+            await until(lambda: any(b["action"] == m.RELEASE for b in buttons), 10,
+                        "the click, during the flood")
+            assert [(b["button"], b["action"]) for b in buttons] == [(3, m.PRESS), (3, m.RELEASE)]
+            await asyncio.sleep(0.5)
+            assert sim.control("leds")["frames"] > frames + 5  # the renderer still draws
+            assert flooding.is_alive() and sim.control("stats")["link"]["bytes_in"] > 20_000
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        stop.set()
+        sim.stop()
