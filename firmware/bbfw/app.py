@@ -88,7 +88,7 @@ class Board:
         self._stats_buf = bytearray(4 * len(m.LINK_COUNTERS))
 
     # -- to the host ----------------------------------------------------
-    def send(self, mtype, *values):
+    def send(self, mtype, *values, census=False):
         if not self.session or self.waiting:
             # No host has opened a session, or it went silent: nothing would
             # acknowledge these, and the census and resync after its next
@@ -97,7 +97,8 @@ class Board:
             return
         payload = m.encode(mtype, *values)
         if self._events or not self.link.send(mtype, payload):
-            if len(self._events) >= _MAX_EVENTS:
+            if len(self._events) >= _MAX_EVENTS and not census:
+                # (the census is kept whole: at most one SLOT a slot and CENSUS_DONE)
                 # Nobody is reading (no host, or it stalled): memory must not
                 # grow without end. What is lost is recovered: slots by the
                 # census after HELLO_REQ, cells by the host's resync.
@@ -117,7 +118,7 @@ class Board:
         gc.collect()
         return m.encode(m.HELLO, m.PROTOCOL_VERSION, FIRMWARE_VERSION, cfg["layout"],
                         self.cell_count, self.cell_count * cfg["leds_per_cell"], cfg["slots"],
-                        cfg["buttons"], gc.mem_free(), 500)
+                        cfg["buttons"], gc.mem_free(), 500, self.link.epoch)
 
     def _keep_tag(self, slot, uid, payload):
         t = self._tags
@@ -183,17 +184,33 @@ class Board:
             self.error(m.E_BAD_PAYLOAD, mtype, "bad %s: %s" % (m.name(mtype), err))
 
     def _hello_req(self, payload):
-        protocol, epoch = payload[0], payload[1] if len(payload) > 1 else 0
         self.session = True
-        self.link.reset(epoch, True)
+        if payload[0] != m.PROTOCOL_VERSION:
+            # the host reads our version in HELLO and says what to do
+            self.link.reset(payload[1] if len(payload) > 1 else 0, True)
+            self.link.send(m.HELLO, self.hello())
+            return
+        _, epoch, seen_epoch, seen_next, _ = m.decode(m.HELLO_REQ, payload)
+        # What the host took of the last session is not sent again; a host
+        # that took nothing from any session (it just started) gets no old
+        # events either: the census below tells it what the slots hold.
+        if seen_epoch:
+            self.link.settle(seen_epoch, seen_next)
+        self.link.reset(epoch, seen_epoch != 0)
         self.link.send(m.HELLO, self.hello())
-        if protocol != m.PROTOCOL_VERSION:
-            return  # the host reads our version in HELLO and says what to do
-        for slot in range(self.cfg["slots"]):  # census: the host learns what the slots hold
+        self._census()
+        self._boot_errors()
+
+    def _census(self):
+        # every slot holding a tag, then the bitmap of them: the host takes
+        # the slots outside it as empty, whatever it heard before
+        present = bytearray((self.cfg["slots"] + 7) // 8)
+        for slot in range(self.cfg["slots"]):
             uid, tag = self.tag_in(slot)
             if uid:
-                self.send(m.SLOT, slot, 1, uid, tag)
-        self._boot_errors()
+                present[slot >> 3] |= 1 << (slot & 7)
+                self.send(m.SLOT, slot, 1, uid, tag, census=True)
+        self.send(m.CENSUS_DONE, bytes(present), census=True)
 
     def _ping(self, payload):
         token = struct.unpack(">I", payload)[0]

@@ -218,7 +218,7 @@ class Hal:
     async def _flood(self, board, count):
         i = 0
         while i < count:
-            if board.link.send(m.TOUCH, m.encode(m.TOUCH, i & 0xFFFF)):
+            if board.link.send(m.LOG, m.encode(m.LOG, m.LOG_DEBUG, str(i))):
                 i += 1
             else:
                 await asyncio.sleep_ms(1)
@@ -255,7 +255,7 @@ class Hal:
                     "cell_updates_check": board.cell_updates_check,
                     "brightness": board.renderer.brightness, "power_ma": board.renderer.budget_ma,
                     "current_ma": board.renderer.current_ma}
-        elif op == "flood":  # link tests: send n TOUCH events numbered 0..n-1
+        elif op == "flood":  # link tests: send n LOG lines numbered 0..n-1
             asyncio.create_task(self._flood(board, req["count"]))
         else:
             return {"ok": False, "error": "unknown op %r" % op}

@@ -9,8 +9,15 @@
 # Each session has an epoch (0..15, chosen by the host in HELLO_REQ) carried
 # in the high nibble of every frame's flags: after reset(epoch) both sides
 # count from 0 again, and reliable frames or ACKs left over from an earlier
-# session are never taken for new ones. The same code runs on the board and
-# on the host; the clock is injected (time.ticks_ms on the board).
+# session are never taken for new ones. A message of a reliable type that
+# comes without the reliable flag (so without a number to check) is dropped.
+#
+# Exactly once across sessions: what a side sent but saw no ACK for is sent
+# again in the next session, renumbered. The ACK may only have been lost, so
+# the peer opening the next session says what it had taken (delivery_mark:
+# epoch and next number expected) and the sender forgets those (settle)
+# before renumbering the rest. The same code runs on the board and on the
+# host; the clock is injected (time.ticks_ms on the board).
 from . import messages as m
 from .frame import FLAG_RELIABLE, Deframer, build
 
@@ -22,7 +29,7 @@ MAX_QUEUE = 32
 COUNTERS = ("frames_in", "frames_out", "bytes_in", "bytes_out", "crc_errors",
             "cobs_errors", "short_frames", "oversize", "version_errors",
             "unknown_types", "duplicates", "retransmits", "naks_sent",
-            "naks_received", "queue_full", "stale_frames", "rto_ms")
+            "naks_received", "queue_full", "stale_frames", "unsequenced", "rto_ms")
 
 
 def _ticks_diff(a, b):
@@ -60,10 +67,23 @@ class Link:
         self._out_of_order = 0
         self._ack_due = False
         self._backoff = 1
+        self._took_any = False  # a reliable frame was delivered in this session
         self.stats["rto_ms"] = self._rto()
 
     def _rto(self):
         return min(MAX_RTO_MS, max(MIN_RTO_MS, 2 * self._srtt + 10) * self._backoff)
+
+    def delivery_mark(self):
+        # (epoch, next number expected) if this side took any reliable frame
+        # in this session, else None: what the peer may forget (settle)
+        return (self.epoch, self._rx_expected) if self._took_any else None
+
+    def settle(self, epoch, next_seq):
+        # The peer says it took our frames of session `epoch` up to next_seq - 1
+        # (its ACK may have been lost): they are not sent again. Nothing to do
+        # when we are in another session: the peer took none of its frames.
+        if epoch == self.epoch:
+            self._acked((next_seq - 1) & 0xFF)
 
     def reset(self, epoch, keep_pending=True):
         # Start session `epoch`; unacknowledged messages are renumbered and sent
@@ -84,11 +104,9 @@ class Link:
         self.stats[name] += n
 
     # -- sending ----------------------------------------------------------
-    def send(self, mtype, payload=b"", reliable=None):
+    def send(self, mtype, payload=b""):
         # Queue or send one message; False if the queue is full (try later).
-        if reliable is None:
-            reliable = m.CATALOGUE[mtype][2]
-        if not reliable:
+        if not m.CATALOGUE[mtype][2]:
             self._put(build(m.PROTOCOL_VERSION, mtype, 0, 0, payload))
             return True
         if len(self._queue) >= self.max_queue:
@@ -174,7 +192,11 @@ class Link:
             if len(payload) == 1:
                 self._link_control(mtype, payload[0])
             return
-        if flags & FLAG_RELIABLE and not self._accept(seq):
+        if flags & FLAG_RELIABLE:
+            if not self._accept(seq):
+                return
+        elif mtype in m.CATALOGUE and m.CATALOGUE[mtype][2]:
+            self._count("unsequenced")  # no number: it could be a copy or out of order
             return
         if mtype not in m.CATALOGUE:
             self._count("unknown_types")  # still passed up: the application says so in words
@@ -197,6 +219,7 @@ class Link:
         if seq == self._rx_expected:
             self._rx_expected = (seq + 1) & 0xFF
             self._ack_due = True
+            self._took_any = True
             self._nak_for = -1
             self._out_of_order = 0
             return True

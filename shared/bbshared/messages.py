@@ -7,7 +7,7 @@
 # any future version can still read it and refuse politely.
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: HELLO_REQ says what the host took, HELLO its epoch, CENSUS_DONE
 
 HELLO_REQ = 0x01  # host -> board: start of a session
 HELLO = 0x02  # board -> host: capabilities
@@ -21,6 +21,7 @@ SLOT = 0x10  # board -> host: a tag arrived in / left a slot
 BUTTON = 0x11  # board -> host: a button was pressed, released or long-pressed
 TOUCH = 0x12  # board -> host: an arena cell was touched
 TAG_WRITTEN = 0x13  # board -> host: the outcome of WRITE_TAG
+CENSUS_DONE = 0x14  # board -> host: the census after HELLO_REQ is complete
 SET_CELLS = 0x20  # host -> board: sparse cell states, 4 bytes each
 SET_RANGE = 0x21  # host -> board: consecutive cell states, 2 bytes each
 SET_PALETTE = 0x22  # host -> board: palette entries, 3 bytes (RGB) each
@@ -35,8 +36,8 @@ REPL = 0x32  # host -> board: stop the firmware and hand the port to the REPL
 
 # name, field kinds, reliable (acknowledged and retransmitted)
 CATALOGUE = {
-    HELLO_REQ: ("hello_req", "BBt", False),
-    HELLO: ("hello", "BttHHBBIH", False),
+    HELLO_REQ: ("hello_req", "BBBBt", False),
+    HELLO: ("hello", "BttHHBBIHB", False),
     PING: ("ping", "I", False),
     PONG: ("pong", "III", False),
     ACK: ("ack", "B", False),
@@ -47,6 +48,7 @@ CATALOGUE = {
     BUTTON: ("button", "BB", True),
     TOUCH: ("touch", "H", True),
     TAG_WRITTEN: ("tag_written", "BBb", True),
+    CENSUS_DONE: ("census_done", "r", True),
     SET_CELLS: ("set_cells", "r", True),
     SET_RANGE: ("set_range", "Hr", True),
     SET_PALETTE: ("set_palette", "Br", True),
@@ -61,9 +63,12 @@ CATALOGUE = {
 }
 
 FIELD_NAMES = {
-    HELLO_REQ: ("protocol", "epoch", "host"),
+    # seen_epoch, seen_next: the board's frames the host took in its last
+    # session (Link.delivery_mark), or 0, 0 when it took none or just started
+    HELLO_REQ: ("protocol", "epoch", "seen_epoch", "seen_next", "host"),
+    # epoch: of the HELLO_REQ answered; 0 when the board says it booted
     HELLO: ("protocol", "firmware", "layout", "cells", "leds", "slots", "buttons",
-            "heap_free", "max_payload"),
+            "heap_free", "max_payload", "epoch"),
     PING: ("token",),
     PONG: ("token", "heap_free", "uptime_ms"),
     ACK: ("seq",),
@@ -74,6 +79,7 @@ FIELD_NAMES = {
     BUTTON: ("button", "action"),
     TOUCH: ("cell",),
     TAG_WRITTEN: ("slot", "status", "uid"),
+    CENSUS_DONE: ("present",),  # bitmap, slot 0 in bit 0 of byte 0: the slots holding a tag
     SET_CELLS: ("cells",),
     SET_RANGE: ("start", "cells"),
     SET_PALETTE: ("start", "rgb"),
@@ -94,7 +100,7 @@ FIELD_NAMES = {
 LINK_COUNTERS = ("crc_errors", "cobs_errors", "short_frames", "oversize", "version_errors",
                  "unknown_types", "retransmits", "duplicates", "naks_sent", "naks_received",
                  "stale_frames", "queue_full", "frames_in", "frames_out", "bytes_in",
-                 "bytes_out", "events_dropped")
+                 "bytes_out", "events_dropped", "unsequenced")
 
 # BUTTON actions
 PRESS = 1
@@ -200,6 +206,11 @@ def link_counters(payload):
     for i in range(min(len(LINK_COUNTERS), len(payload) // 4)):
         out[LINK_COUNTERS[i]] = struct.unpack_from(">I", payload, 4 * i)[0]
     return out
+
+
+def census_holds(present, slot):
+    # CENSUS_DONE's bitmap: does it say that `slot` holds a tag?
+    return slot < 8 * len(present) and present[slot >> 3] >> (slot & 7) & 1 == 1
 
 
 def name(mtype):

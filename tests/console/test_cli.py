@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+from bbshared import messages as m
 from botboard.board.tools import brightest
 from botboard.board.sim import free_tcp_port
 
@@ -24,7 +25,7 @@ def test_status_is_one_json_object(live: LiveDaemon) -> None:
     assert result.returncode == 0, result.stderr
     status = json.loads(result.stdout)
     assert status["link"]["connected"] is True and status["link"]["state"] == "connected"
-    assert status["firmware"]["protocol"] == 1 and status["firmware"]["cells"] == 61
+    assert status["firmware"]["protocol"] == m.PROTOCOL_VERSION and status["firmware"]["cells"] == 61
     assert status["game"]["name"] == "twin-tin-bots"
     assert status["simulated"] is True
     # the board's own link counters, as it reported them, and its ERRORs by kind

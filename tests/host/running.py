@@ -11,14 +11,14 @@ from botboard.link.connection import BoardConnection
 from botboard.link.image import BoardImage
 
 
-async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: Any = "") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what or predicate}")
+    raise AssertionError(f"timed out waiting for {what() if callable(what) else what or predicate}")
 
 
 @asynccontextmanager

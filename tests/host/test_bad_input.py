@@ -37,15 +37,22 @@ class FakeBoard:
         self._slave = slave
         self.protocol = protocol
         self.garbage = garbage
-        self.link = Link(lambda b: os.write(self.master, b), lambda: 0, self._on_message)
+        self.link = Link(self._write, lambda: 0, self._on_message)
         self._stop = False
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _on_message(self, mtype: int, payload: bytes, version: int) -> None:
-        if mtype == m.HELLO_REQ:
+        if mtype == m.HELLO_REQ:  # what it says next is of this session
+            self.link.reset(payload[1])
             os.write(self.master, self.garbage)
             self.link.send(m.HELLO, m.encode(m.HELLO, self.protocol, "9.9.9", "ttb-small", 61, 427,
-                                             24, 16, 1000, 500))
+                                             24, 16, 1000, 500, payload[1]))
+
+    def _write(self, data: bytes) -> None:
+        try:
+            os.write(self.master, data)
+        except OSError:
+            pass  # closed at the end of the test
 
     def _serve(self) -> None:
         while not self._stop:
@@ -71,6 +78,49 @@ def test_a_board_with_another_protocol_version_is_refused_with_what_to_do() -> N
         assert conn.state == "incompatible"
     finally:
         conn.close()
+        board.close()
+
+
+def test_a_board_of_protocol_1_is_refused_with_what_to_do_though_its_hello_is_shorter() -> None:
+    board = FakeBoard()
+
+    def old_hello(mtype: int, payload: bytes, version: int) -> None:
+        if mtype == m.HELLO_REQ:  # protocol 1's HELLO had no epoch field
+            board.link.send(m.HELLO, m.encode(m.HELLO, 1, "0.0.9", "ttb-small", 61, 427, 24, 16,
+                                              1000, 500, 0)[:-1])
+
+    board.link._on_message = old_hello
+    conn = BoardConnection(board.port)
+    try:
+        with pytest.raises(HandshakeError) as err:
+            asyncio.run(conn.connect(2.0))
+        assert "speaks protocol 1" in str(err.value) and "botboard deploy" in str(err.value)
+    finally:
+        conn.close()
+        board.close()
+
+
+def test_a_message_naming_a_slot_the_board_lacks_never_reaches_the_game() -> None:
+    board = FakeBoard()  # 24 slots, 16 buttons, 61 cells
+
+    async def scenario() -> None:
+        async with connected(board.port) as conn:
+            heard: list[str] = []
+
+            def faulty(msg: Any) -> None:
+                raise RuntimeError("a bug in one listener")
+
+            conn.listeners += [faulty, lambda msg: heard.append(msg.name)]
+            for mtype, values in ((m.SLOT, (40, 1, b"\x04\x01", b"")), (m.BUTTON, (16, m.PRESS)),
+                                  (m.TOUCH, (61,)), (m.SLOT, (23, 1, b"\x04\x02", b""))):
+                board.link.send(mtype, m.encode(mtype, *values))
+            await until(lambda: "slot" in heard, 5, "the good SLOT")
+            assert heard.count("slot") == 1 and "button" not in heard and "touch" not in heard
+            assert conn.status()["invalid_messages"] == 3
+
+    try:
+        asyncio.run(scenario())
+    finally:
         board.close()
 
 
@@ -295,8 +345,6 @@ def test_a_board_too_old_to_report_its_link_counters_is_asked_once_and_not_an_er
         elif mtype == m.PING:
             board.link.send(m.PONG, m.encode(m.PONG, m.decode(m.PING, payload)[0], 1000, 5))
         else:
-            if mtype == m.HELLO_REQ:  # its ERROR is reliable: it must be of this session
-                board.link.reset(payload[1])
             FakeBoard._on_message(board, mtype, payload, version)
 
     board.link._on_message = on_message

@@ -61,16 +61,16 @@ def test_baud_pacing_holds_the_link_to_the_uart_rate() -> None:
 
     async def scenario() -> float:
         async with connected(sim.port, timeout=20) as conn:
-            touches: list[int] = []
-            conn.listeners.append(lambda msg: touches.append(msg.fields["cell"])
-                                  if msg.type == m.TOUCH else None)
+            lines: list[int] = []
+            conn.listeners.append(lambda msg: lines.append(int(msg.fields["text"]))
+                                  if msg.type == m.LOG else None)
             before, started = conn.link.stats["bytes_in"], time.monotonic()
             sim.control("flood", count=count)
-            await until(lambda: len(touches) >= count, timeout=60, what="the flood")
+            await until(lambda: len(lines) >= count, timeout=60, what="the flood")
             elapsed = time.monotonic() - started
             moved = conn.link.stats["bytes_in"] - before
-            assert touches == list(range(count))
-            assert moved >= count * 10  # a TOUCH frame is at least 10 bytes on the wire
+            assert lines == list(range(count))
+            assert moved >= count * 10  # a LOG frame is at least 10 bytes on the wire
             return moved / elapsed
 
     try:

@@ -80,9 +80,9 @@ def test_noise_never_crashes_and_the_next_good_frame_gets_through(
     for mtype, values in msgs:
         wire = frame.build(m.PROTOCOL_VERSION, mtype, 0, 0, m.encode(mtype, *values))
         link.feed(bytes(_noisy(bytearray(wire), rng)))
-    good = m.encode(m.BUTTON, 3, m.PRESS)
-    link.feed(b"\x00" + frame.build(m.PROTOCOL_VERSION, m.BUTTON, 0, 0, good))
-    assert got[-1] == (m.BUTTON, good)  # damaged frames were dropped, not delivered wrong
+    good = m.encode(m.PING, 3)
+    link.feed(b"\x00" + frame.build(m.PROTOCOL_VERSION, m.PING, 0, 0, good))
+    assert got[-1] == (m.PING, good)  # damaged frames were dropped, not delivered wrong
     for mtype, payload in got[:-1]:
         m.decode(mtype, payload)  # whatever did get through is a valid message
 
@@ -91,8 +91,17 @@ def test_oversize_frames_are_counted_and_skipped() -> None:
     got: list[int] = []
     link = Link(lambda b: None, lambda: 0, lambda t, p, v: got.append(t))
     link.feed(b"\x01" * (frame.MAX_WIRE + 10) + b"\x00")
-    link.feed(frame.build(m.PROTOCOL_VERSION, m.TOUCH, 0, 0, m.encode(m.TOUCH, 4)))
-    assert link.stats["oversize"] == 1 and got == [m.TOUCH]
+    link.feed(frame.build(m.PROTOCOL_VERSION, m.PING, 0, 0, m.encode(m.PING, 4)))
+    assert link.stats["oversize"] == 1 and got == [m.PING]
+
+
+def test_a_message_of_a_reliable_type_without_a_sequence_number_is_dropped() -> None:
+    got: list[int] = []
+    link = Link(lambda b: None, lambda: 0, lambda t, p, v: got.append(t))
+    link.feed(frame.build(m.PROTOCOL_VERSION, m.SLOT, 0, 0, m.encode(m.SLOT, 1, 1, b"u", b"")))
+    link.feed(frame.build(m.PROTOCOL_VERSION, m.SLOT, 0, frame.FLAG_RELIABLE,
+                          m.encode(m.SLOT, 2, 1, b"u", b"")))
+    assert got == [m.SLOT] and link.stats["unsequenced"] == 1  # only the numbered one
 
 
 def test_unknown_types_and_other_versions_are_counted() -> None:
@@ -100,7 +109,7 @@ def test_unknown_types_and_other_versions_are_counted() -> None:
     link = Link(lambda b: None, lambda: 0, lambda t, p, v: got.append(t))
     link.feed(frame.build(m.PROTOCOL_VERSION, 0x7A, 0, 0, b"x"))
     link.feed(frame.build(m.PROTOCOL_VERSION + 1, m.TOUCH, 0, 0, m.encode(m.TOUCH, 1)))
-    link.feed(frame.build(m.PROTOCOL_VERSION + 1, m.HELLO_REQ, 0, 0, m.encode(m.HELLO_REQ, 9, 1, "h")))
+    link.feed(frame.build(m.PROTOCOL_VERSION + 1, m.HELLO_REQ, 0, 0, m.encode(m.HELLO_REQ, 9, 1, 0, 0, "h")))
     # an unknown type is passed up (to be answered in words); of another version,
     # only a hello is (it carries the version first, to be refused in words)
     assert got == [0x7A, m.HELLO_REQ]
@@ -155,8 +164,8 @@ random.seed(SEED)
 seen = [0, 0, 1]  # good frames delivered, damaged ones delivered, good ones all in order
 def on_message(t, p, v):
     fields = m.decode(t, p)  # whatever got through decodes
-    if t == m.BUTTON:
-        seen[2] &= fields[0] == seen[0] & 0xFF
+    if t == m.PING:
+        seen[2] &= fields[0] == seen[0]
         seen[0] += 1
     else:
         seen[1] += 1
@@ -165,7 +174,7 @@ def rand(n):  # 0..n-1
     return random.getrandbits(16) % n
 kinds = [0, 0, 0, 0]
 for i in range(400):
-    wire = bytearray(frame.build(m.PROTOCOL_VERSION, m.TOUCH, 0, 0, m.encode(m.TOUCH, i)))
+    wire = bytearray(frame.build(m.PROTOCOL_VERSION, m.PONG, 0, 0, m.encode(m.PONG, i, 0, 0)))
     body = len(wire) - 1  # damage inside the frame: its 0x00 delimiter stays (but for truncations)
     kind = i % 4
     kinds[kind] += 1
@@ -186,7 +195,7 @@ for i in range(400):
     link.feed(wire)
     link.feed(bytes(random.getrandbits(8) for _ in range(random.getrandbits(5))))  # noise between
     # the next good frame after a 0x00 is decoded, whatever came before
-    link.feed(b"\\x00" + frame.build(m.PROTOCOL_VERSION, m.BUTTON, 0, 0, m.encode(m.BUTTON, i & 0xFF, m.PRESS)))
+    link.feed(b"\\x00" + frame.build(m.PROTOCOL_VERSION, m.PING, 0, 0, m.encode(m.PING, i)))
 s = link.stats
 print(s["crc_errors"] + s["cobs_errors"] + s["short_frames"], seen[0], seen[2], seen[1], kinds[1], kinds[3])
 """
@@ -196,10 +205,10 @@ print(s["crc_errors"] + s["cobs_errors"] + s["short_frames"], seen[0], seen[2], 
 def test_noise_never_crashes_the_micropython_side(seed: int) -> None:
     # bit flips, dropped bytes, inserted junk and truncations inside frames
     out = run_mpy(_MPY_NOISE.replace("SEED", str(seed)))
-    damaged, delivered, good_in_order, touches, drops, truncations = map(int, out.split())
+    damaged, delivered, good_in_order, pongs, drops, truncations = map(int, out.split())
     assert drops == truncations == 100
     assert damaged >= 400  # every damaged frame was caught (noise between adds more)
-    assert touches == 0  # no damaged frame got through
+    assert pongs == 0  # no damaged frame got through
     assert delivered == 400 and good_in_order == 1  # every good frame after one did, in order
 
 

@@ -62,6 +62,27 @@ def test_frames_from_before_a_reset_are_not_taken_for_new_ones() -> None:
     assert len(got) == 2
 
 
+def test_what_the_peer_took_before_a_reset_is_not_sent_again() -> None:
+    wire: list[bytes] = []
+    board = Link(wire.append, lambda: 0, lambda *a: None)
+    got: list[int] = []
+    host = Link(lambda b: None, lambda: 0, lambda t, p, v: got.append(m.decode(t, p)[0]))
+    assert host.delivery_mark() is None  # nothing taken yet: nothing to forget
+    for i in range(3):
+        board.send(m.TOUCH, m.encode(m.TOUCH, i))
+    host.feed(wire[0] + wire[1])  # two arrive; their ACK is lost, the third is lost
+    mark = host.delivery_mark()
+    assert mark == (0, 2)
+    host.reset(epoch=1)
+    board.settle(5, 2)  # a mark of another session: forgets nothing
+    assert board.pending == 3
+    board.settle(*mark)
+    board.reset(epoch=1)
+    assert board.pending == 1
+    host.feed(wire[-1])
+    assert got == [0, 1, 2]  # each once, in order
+
+
 def test_nak_triggers_an_immediate_resend() -> None:
     wire: list[bytes] = []
     clock = [0]

@@ -85,6 +85,22 @@ class Table:
         button = self.session.seating.button_of(seat, role)
         self.session.on_message(Msg(m.BUTTON, {"button": button, "action": action}))
 
+    def reconnect(self, taken: tuple[str, ...] = ()) -> None:
+        """The board comes back: HELLO, then its census of what the slots hold
+        (``taken``: a seat's slots, as "0A1", emptied while it was away)."""
+        gone = {self.slot(int(name[0]), name[1:]) for name in taken}
+        self.session.on_link_state("handshake")
+        self.session.on_message(Msg(m.HELLO, {}))
+        present = bytearray(8)
+        for slot, reading in sorted(self.session.table.contents().items()):
+            if slot not in gone:
+                present[slot >> 3] |= 1 << (slot & 7)
+                self.session.on_message(Msg(m.SLOT, {"slot": slot, "present": 1, "uid": reading.uid,
+                                                     "payload": reading.payload}))
+        self.session.on_message(Msg(m.CENSUS_DONE, {"present": bytes(present)}))
+        self.session.on_link_state("connected")
+        self.clock.advance(0.01)
+
 
 class GameTable:
     """Any table game's session on a fake board and clock: the hands every game's tests share."""

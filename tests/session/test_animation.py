@@ -13,7 +13,7 @@ from botboard.games.twintinbots.table.frames import frames
 from botboard.session.animation import TABLE_SPEEDS
 from botboard.games.twintinbots.table.scene import Scene
 
-from .helpers import Msg, Table
+from .helpers import Table
 
 
 def _turn(position: dict, action: str):  # type: ignore[no-untyped-def]
@@ -94,7 +94,7 @@ def test_animation_runs_at_its_speed_skips_and_a_returning_board_gets_the_end(tm
         t.press(0, "confirm")
         assert t.session.mode == "animate"
         await asyncio.sleep(0.05)
-        t.session.on_message(Msg(m.HELLO, {}))  # the board was unplugged and is back
+        t.reconnect()  # the board was unplugged and is back
         for _ in range(50):
             await asyncio.sleep(0.01)
             if t.session.mode == "program":

@@ -60,7 +60,7 @@ class Box:
     def hello(self, epoch=1):
         self._seq = 0
         self._inbox += build(m.PROTOCOL_VERSION, m.HELLO_REQ, 0, epoch << 4,
-                             m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, epoch, "box"))
+                             m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, epoch, 0, 0, "box"))
         self.steps(1)
 
     def send(self, mtype, *fields):

@@ -48,7 +48,7 @@ def handoff(port: str, timeout: float = 2.0, baud: int = 115200) -> bool:
     deframer = Deframer(lambda v, t, seq, flags, payload: got.append((t, seq)), lambda reason: None)
     try:
         ser.write(build(m.PROTOCOL_VERSION, m.HELLO_REQ, 0, HANDOFF_EPOCH << 4,
-                        m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, HANDOFF_EPOCH, "deploy")))
+                        m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, HANDOFF_EPOCH, 0, 0, "deploy")))
         if not _wait(ser, deframer, got, lambda: any(t == m.HELLO for t, _ in got), timeout):
             return False
         repl = build(m.PROTOCOL_VERSION, m.REPL, 0, FLAG_RELIABLE | HANDOFF_EPOCH << 4, b"")

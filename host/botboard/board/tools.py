@@ -137,6 +137,10 @@ class BoardTools:
             self.buttons[f["button"]] = BUTTON_ACTIONS.get(f["action"], str(f["action"]))
             self.daemon.publish({"kind": "button", "button": f["button"],
                                  "action": self.buttons[f["button"]]})
+        elif msg.type == m.CENSUS_DONE:  # a slot outside the census is empty
+            for slot, reading in enumerate(self.slots):
+                if reading.present and not m.census_holds(f["present"], slot):
+                    self._on_slot(slot, False, b"", b"", msg.t)
         elif msg.type == m.HELLO:
             self._polled = None  # a (re)connected board: ask again
         elif msg.type == m.STATE:

@@ -63,6 +63,7 @@ class BoardInfo:
     buttons: int
     heap_free: int
     max_payload: int
+    epoch: int  # of the HELLO_REQ it answers; 0: said at boot
 
 
 @dataclass(frozen=True)
@@ -94,13 +95,15 @@ class BoardConnection:
         self.port_name = port
         self.layout = layout  # the layout the host drives: a board set up for another is refused
         self.image = image
-        self.state = "closed"
+        self.state_listeners: list[Callable[[str], None]] = []  # called with each new state
+        self._state = "closed"
         self.info: BoardInfo | None = None
         self.last_error = ""
         self.rtt_ms: float | None = None
         self.board_heap_free: int | None = None
         self.reconnects = 0
         self.decode_errors = 0
+        self.invalid_messages = 0  # decoded, but naming a slot/button/cell the board lacks
         self.board_errors = 0
         self.board_error_kinds: dict[str, int] = {}  # ERROR_KINDS word -> ERRORs the board sent
         self.board_link: dict[str, int] | None = None  # the board's LINK_STATS, latest
@@ -111,6 +114,7 @@ class BoardConnection:
         self.shown: list[CellState] = []  # what the board reports it shows
         self.settings: dict[int, int] = {}  # SET_CONFIG key -> value, re-sent at every resync
         self._epoch = 0
+        self._seen = (0, 0)  # the board's frames taken in the last session that had any
         self._port: serial.Serial | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_rx = 0.0
@@ -122,6 +126,17 @@ class BoardConnection:
         self.link = Link(self._write, _now_ms, self._on_message, max_queue=1 << 30)
 
     # -- public -------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        return self._state
+
+    @state.setter
+    def state(self, value: str) -> None:
+        if value != self._state:
+            self._state = value
+            for listener in list(self.state_listeners):
+                listener(value)
+
     def status(self) -> dict[str, Any]:
         stats = dict(self.link.stats)
         return {
@@ -130,7 +145,8 @@ class BoardConnection:
             "rtt_ms": self.rtt_ms, "heap_free": self.board_heap_free,
             "reconnects": self.reconnects, "last_error": self.last_error,
             "checksum_errors": stats["crc_errors"] + stats["cobs_errors"],
-            "decode_errors": self.decode_errors, "board_errors": self.board_errors,
+            "decode_errors": self.decode_errors, "invalid_messages": self.invalid_messages,
+            "board_errors": self.board_errors,
             "frames_in": stats["frames_in"], "frames_out": stats["frames_out"],
             "retransmits": stats["retransmits"], "link": stats,
             "board_error_kinds": dict(self.board_error_kinds),
@@ -181,8 +197,6 @@ class BoardConnection:
         self._lost = asyncio.Event()
         threading.Thread(target=self._reader, args=(self._port, self._lost), daemon=True,
                          name=f"serial-{self.port_name}").start()
-        self._epoch = self._epoch % 15 + 1
-        self.link.reset(self._epoch, keep_pending=False)  # the resync below supersedes it
         self.state = "handshake"
         self.board_link = None  # counters of this board, not of the one before
         self.board_link_supported = True
@@ -248,7 +262,9 @@ class BoardConnection:
         deadline = time.monotonic() + timeout
         try:
             while time.monotonic() < deadline:
-                self.send(m.HELLO_REQ, m.PROTOCOL_VERSION, self._epoch, f"botboard {__version__}")
+                self._new_session()
+                self.send(m.HELLO_REQ, m.PROTOCOL_VERSION, self._epoch, *self._seen,
+                          f"botboard {__version__}")
                 lost: asyncio.Future[Any] = asyncio.ensure_future(self._lost.wait())
                 waiting: list[asyncio.Future[Any]] = [self._hello, lost]
                 await asyncio.wait(waiting, timeout=min(0.5, deadline - time.monotonic()))
@@ -263,6 +279,16 @@ class BoardConnection:
             f"no botboard answered on {self.port_name} within {timeout:.0f} s: is it the board's "
             "port, is the firmware running (a board in safe mode or at the REPL does not answer; "
             "`botboard deploy` installs it), or is this another device?")
+
+    def _new_session(self) -> None:
+        """A fresh epoch for each HELLO_REQ: a late HELLO or frame of an earlier try is
+        never taken for this one. What the board sent in the session left behind and
+        we took goes in the HELLO_REQ, so that the board does not send it again."""
+        mark = self.link.delivery_mark()
+        if mark is not None:
+            self._seen = mark
+        self._epoch = self._epoch % 15 + 1
+        self.link.reset(self._epoch, keep_pending=False)  # the resync after HELLO supersedes it
 
     def _resync(self, info: BoardInfo) -> None:
         if self.image is None or len(self.image.cells) != info.cells:
@@ -336,24 +362,51 @@ class BoardConnection:
         try:
             msg = decode("in", mtype, payload)
         except ValueError as err:
+            if mtype == m.HELLO and payload and payload[0] != m.PROTOCOL_VERSION:
+                self._other_protocol(payload[0])  # its version comes first, whatever follows
+                return
             self.decode_errors += 1
             log.warning("undecodable %s from the board (%s): a firmware newer or older than "
                         "this host? `botboard probe` shows its version", m.name(mtype), err)
             return
         self._record(msg)
+        wrong = self._off_the_board(msg)
+        if wrong:
+            self.invalid_messages += 1
+            log.warning("the board sent %s %s, but %s: ignored (a firmware set up for another "
+                        "layout? `botboard probe` shows it)", msg.name, msg.fields, wrong)
+            return
         self._handle(msg)
         for listener in list(self.listeners):
-            listener(msg)
+            try:
+                listener(msg)
+            except Exception:  # one listener's fault must not cost the others this message
+                log.exception("handling %s from the board", msg.name)
+
+    def _other_protocol(self, protocol: int) -> None:
+        if self._hello is not None and not self._hello.done():
+            self._hello.set_result(BoardInfo(protocol, "?", "?", 0, 0, 0, 0, 0, 0, self._epoch))
+
+    def _off_the_board(self, msg: Message) -> str:
+        """Why a message names a slot, button or cell the board said it lacks ('' if not)."""
+        info, f = self.info, msg.fields
+        if info is None or self.state != "connected":
+            return ""
+        for field, count in (("slot", info.slots), ("button", info.buttons), ("cell", info.cells)):
+            if field in f and msg.type != m.STATE and not 0 <= f[field] < count:
+                return f"the board has {count} {field}s (0 to {count - 1})"
+        return ""
 
     def _handle(self, msg: Message) -> None:
         f = msg.fields
         if msg.type == m.HELLO:
             info = BoardInfo(**f)
-            if self._hello is not None and not self._hello.done():
+            if info.epoch == self._epoch and self._hello is not None and not self._hello.done():
                 self._hello.set_result(info)
-            elif self.state == "connected":
+            elif info.epoch == 0 and self.state == "connected":
                 # the board restarted under us (it says HELLO at boot): new session
                 self._port_lost("the board restarted")
+            # else: the answer to an earlier HELLO_REQ, come late: the next one is awaited
         elif msg.type == m.PONG:
             self.board_heap_free = f["heap_free"]
             future = self._pongs.get(f["token"])

@@ -66,6 +66,7 @@ def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None
     session = GameSession(layout, Journal.in_dir(folder), ConnBoard(conn), registry,
                           publish=publish, step_s=step_s, game=game)
     conn.listeners.append(session.on_message)
+    conn.state_listeners.append(session.on_link_state)
     return session
 
 

@@ -123,6 +123,11 @@ class GameSession(StationChecks, SessionViews):
         self._unlogged: list[tuple[Event, str]] = []  # the playing action's lines, logged as they show
         self._base: dict[int, CellState] = {}  # the current picture before overlays
         self._priority: list[int] | None = None  # the slots last sent with SET_PRIORITY
+        # SLOTs of the census after a (re)connect, held until CENSUS_DONE: the table
+        # then changes once, by what really moved while the board was away
+        self._census: dict[int, tuple[bool, bytes, bytes]] | None = None
+        self._board_seen = False  # connected at least once
+        self._board_gone = False  # lost since, and said so
         self.board.set_palette(list(self.mapping.palette))
 
     @property
@@ -194,12 +199,16 @@ class GameSession(StationChecks, SessionViews):
         """Listener for BoardConnection: decoded messages from the board."""
         f = msg.fields
         if msg.type == m.HELLO:
-            self.table.reset()  # the census that follows says what the slots hold
+            self._census = {}  # the census that follows says what the slots hold
             self._prioritise(force=True)
             if self.mode == "animate":
                 self.animation.skip()  # a board back from an unplug shows the state now
+        elif msg.type == m.SLOT and self._census is not None:
+            self._census[f["slot"]] = (bool(f["present"]), f["uid"], f["payload"])
         elif msg.type == m.SLOT:
             self.on_slot(f["slot"], bool(f["present"]), f["uid"], f["payload"])
+        elif msg.type == m.CENSUS_DONE:
+            self._census_done(f["present"])
         elif msg.type == m.BUTTON:
             self.on_button(f["button"], f["action"])
         elif msg.type == m.TOUCH:
@@ -208,6 +217,29 @@ class GameSession(StationChecks, SessionViews):
             self.say(f"a button is stuck down (board key {f['ref']}): free it; it does nothing "
                      "while held")
             self._hold(f["ref"])
+
+    def _census_done(self, bitmap: bytes) -> None:
+        """The census is whole: a slot outside the bitmap is empty, whatever was said
+        before; only slots that changed while the board was away are news."""
+        staged, self._census = self._census or {}, None
+        for slot in sorted(set(staged) | set(self.table.contents())):
+            if m.census_holds(bitmap, slot) and slot in staged:
+                self.on_slot(slot, *staged[slot])
+            else:
+                self.on_slot(slot, False, b"", b"")
+
+    def on_link_state(self, state: str) -> None:
+        """Listener for BoardConnection's state: say when the board is gone and back."""
+        if state == "handshake":
+            self._census = {}  # what the board says before its census is superseded by it
+        elif state == "connected":
+            if self._board_gone:
+                self.say("the board is back: play on")
+            self._board_seen, self._board_gone = True, False
+        elif state in ("waiting", "incompatible") and self._board_seen and not self._board_gone:
+            self._board_gone = True
+            self.say("the board is not answering: check its USB cable and its power. The game "
+                     "is kept: play goes on when the board is back")
 
     def on_slot(self, slot: int, present: bool, uid: bytes, payload: bytes) -> None:
         now = self.clock()

@@ -38,10 +38,6 @@ class Table:
     def __init__(self) -> None:
         self._slots: dict[int, _Slot] = {}
 
-    def reset(self) -> None:
-        """Forget everything (the board restarted; its census will say what is there)."""
-        self._slots.clear()
-
     def _get(self, slot: int) -> _Slot:
         return self._slots.setdefault(slot, _Slot())
 
