@@ -44,6 +44,10 @@ _MAX_EVENTS = 16  # events waiting for room on the link, at most
 ERROR_EVERY_MS = 1000  # at most one ERROR per kind of dropped frame in this time
 # (counter in link.stats, ERROR code) of the drops reported as ERROR
 _DROP_REPORTS = (("oversize", m.E_OVERSIZE), ("version_errors", m.E_VERSION))
+_CENSUS = (m.SLOT, m.CENSUS_DONE)  # what a census says again
+# HELLO is not acknowledged: sent twice, one of them gets through a damaged line
+# nearly twice as often (the host takes the first of an epoch and ignores the other)
+_HELLO_COPIES = 2
 _GAME_NAMES = ("", "Twin Tin Bots", "BotWars", "Goblins, Inc.", "VOLT")  # tilepayload.GAMES
 
 
@@ -196,8 +200,13 @@ class Board:
         # events either: the census below tells it what the slots hold.
         if seen_epoch:
             self.link.settle(seen_epoch, seen_next)
-        self.link.reset(epoch, seen_epoch != 0)
-        self.link.send(m.HELLO, self.hello())
+        # slot events still unsent, and the census of an earlier try, are
+        # superseded by this census: a host that keeps retrying gets one census
+        self.link.reset(epoch, seen_epoch != 0, _CENSUS)
+        self._events = [e for e in self._events if e[0] not in _CENSUS]
+        hello = self.hello()
+        for _ in range(_HELLO_COPIES):
+            self.link.send(m.HELLO, hello)
         self._census()
         self._boot_errors()
 
@@ -282,7 +291,9 @@ class Board:
             self.renderer.set_palette(start + (i - 1) // 3, payload[i], payload[i + 1], payload[i + 2])
 
     def _get_state(self, payload):
-        chunk = 200  # cells per STATE message, well under the frame limit
+        # cells per STATE message: the host's choice (small frames get through
+        # a damaged line), else 200, well under the frame limit
+        chunk = payload[0] if payload and payload[0] else 200
         for start in range(0, self.cell_count, chunk):
             end = min(start + chunk, self.cell_count)
             self.send(m.STATE, start, self.cell_count, bytes(self.cells[2 * start:2 * end]))

@@ -52,7 +52,7 @@ CATALOGUE = {
     SET_CELLS: ("set_cells", "r", True),
     SET_RANGE: ("set_range", "Hr", True),
     SET_PALETTE: ("set_palette", "Br", True),
-    GET_STATE: ("get_state", "", True),
+    GET_STATE: ("get_state", "B", True),
     STATE: ("state", "HHr", True),
     SET_CONFIG: ("set_config", "BH", True),
     SET_PRIORITY: ("set_priority", "r", True),
@@ -83,7 +83,7 @@ FIELD_NAMES = {
     SET_CELLS: ("cells",),
     SET_RANGE: ("start", "cells"),
     SET_PALETTE: ("start", "rgb"),
-    GET_STATE: (),
+    GET_STATE: ("chunk",),  # cells per STATE message; 0: the board's default
     STATE: ("start", "total", "cells"),
     SET_CONFIG: ("key", "value"),
     SET_PRIORITY: ("slots",),

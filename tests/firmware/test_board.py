@@ -245,3 +245,21 @@ def test_a_config_without_a_budget_gets_the_usb_safe_default(configs: dict[str, 
     assert r["budget"] == 400  # bbfw.config.DEFAULT_POWER_MA: what a USB port can feed
     # 427 dark LEDs alone are estimated at 427 mA: nothing is lit at all
     assert r["drawn_ma"] == 427 and r["lit"] == 0
+
+
+def test_a_host_that_keeps_asking_gets_one_census_not_one_per_try(configs: dict[str, str]) -> None:
+    # HELLOs lost on the way back: the host asks again and again, hearing nothing;
+    # what the board holds for it stays one census, not a pile of them
+    r = run("""
+from bbshared.frame import Deframer
+for s in range(10):
+    box.field.place(s, uid(s), TILE)
+box.steps(40)
+box._df = Deframer(lambda *a: None, box._bad)  # nothing the board says arrives: no ACKs
+for e in range(20):  # each try says it took frames of session 1 (box.hello() opened it)
+    box.hello(epoch=e % 14 + 2, seen=(1, 0))
+    box.steps(3)
+kinds = [item[1] for item in box.board.link._queue] + [e[0] for e in box.board._events]
+print(json.dumps({"slots": kinds.count(m.SLOT), "done": kinds.count(m.CENSUS_DONE)}))
+""", configs["ttb-small"])
+    assert r == {"slots": 10, "done": 1}

@@ -69,8 +69,8 @@ def _spawn_selfplay(data: Path, board: SimProcess, control: int, *extra: str) ->
                              *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _finish(proc: subprocess.Popen[str]) -> dict[str, Any]:
-    out, err = proc.communicate(timeout=240)
+def _finish(proc: subprocess.Popen[str], timeout: float = 240) -> dict[str, Any]:
+    out, err = proc.communicate(timeout=timeout)
     assert proc.returncode == 0, err[-3000:]
     result: dict[str, Any] = json.loads(out)
     return result
@@ -143,3 +143,29 @@ def test_a_host_killed_midway_resumes_a_simultaneous_game(tmp_path: Path, game: 
         board.stop()
     assert result["game"] == 1 and result["actions"] >= kept and result["turns"] == 3
     assert _replayed(tmp_path, 1) == result["state_hash"]
+
+
+def test_a_whole_game_through_a_link_that_damages_5_percent_of_bytes_stalls_and_is_cut(
+        tmp_path: Path) -> None:
+    # the soak: a whole game through the worst link the issue names
+    control, damaged = free_tcp_port(), tmp_path / "damaged"
+    board = SimProcess("--control-port", str(control), "--layout", "botwars", "--damage", "0.05",
+                       "--stall", "0.01", link=str(tmp_path / "tty"))
+    try:
+        proc = subprocess.Popen([BOTBOARD, "selfplay", "--data-dir", str(damaged), "--port", board.port,
+                                 "--control", f"127.0.0.1:{control}", "--players", "2", "--seed", "4",
+                                 "--game", "botwars"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        wait_for(lambda: _actions(damaged) >= 4, 300, "four journaled actions")
+        board.proc.send_signal(signal.SIGUSR1)  # the cable pulled...
+        time.sleep(1.5)
+        board.proc.send_signal(signal.SIGUSR2)  # ...and put back
+        result = _finish(proc, timeout=600)
+    finally:
+        board.stop()
+    # the hands lived through the cut (a turn begun when the cable went is begun
+    # again, so the game may take another course than on a clean link): it ends,
+    # and every journaled action replays to its hash
+    assert result["reason"] and result["turns"] >= 3
+    assert _actions(damaged) == result["actions"]
+    assert _replayed(damaged, result["game"]) == result["state_hash"]

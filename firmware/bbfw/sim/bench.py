@@ -52,7 +52,7 @@ def load(config):
         await asyncio.sleep_ms(300)
         animate(box, cfg["cells"])
         await asyncio.sleep_ms(200)
-        box.send(m.GET_STATE)
+        box.send(m.GET_STATE, 0)
         box.send(m.PING, 7)
         for s in range(0, cfg["slots"], 3):
             box.field.remove(s)

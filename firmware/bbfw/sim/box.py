@@ -4,7 +4,7 @@
 # keeps what the board said.  Sim-only code (unix port).
 #
 #   box = Box(config_path, hardware_path=None)
-#   box.hello(epoch=1)                 HELLO_REQ, as a host opens a session
+#   box.hello(epoch=1, seen=(0, 0))   HELLO_REQ, as a host opens a session
 #   box.send(mtype, *fields)           one reliable message to the board
 #   box.steps(n, sleep_ms=0)           n rounds of link, input and render steps
 #   box.said(mtype) -> [fields, ...]   decoded messages of that type, and
@@ -57,10 +57,10 @@ class Box:
                                  bytes((seq,)))
 
     # -- host side ----------------------------------------------------------
-    def hello(self, epoch=1):
+    def hello(self, epoch=1, seen=(0, 0)):
         self._seq = 0
         self._inbox += build(m.PROTOCOL_VERSION, m.HELLO_REQ, 0, epoch << 4,
-                             m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, epoch, 0, 0, "box"))
+                             m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, epoch, seen[0], seen[1], "box"))
         self.steps(1)
 
     def send(self, mtype, *fields):

@@ -44,12 +44,16 @@ def free_tcp_port() -> int:
 
 @dataclass
 class LinkDamage:
-    """Byte errors for tests: a share of bytes flipped, dropped or doubled."""
+    """Byte errors for tests: a share of bytes flipped, dropped or doubled, and
+    stalls (a share of the chunks held back 20 to 400 ms, as a busy USB hub does)."""
 
     rate: float = 0.0
+    stall: float = 0.0
     rng: random.Random = field(default_factory=lambda: random.Random(1))
 
     def apply(self, data: bytes) -> bytes:
+        if self.stall and self.rng.random() < self.stall:
+            time.sleep(self.rng.uniform(0.02, 0.4))
         if not self.rate:
             return data
         out = bytearray()
@@ -85,14 +89,15 @@ class Pacer:
 class SimBoard:
     def __init__(self, layout: str = "ttb-small", baud: int | None = None,
                  link_path: str | None = None, damage: float = 0.0,
-                 control_port: int | None = None, hardware: str | None = None) -> None:
+                 control_port: int | None = None, hardware: str | None = None,
+                 stall: float = 0.0) -> None:
         self.layout = layouts.load(layout)
         # the board's real hardware, when it differs from its board.json (tests
         # of a config deployed for another layout)
         self.hardware = layouts.load(hardware) if hardware else None
         self.baud = baud
         self.link_path = link_path
-        self.damage = LinkDamage(damage)
+        self.damage = LinkDamage(damage, stall)
         self.control_port = control_port or free_tcp_port()
         self.workdir = Path(tempfile.mkdtemp(prefix="botboard-sim-"))
         self.proc: subprocess.Popen[bytes] | None = None

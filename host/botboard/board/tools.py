@@ -192,7 +192,7 @@ class BoardTools:
             now = time.monotonic()
             if self._polled != conn.image.cells or now - self._polled_at > MIRROR_REFRESH_S:
                 self._polled, self._polled_at = list(conn.image.cells), now
-                conn.send(m.GET_STATE)
+                conn.ask_state()
 
     def _publish_new_frames(self) -> None:
         conn = self.daemon.conn

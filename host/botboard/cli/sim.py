@@ -21,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "deployed for another layout: the firmware reports it)")
     p.add_argument("--damage", type=float, default=0.0, metavar="RATE",
                    help="for tests: damage this share of bytes on the link (e.g. 0.01)")
+    p.add_argument("--stall", type=float, default=0.0, metavar="RATE",
+                   help="for tests: hold back this share of the link's chunks 20-400 ms (e.g. 0.01)")
     p.set_defaults(func=_run)
 
 
@@ -31,7 +33,7 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         board = SimBoard(args.layout, args.baud, args.link, args.damage, args.control_port,
-                         args.hardware)
+                         args.hardware, args.stall)
     except LayoutError as err:
         raise CliError(str(err)) from err
     return serve(board)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -28,16 +29,19 @@ from bbshared import messages as m
 from bbshared.link import Link
 
 from .. import __version__
-from .image import BoardImage, CellState
+from .image import MAX_PAYLOAD, BoardImage, CellState
 from .transport import PortError, open_port
 
 log = logging.getLogger("botboard.link")
 
 HELLO_TIMEOUT_S = 3.0
+HELLO_RETRY_S = 0.25  # a new HELLO_REQ this often until HELLO: on a damaged line most are lost
 SILENT_AFTER_S = 2.0
 PING_EVERY_S = 0.5
 RECONNECT_EVERY_S = 0.5
 BOARD_STATS_EVERY_S = 1.0
+FRAME_OVERHEAD = 11  # bytes a frame adds to its payload: header 4, CRC 4, COBS 2, delimiter 1
+MIN_PAYLOAD = 8  # two cells of SET_CELLS: a frame smaller than this is not worth its overhead
 
 # ERROR codes in words, for the log and the per-kind counts in status()
 ERROR_KINDS = {
@@ -113,6 +117,10 @@ class BoardConnection:
         self.listeners: list[Callable[[Message], None]] = []
         self.shown: list[CellState] = []  # what the board reports it shows
         self.settings: dict[int, int] = {}  # SET_CONFIG key -> value, re-sent at every resync
+        # bad frames per byte received, smoothed: "in" as the host counts what it
+        # receives, "out" as the board counts what the host sends (its LINK_STATS)
+        self.damage = {"in": 0.0, "out": 0.0}
+        self._damage_seen: dict[str, tuple[int, int, int]] = {}
         self._epoch = 0
         self._seen = (0, 0)  # the board's frames taken in the last session that had any
         self._port: serial.Serial | None = None
@@ -152,6 +160,8 @@ class BoardConnection:
             "board_error_kinds": dict(self.board_error_kinds),
             "board_link": dict(self.board_link) if self.board_link is not None else None,
             "board_link_supported": self.board_link_supported,
+            "damage": {way: round(rate, 5) for way, rate in self.damage.items()},
+            "max_payload": self._budget(),
         }
 
     def send(self, mtype: int, *values: Any) -> None:
@@ -172,9 +182,13 @@ class BoardConnection:
         """Change what cells show; sent now if connected, else at the next resync."""
         if self.image is None:
             raise RuntimeError("no board image yet")
-        for mtype, payload in self.image.update(changes):
+        for mtype, payload in self.image.update(changes, self._budget()):
             if self.state == "connected":
                 self.send_raw(mtype, payload)
+
+    def ask_state(self) -> None:
+        """GET_STATE, in STATE messages small enough for the damage seen on the way back."""
+        self.send(m.GET_STATE, min(200, self._budget() // 2))
 
     async def run(self) -> None:
         """Stay connected forever (until cancelled), reconnecting as needed."""
@@ -267,7 +281,7 @@ class BoardConnection:
                           f"botboard {__version__}")
                 lost: asyncio.Future[Any] = asyncio.ensure_future(self._lost.wait())
                 waiting: list[asyncio.Future[Any]] = [self._hello, lost]
-                await asyncio.wait(waiting, timeout=min(0.5, deadline - time.monotonic()))
+                await asyncio.wait(waiting, timeout=min(HELLO_RETRY_S, deadline - time.monotonic()))
                 lost.cancel()
                 if self._hello.done():
                     return self._hello.result()
@@ -296,9 +310,9 @@ class BoardConnection:
         self.shown = [CellState()] * info.cells
         for key, value in self.settings.items():  # before the cells: no frame over the budget
             self.send(m.SET_CONFIG, key, value)
-        for mtype, payload in self.image.full_sync():
+        for mtype, payload in self.image.full_sync(self._budget()):
             self.send_raw(mtype, payload)
-        self.send(m.GET_STATE)
+        self.ask_state()
 
     async def _serve(self) -> None:
         self._last_rx = time.monotonic()
@@ -311,9 +325,11 @@ class BoardConnection:
             if now >= next_ping:
                 next_ping = now + PING_EVERY_S
                 asyncio.ensure_future(self._quiet_ping())
-            if now >= next_stats and self.board_link_supported:
+            if now >= next_stats:
                 next_stats = now + BOARD_STATS_EVERY_S
-                self.link.send(m.GET_LINK_STATS)  # the answer updates board_link
+                self._note_damage("in", self.link.stats)
+                if self.board_link_supported:
+                    self.link.send(m.GET_LINK_STATS)  # the answer updates board_link
             self.link.poll()
             try:
                 await asyncio.wait_for(self._lost.wait(), 0.01)
@@ -419,6 +435,7 @@ class BoardConnection:
                     self.shown[f["start"] + i] = CellState.from_bytes(cells[2 * i], cells[2 * i + 1])
         elif msg.type == m.LINK_STATS:
             self.board_link = f["counters"]
+            self._note_damage("out", self.board_link)  # what the host sends, as the board got it
             for waiter in self._board_link_waiters:
                 if not waiter.done():
                     waiter.set_result(self.board_link)
@@ -426,6 +443,30 @@ class BoardConnection:
             self._board_error(f["code"], f["ref"], f["text"])
         elif msg.type == m.LOG:
             log.log(f["level"], "board: %s", f["text"])
+
+    def _note_damage(self, way: str, counters: dict[str, int]) -> None:
+        """Update the damage rate of one direction from a receiver's counters: it rises
+        at once (frames must shrink before they stop getting through) and falls by
+        halves (one clean second does not mean a mended cable)."""
+        now = (sum(counters.get(k, 0) for k in ("crc_errors", "cobs_errors", "short_frames")),
+               counters.get("frames_in", 0), counters.get("bytes_in", 0))
+        seen, self._damage_seen[way] = self._damage_seen.get(way), now
+        if seen is None or now[2] - seen[2] < 200:
+            if seen is not None:
+                self._damage_seen[way] = seen  # too few bytes yet: keep counting from before
+            return
+        bad, good, got = (a - b for a, b in zip(now, seen))
+        if bad + good == 0:
+            return
+        # a frame of L bytes is spoilt with chance 1 - (1 - r)^L: r from the share spoilt
+        frame = got / (bad + good)
+        sample = 1 - (1 - min(bad / (bad + good), 0.99)) ** (1 / max(frame, 1.0))
+        self.damage[way] = max(sample, (self.damage[way] + sample) / 2)
+
+    def _budget(self) -> int:
+        """Payload budget for either way: a cable that damages one way mostly damages both,
+        and the board's counters (LINK_STATS) are the first thing a bad line loses."""
+        return payload_budget(max(self.damage.values()))
 
     def _board_error(self, code: int, ref: int, text: str) -> None:
         if code == m.E_UNKNOWN_TYPE and ref == m.GET_LINK_STATS:
@@ -464,6 +505,15 @@ class BoardConnection:
                 pass
         if self.state != "incompatible":
             self.state = "waiting"
+
+
+def payload_budget(damage: float) -> int:
+    """The largest payload whose frame still gets through one try in three when
+    ``damage`` of the bytes are damaged (a damaged byte spoils its frame)."""
+    if damage <= 0:
+        return MAX_PAYLOAD
+    frame = math.log(1 / 3) / math.log(1 - min(damage, 0.5))
+    return max(MIN_PAYLOAD, min(MAX_PAYLOAD, int(frame) - FRAME_OVERHEAD))
 
 
 def _now_ms() -> int:

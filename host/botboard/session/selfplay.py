@@ -22,7 +22,8 @@ from ..board.sim_control import SimControl, SimControlError
 from .mapping import TileError
 from .session import GameSession
 
-HOLD_S = 0.05  # a press held at least this long, and until the board has reported it
+HOLD_S = 0.05  # a press held at least this long, and until the board has reported it...
+HOLD_MAX_S = 0.5  # ...or this long (under the board's 800 ms long press: a damaged line is slow to tell)
 WAIT_S = 20.0  # longest wait for the board or the session before giving up
 
 
@@ -62,13 +63,15 @@ class Hands:
     # -- looking ------------------------------------------------------------------
     async def until(self, predicate: Any, what: str, timeout: float = WAIT_S,
                     across_restarts: bool = False) -> None:
-        """Wait for ``predicate``; BoardRestarted if the board came back meanwhile (what a
-        hand waited for was lost with it), unless the wait is meant to span restarts."""
+        """Wait for ``predicate``; BoardRestarted if the board is or was away meanwhile
+        (what a hand did or waited for may be lost with it: a press while the cable is
+        out is), unless the wait is meant to span restarts."""
         deadline = time.monotonic() + timeout
         connection = self.conn.reconnects
         while not predicate():
-            if not across_restarts and self.conn.reconnects != connection:
-                raise BoardRestarted(f"the board restarted while waiting for {what}")
+            if not across_restarts and (self.conn.reconnects != connection
+                                        or self.conn.state != "connected"):
+                raise BoardRestarted(f"the board was away while waiting for {what}")
             if time.monotonic() > deadline:
                 raise SelfplayError(f"timed out waiting for {what}; the session says: "
                                     f"{self.session.message}")
@@ -144,16 +147,20 @@ class Hands:
                     await self.ctl.remove(slot)
 
     async def press(self, seat: int, role: str) -> None:
-        """Press and release as a finger does: held until the board has scanned it, however
-        busy the machine (a fixed hold loses presses when the simulated board lags)."""
+        """Press and release as a finger does: held until the board has reported it or
+        for HOLD_MAX_S, however busy the machine (a fixed short hold loses presses when the
+        simulated board lags), then released; both must be reported."""
         assert self.session.seating is not None
         button = self.session.seating.button_of(seat, role)
-        for action, code in (("press", m.PRESS), ("release", m.RELEASE)):
-            self.reported.clear()
-            await self.ctl.button(button, action)
-            await asyncio.sleep(HOLD_S)
-            await self.until(lambda: (button, code) in self.reported or not self.alive(),
-                             f"the board to report the {role} button's {action}")
+        self.reported.clear()
+        await self.ctl.button(button, "press")
+        await asyncio.sleep(HOLD_S)
+        held = asyncio.get_running_loop().time() + HOLD_MAX_S - HOLD_S
+        while (button, m.PRESS) not in self.reported and asyncio.get_running_loop().time() < held:
+            await asyncio.sleep(0.01)
+        await self.ctl.button(button, "release")
+        await self.until(lambda: (button, m.RELEASE) in self.reported or not self.alive(),
+                         f"the board to report the {role} button's press and release")
 
     # -- playing ----------------------------------------------------------------------
     async def restore_others(self, acting: list[int]) -> None:
