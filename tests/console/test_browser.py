@@ -58,6 +58,8 @@ def test_virtual_tile_in_a_slot_shows_in_the_trace_and_the_station(page: Page, l
     slot = page.locator("#stations .slot[data-slot='7']")
     slot.click()
     expect(trace_rows(page, "slot").filter(has_text="slot=7 present=1")).to_have_count(1)
+    # the trace says the tile the payload is, as the game names it, not only its hex
+    expect(trace_rows(page, "slot").filter(has_text="tile=yellow R (Turn right)")).to_have_count(1)
     expect(slot).to_have_class("slot full")
     expect(slot).to_contain_text("R · yellow")
     assert live.get("/api/slots")[7]["tile"]["kind"] == 4
@@ -293,9 +295,17 @@ def test_unplug_and_replug_the_simulated_board(page: Page, live: LiveDaemon) -> 
     expect(button).to_have_text("Replug board")
     assert live.status()["tools"]["plugged"] is False
     expect(page.locator("#link dd[data-key='connected']")).to_have_text("no")
+    # the mirror is dimmed and says why, and the game says the board is gone
+    expect(page.locator("#arena")).to_have_class("offline")
+    expect(page.locator("#arena-offline")).to_be_visible()
+    wait_for(lambda: "board is not answering" in live.get("/api/game")["view"]["message"], 10,
+             "the game to say the board is gone")
     button.click()  # and the button puts it back
     expect(page.locator("#link-state")).to_have_text("connected", timeout=15000)
+    expect(page.locator("#arena")).not_to_have_class("offline")
+    expect(page.locator("#arena-offline")).to_be_hidden()
     assert live.status()["link"]["reconnects"] >= 1
+    wait_for(lambda: "board is back" in live.get("/api/game")["view"]["message"], 10, "the game to say it is back")
 
 
 def test_no_game_session_is_said_plainly(page: Page, live: LiveDaemon) -> None:

@@ -99,6 +99,20 @@ def describe_tile(payload: bytes) -> tuple[dict[str, Any] | None, str]:
             "kind": kind, "colour": colour, "serial": serial}, ""
 
 
+def tile_words(session: Any, uid: bytes, payload: bytes) -> str:
+    """A tag's tile in words: the game's name for it, else its payload's fields, else why not."""
+    mapping = getattr(session, "mapping", None)
+    if mapping is not None:
+        try:
+            return str(mapping.tile_words(mapping.identify(uid, payload)))
+        except ValueError:  # the game's TileError: not one of its tiles; say the fields
+            pass
+    tile, problem = describe_tile(payload)
+    if tile is None:
+        return problem
+    return f"{tile['game']} tile: kind {tile['kind']}, colour {tile['colour']}, serial {tile['serial']}"
+
+
 def brightest(palette: list[tuple[int, int, int]]) -> int:
     """The palette entry nearest to full white (the LED test lights cells with it)."""
     return max(range(len(palette)), key=lambda i: (sum(palette[i]), min(palette[i])), default=1)
@@ -206,7 +220,16 @@ class BoardTools:
         self._last_frame = conn.trace[-1]
         if fresh:
             self.daemon.publish({"kind": "frames",
-                                 "messages": [msg.to_json() for msg in reversed(fresh)]})
+                                 "messages": [self.frame_json(msg) for msg in reversed(fresh)]})
+
+    def frame_json(self, msg: Message) -> dict[str, Any]:
+        """A decoded frame for the trace; a SLOT also says the tile its payload is (as the
+        game names it when a game is on, else the payload's fields), not only its hex."""
+        doc = msg.to_json()
+        if msg.type == m.SLOT and msg.fields["payload"]:
+            doc["tile"] = tile_words(getattr(self.daemon, "session", None), msg.fields["uid"],
+                                     msg.fields["payload"])
+        return doc
 
     # -- settings ---------------------------------------------------------------
     def set_config(self, name: str, value: int) -> dict[str, int]:

@@ -56,7 +56,8 @@ def routes(daemon: "Daemon") -> list[Route]:
         limit = get_int(dict(request.query_params), "limit", 500, 1, TRACE_LIMIT)
         messages = list(daemon.conn.trace)[-limit:] if daemon.conn else []
         secret = redact.slots_secret(daemon)
-        return JSONResponse([redact.tag(msg.to_json()) if secret else msg.to_json() for msg in messages])
+        frames = [tools.frame_json(msg) for msg in messages]
+        return JSONResponse([redact.tag(f) for f in frames] if secret else frames)
 
     async def slots(request: Request) -> Response:
         return JSONResponse(redact.slots([s.to_json() for s in tools.slots], redact.slots_secret(daemon)))

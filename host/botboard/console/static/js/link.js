@@ -14,6 +14,9 @@ export function showLink(status) {
   const pill = document.getElementById("link-state");
   pill.textContent = link.state || "closed";
   pill.className = `pill ${link.connected ? "good" : "bad"}`;
+  // the mirror shows what the board last said it shows: dimmed while it says nothing
+  document.getElementById("arena").classList.toggle("offline", !link.connected);
+  document.getElementById("arena-offline").hidden = Boolean(link.connected);
   // the board's own counters (LINK_STATS) beside the host's: what each side dropped
   const theirs = link.board_link;
   const counted = (value) => theirs ? value : link.board_link_supported === false ? "not reported (old firmware)" : null;
@@ -23,6 +26,8 @@ export function showLink(status) {
     "board layout": board.layout, "rtt ms": link.rtt_ms == null ? null : link.rtt_ms.toFixed(1),
     "frames in / out": `${link.frames_in ?? 0} / ${link.frames_out ?? 0}`,
     "checksum errors": link.checksum_errors,
+    "damage in / out": link.damage ? `${percent(link.damage.in)} / ${percent(link.damage.out)}` : null,
+    "frame payload": link.max_payload == null ? null : `${link.max_payload} B`,
     "board checksum errors": counted(theirs && theirs.crc_errors + theirs.cobs_errors),
     retransmits: link.retransmits, "board retransmits": counted(theirs && theirs.retransmits),
     "board oversize frames": counted(theirs && theirs.oversize),
@@ -40,6 +45,10 @@ export function showLink(status) {
   const plug = document.getElementById("plug-button");
   plug.textContent = tools.plugged === false ? "Replug board" : "Unplug board";
   plug.dataset.plugged = tools.plugged === false ? "no" : "yes";
+}
+
+function percent(rate) {
+  return `${(100 * rate).toFixed(rate < 0.001 ? 0 : 2)} %`;
 }
 
 export function setupTrace() {
