@@ -74,6 +74,9 @@ class Board:
         # the layout's LED current budget from the first frame: a board that
         # boots (or reboots) without a host never draws more than its supply gives
         self.renderer.budget_ma = board_config.power_ma(cfg)
+        # what the supply gives: the host may lower the budget, never raise it past this
+        self.power_ceiling = self.renderer.budget_ma
+        self.renderer.set_chains(board_config.first_cells(cfg) or [0], board_config.chain_ma(cfg))
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
                                    on_error=self._on_reader_error)
         self.buttons = hal.make_buttons(self._on_key, self._on_button_error)
@@ -303,6 +306,11 @@ class Board:
         if key == m.CONFIG_BRIGHTNESS:
             self.renderer.brightness = min(value, 255)
         elif key == m.CONFIG_POWER_MA:
+            ceiling = self.power_ceiling
+            if ceiling and not 0 < value <= ceiling:
+                self.error(m.E_CONFIG, key, "LED limit %d mA: the supply gives %d mA; kept at %d mA"
+                           % (value, ceiling, self.renderer.budget_ma))
+                return
             self.renderer.budget_ma = value
         elif key == m.CONFIG_PRESENT_AFTER:
             self.scanner.present_after = max(1, value)

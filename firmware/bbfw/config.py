@@ -10,7 +10,10 @@
 #    "pins": {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20,
 #             "rst": 21, "row_latch": 22, "cols": [10, ...], "safe": 28},
 #    "power_ma": 5000,         LED current budget (hardware/power.md), applied at
-#                              boot; 0 = no limit; absent = DEFAULT_POWER_MA
+#                              boot and the most the host may set; 0 = no limit;
+#                              absent = DEFAULT_POWER_MA
+#    "chain_ma": 4000,         the most one LED chain may carry (its fuse, with
+#                              headroom); absent = DEFAULT_CHAIN_MA
 #    "stuck_ms": 30000}        optional: a key held this long is reported stuck
 import json
 
@@ -21,6 +24,9 @@ MAX_KEYS = 256
 # layouts) gets what a USB port can feed: dim, but never an overloaded supply.
 DEFAULT_POWER_MA = 400
 MAX_POWER_MA = 65535
+# hardware/power.md fits every chain with a 5 A fuse; 80 % of it, as the docs'
+# 20 % headroom rule asks (a fuse carried at its rating opens within hours)
+DEFAULT_CHAIN_MA = 4000
 
 
 class ConfigError(Exception):
@@ -71,8 +77,9 @@ def check(doc):
     keys = _count(doc, "buttons", MAX_KEYS) + (cells if doc.get("touch") else 0)
     if keys > MAX_KEYS:
         raise ConfigError("%d buttons and touch pads: the matrix has at most %d keys" % (keys, MAX_KEYS))
-    if "power_ma" in doc:
-        _count(doc, "power_ma", MAX_POWER_MA)
+    for key in ("power_ma", "chain_ma"):
+        if key in doc:
+            _count(doc, key, MAX_POWER_MA)
     if slots and "pins" in doc and "cs_latch" not in doc["pins"]:
         raise ConfigError("slots need pins.cs_latch")
     nxt = 0
@@ -90,6 +97,16 @@ def check(doc):
 def power_ma(doc):
     # the LED current budget to apply at boot (0: no limit)
     return doc.get("power_ma", DEFAULT_POWER_MA)
+
+
+def chain_ma(doc):
+    # the current one LED chain may carry (0: no limit)
+    return doc.get("chain_ma", DEFAULT_CHAIN_MA)
+
+
+def first_cells(doc):
+    # the first cell of each LED chain, in order
+    return [c[1] for c in doc["chains"]]
 
 
 def chain_leds(doc):

@@ -12,6 +12,8 @@
 #   r.brightness = 0..255                    global
 #   r.budget_ma = mA                         LED current limit (0: none; the Board
 #                                            sets board.json's power_ma at boot)
+#   r.set_chains(first_cells, chain_ma)      LED chains (the first cell of each)
+#                                            and the current each may carry (its fuse)
 #   r.frame(now_ms) -> bool                  draw into strip.buf; True if any
 #                                            byte may have changed (then show)
 #   r.current_ma, r.scale                    estimate and scale (0..256) of the
@@ -22,7 +24,10 @@
 # SPIN runs the bright side round clockwise (100 ms a step); OFF is dark.
 # Power: each frame's current is estimated as IDLE_MA per LED plus CHANNEL_MA
 # per channel at full scale (from per-cell channel sums kept up to date, not
-# by walking the strip); when it exceeds budget_ma every LED is scaled down.
+# by walking the strip); when it exceeds budget_ma, or one chain's share
+# exceeds chain_ma, every LED is scaled down by the same factor (the picture
+# keeps its balance; a chain has its own fuse, which a bright half of the
+# arena on one chain could blow though the whole stays under the supply's).
 # Only cells whose look changed are redrawn; frame() allocates nothing.
 from micropython import const
 from array import array
@@ -46,6 +51,12 @@ _FORCE = const(255)  # phase value that forces a redraw
 PALETTE = (0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 200, 0,
            0, 255, 255, 255, 0, 255, 255, 100, 0, 140, 0, 255, 255, 90, 150,
            150, 255, 0, 0, 160, 140, 255, 150, 0, 40, 40, 40, 255, 170, 90)
+
+
+def _scale_for(limit_ma, idle_ma, channel_sum):
+    # the scale (0..256) at which channel_sum at full scale draws limit_ma
+    allowed = (limit_ma - idle_ma) * 255 // CHANNEL_MA
+    return allowed * 256 // channel_sum if allowed > 0 and channel_sum else 0
 
 
 class Renderer:
@@ -74,6 +85,10 @@ class Renderer:
         self._hl = bytearray(n)  # side drawn bright (facing, or the spin step)
         self._col = bytearray(9 * n)  # centre, side, bright side RGB, full scale
         self._sum = array("H", bytes(2 * n))  # channel sum of the cell, full scale
+        self._chain = bytearray(n)  # chain of each cell
+        self._chain_sum = array("i", [0])  # channel sum of each chain, full scale
+        self._chain_leds = array("H", [self.leds])
+        self.chain_ma = 0  # current each chain may carry (0: no limit)
         self._dirty = bytearray(n)
         for i in range(n):
             self._face[i] = NO_FACING
@@ -85,6 +100,21 @@ class Renderer:
         self.budget_ma = 0
         self.scale = -1
         self.current_ma = 0
+
+    def set_chains(self, first_cells, chain_ma):
+        # first_cells: the first cell of each chain, in order from 0
+        k = len(first_cells)
+        self._chain_sum = array("i", [0] * k)
+        self._chain_leds = array("H", [0] * k)
+        for i in range(self.n):
+            c = 0
+            while c + 1 < k and i >= first_cells[c + 1]:
+                c += 1
+            self._chain[i] = c
+            self._chain_sum[c] += self._sum[i]
+            self._chain_leds[c] += self.lpc
+        self.chain_ma = chain_ma
+        self._pending = True
 
     # --- state from the host ---------------------------------------------
     def set_cell(self, i, palette, facing, effect):
@@ -156,6 +186,7 @@ class Renderer:
             s = c[o] + c[o + 1] + c[o + 2]
         self._hl[i] = hl
         self._total += s - self._sum[i]
+        self._chain_sum[self._chain[i]] += s - self._sum[i]
         self._sum[i] = s
 
     def _limit(self):
@@ -165,10 +196,13 @@ class Renderer:
         idle = self.leds * IDLE_MA
         est = idle + (self._total * k >> 8) * CHANNEL_MA // 255
         if self.budget_ma > 0 and est > self.budget_ma:
-            allowed = (self.budget_ma - idle) * 255 // CHANNEL_MA
-            k = allowed * 256 // self._total if allowed > 0 else 0
-            est = idle + (self._total * k >> 8) * CHANNEL_MA // 255
-        self.current_ma = est
+            k = _scale_for(self.budget_ma, idle, self._total)
+        if self.chain_ma > 0:
+            sums = self._chain_sum
+            for c in range(len(sums)):
+                if self._chain_leds[c] * IDLE_MA + (sums[c] * k >> 8) * CHANNEL_MA // 255 > self.chain_ma:
+                    k = _scale_for(self.chain_ma, self._chain_leds[c] * IDLE_MA, sums[c])
+        self.current_ma = idle + (self._total * k >> 8) * CHANNEL_MA // 255
         return k
 
     def _write(self, i, k):

@@ -34,7 +34,8 @@ LOG = 0x30  # either way: a log line
 ERROR = 0x31  # either way: something was wrong; code, what it concerns, words
 REPL = 0x32  # host -> board: stop the firmware and hand the port to the REPL
 
-# name, field kinds, reliable (acknowledged and retransmitted)
+# name, field kinds, reliable (acknowledged and retransmitted); the fields'
+# names are the host's alone (botboard/link/fields.py): 3.5 KB the board keeps free
 CATALOGUE = {
     HELLO_REQ: ("hello_req", "BBBBt", False),
     HELLO: ("hello", "BttHHBBIHB", False),
@@ -62,36 +63,6 @@ CATALOGUE = {
     REPL: ("repl", "", True),
 }
 
-FIELD_NAMES = {
-    # seen_epoch, seen_next: the board's frames the host took in its last
-    # session (Link.delivery_mark), or 0, 0 when it took none or just started
-    HELLO_REQ: ("protocol", "epoch", "seen_epoch", "seen_next", "host"),
-    # epoch: of the HELLO_REQ answered; 0 when the board says it booted
-    HELLO: ("protocol", "firmware", "layout", "cells", "leds", "slots", "buttons",
-            "heap_free", "max_payload", "epoch"),
-    PING: ("token",),
-    PONG: ("token", "heap_free", "uptime_ms"),
-    ACK: ("seq",),
-    NAK: ("seq",),
-    GET_LINK_STATS: (),
-    LINK_STATS: ("counters",),
-    SLOT: ("slot", "present", "uid", "payload"),
-    BUTTON: ("button", "action"),
-    TOUCH: ("cell",),
-    TAG_WRITTEN: ("slot", "status", "uid"),
-    CENSUS_DONE: ("present",),  # bitmap, slot 0 in bit 0 of byte 0: the slots holding a tag
-    SET_CELLS: ("cells",),
-    SET_RANGE: ("start", "cells"),
-    SET_PALETTE: ("start", "rgb"),
-    GET_STATE: ("chunk",),  # cells per STATE message; 0: the board's default
-    STATE: ("start", "total", "cells"),
-    SET_CONFIG: ("key", "value"),
-    SET_PRIORITY: ("slots",),
-    WRITE_TAG: ("slot", "payload"),
-    LOG: ("level", "text"),
-    ERROR: ("code", "ref", "text"),
-    REPL: (),
-}
 
 # LINK_STATS: one u32 per counter, in this order (board counters since boot,
 # wrapping). New counters are only ever appended: a reader takes the ones it

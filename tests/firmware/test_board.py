@@ -8,11 +8,16 @@ from typing import Any
 
 import pytest
 
+from bbshared import messages as m
 from botboard.board import layouts
 from tests.mpy import run_mpy
 
 SETUP = """
-import json, time
+import json, time, sys, gc
+def out(doc):  # streamed: one big JSON string needs a block a fragmented heap may not have
+    gc.collect()
+    json.dump(doc, sys.stdout)
+    print()
 from bbfw.sim.box import Box
 from bbshared import messages as m, tilepayload as tp
 U = b'\\x04\\x01\\x02\\x03\\x04\\x05'
@@ -64,7 +69,7 @@ box.field.revive(3)
 box.field.place(3, uid(3), TILE)
 box.steps(12)
 later = [[s[0], s[1], s[3].hex()] for s in box.said(m.SLOT)]
-print(json.dumps({"errors": errors, "later": later, "again": box.errors(), "tile": TILE.hex()}))
+out(({"errors": errors, "later": later, "again": box.errors(), "tile": TILE.hex()}))
 """, configs["ttb-small"])
     assert [e[:2] for e in r["errors"]] == [[4, 0], [4, 1], [4, 2], [5, 3]]
     texts = [e[2] for e in r["errors"]]
@@ -85,7 +90,7 @@ for i in range(400):
     if box.errors():
         break
 box.steps(20, sleep_ms=1)
-print(json.dumps({"buttons": box.said(m.BUTTON), "errors": box.errors()}))
+out(({"buttons": box.said(m.BUTTON), "errors": box.errors()}))
 """, configs["ttb-small-stuck"])
     assert r["buttons"][0] == [5, 1]  # pressed first
     assert r["errors"] == [[6, 5, "button 5 stuck down"]]
@@ -100,7 +105,7 @@ box.forget()
 box.steps(2)
 first = [s[0] for s in box.said(m.SLOT)]
 box.steps(80)
-print(json.dumps({"first": first, "all": sorted(s[0] for s in box.said(m.SLOT)),
+out(({"first": first, "all": sorted(s[0] for s in box.said(m.SLOT)),
                   "budget": box.board.scan_budget}))
 """, configs["ttb-big"])
     assert r["first"] == [31]  # seen, then confirmed by the payload read, in two steps
@@ -125,7 +130,7 @@ box.field.remove(4)
 while len(box.said(m.SLOT)) < 2 and steps < 100:
     box.steps(1)
     steps += 1
-print(json.dumps({"arrival": arrival, "departure": steps - arrival,
+out(({"arrival": arrival, "departure": steps - arrival,
                   "events": [s[:2] for s in box.said(m.SLOT)]}))
 """, configs["ttb-small"])
     assert r["arrival"] == 4 and r["departure"] == 2
@@ -137,7 +142,7 @@ def test_a_config_for_another_layout_is_refused_with_errors_and_the_board_still_
     r = run("""
 box.field.place(2, uid(2), TILE)
 box.steps(40)
-print(json.dumps({"errors": box.errors(), "slots": [s[:2] for s in box.said(m.SLOT)]}))
+out(({"errors": box.errors(), "slots": [s[:2] for s in box.said(m.SLOT)]}))
 """, configs["ttb-big"], configs["ttb-small"])
     codes = [e[:2] for e in r["errors"]]
     assert [7, 24] in codes  # E_CONFIG at the first slot with no reader
@@ -149,7 +154,7 @@ print(json.dumps({"errors": box.errors(), "slots": [s[:2] for s in box.said(m.SL
 def test_a_missing_config_boots_an_empty_board_that_says_why(configs: dict[str, str]) -> None:
     r = run("""
 box.steps(3)
-print(json.dumps({"hello": box.said(m.HELLO)[-1], "errors": box.errors()}))
+out(({"hello": box.said(m.HELLO)[-1], "errors": box.errors()}))
 """, configs["missing"])
     assert r["hello"][2:7] == ["none", 0, 0, 0, 0]
     assert r["errors"][0][0] == 7 and "no board config" in r["errors"][0][2]
@@ -159,7 +164,7 @@ def test_boot_errors_are_sent_again_after_every_hello_req(configs: dict[str, str
     r = run("""
 n1 = len(box.errors())
 box.hello(epoch=2)
-print(json.dumps({"first": n1, "total": len(box.errors())}))
+out(({"first": n1, "total": len(box.errors())}))
 """, configs["missing"])
     assert r["first"] == 1 and r["total"] == 2
 
@@ -167,7 +172,7 @@ print(json.dumps({"first": n1, "total": len(box.errors())}))
 def test_the_repl_message_stops_the_firmware_loop(configs: dict[str, str]) -> None:
     r = run("""
 box.send(m.REPL)
-print(json.dumps({"running": box.board.running, "handoff": box.board.handoff}))
+out(({"running": box.board.running, "handoff": box.board.handoff}))
 """, configs["ttb-small"])
     assert r == {"running": False, "handoff": True}
 
@@ -207,7 +212,7 @@ for s in (5, 4, 0):
         steps += 1
     gone.append([e[:2] for e in box.said(m.SLOT)])
     box.forget()
-print(json.dumps({"arrived": arrived, "gone": gone}))
+out(({"arrived": arrived, "gone": gone}))
 """, configs["ttb-big"])
     assert r["arrived"] == [0, 1, 2, 3, 4, 5]
     assert r["gone"] == [[[5, 0]], [[4, 0]], [[0, 0]]]
@@ -221,7 +226,7 @@ box.send(m.SET_RANGE, 0, bytes([1, m.look(m.NO_FACING, m.SOLID)]) * box.board.ce
 box.steps(2)
 buf = box.hal.strip.buf
 leds = len(buf) // 3
-print(json.dumps({"budget": box.board.renderer.budget_ma, "errors": box.errors(),
+out(({"budget": box.board.renderer.budget_ma, "errors": box.errors(),
                   "drawn_ma": leds + sum(buf) * 20 // 255, "estimate": box.board.renderer.current_ma,
                   "lit": min(buf[3 * (7 * c)] for c in range(box.board.cell_count))}))
 """
@@ -260,6 +265,58 @@ for e in range(20):  # each try says it took frames of session 1 (box.hello() op
     box.hello(epoch=e % 14 + 2, seen=(1, 0))
     box.steps(3)
 kinds = [item[1] for item in box.board.link._queue] + [e[0] for e in box.board._events]
-print(json.dumps({"slots": kinds.count(m.SLOT), "done": kinds.count(m.CENSUS_DONE)}))
+out(({"slots": kinds.count(m.SLOT), "done": kinds.count(m.CENSUS_DONE)}))
 """, configs["ttb-small"])
     assert r == {"slots": 10, "done": 1}
+
+
+def test_no_led_chain_draws_more_than_its_fuse_allows_whatever_the_picture(configs: dict[str, str]) -> None:
+    # ttb-big: two chains of 46 and 45 cells, 8 A for the arena, 4 A a chain (5 A fuses)
+    r = run("""
+import random
+random.seed(7)
+cfg = box.board.cfg
+spans = [(c[1], c[1] + c[2]) for c in cfg["chains"]]
+def chain_ma():
+    buf = box.hal.strip.buf
+    view = memoryview(buf)  # sums without copying the strip
+    return [7 * (b - a) + sum(view[21 * a:21 * b]) * 20 // 255 for a, b in spans]
+chunk = bytearray(64)
+def show(cells):  # 16 cells a message: small frames, small allocations
+    for at in range(0, len(cells), 16):
+        part = cells[at:at + 16]
+        for j, (i, p, f, e) in enumerate(part):
+            chunk[4 * j:4 * j + 4] = bytes((0, i, p, m.look(f, e)))
+        box.send(m.SET_CELLS, bytes(chunk[:4 * len(part)]))
+    box.steps(2)
+    return chain_ma()
+seen = []
+white = m.look(m.NO_FACING, m.SOLID)
+seen.append(show([(i, 1, 15, m.SOLID) for i in range(spans[0][1])]))  # one chain white, the other dark
+seen.append(show([(i, 1, i % 6, m.SOLID) for i in range(cfg["cells"])]))  # all white, facing
+for _ in range(6):  # random pictures
+    seen.append(show([(i, random.getrandbits(4), random.getrandbits(3) % 6,
+                       random.choice((m.SOLID, m.SPIN, m.OFF))) for i in range(cfg["cells"])]))
+out(({"seen": seen, "chain_ma": box.board.renderer.chain_ma, "errors": box.errors()}))
+""", configs["ttb-big"])
+    assert r["chain_ma"] == 4000 and r["errors"] == []
+    assert all(ma <= r["chain_ma"] for picture in r["seen"] for ma in picture), r["seen"]
+    first = r["seen"][0]
+    assert first[0] > 3600 and first[1] == 7 * 45  # capped by its own fuse, not dimmed to nothing
+
+
+def test_the_host_cannot_raise_the_led_power_limit_past_the_supply(configs: dict[str, str]) -> None:
+    r = run("""
+seen = []
+for value in (0, 65535, 3000, 9000):
+    box.forget()
+    box.send(m.SET_CONFIG, m.CONFIG_POWER_MA, value)
+    box.steps(2)
+    seen.append([value, box.board.renderer.budget_ma, [e[:2] for e in box.errors()]])
+out(({"out": seen, "text": box.errors()}))
+""", configs["ttb-big"])
+    assert r["out"] == [[0, 8000, [[m.E_CONFIG, m.CONFIG_POWER_MA]]],
+                        [65535, 8000, [[m.E_CONFIG, m.CONFIG_POWER_MA]]],
+                        [3000, 3000, []],
+                        [9000, 3000, [[m.E_CONFIG, m.CONFIG_POWER_MA]]]]
+    assert "the supply gives 8000 mA" in r["text"][0][2] and "kept at 3000 mA" in r["text"][0][2]

@@ -42,6 +42,7 @@ class Layout:
     touch: bool  # arena cells carry touch buttons
     power_ma: int  # LED current budget in mA (hardware/power.md): the firmware clamps to it from boot
     game: str = ""  # tile payload game name (bbshared.tilepayload.GAMES), "" for any
+    chain_ma: int = 4000  # the most one LED chain carries: its 5 A fuse less 20 % (hardware/power.md)
     pins: dict[str, Any] = field(default_factory=dict)  # board pins (hardware/pinout.md)
 
     @property
@@ -83,7 +84,7 @@ class Layout:
             "slots": self.slot_count, "buttons": self.button_count, "touch": self.touch,
             "chains": [[c["pin"], c["first_cell"], c["cells"]] + ([c["sense"]] if "sense" in c else [])
                        for c in self.chains],
-            "power_ma": self.power_ma}
+            "power_ma": self.power_ma, "chain_ma": self.chain_ma}
         if self.game:
             config["game"] = game_id(self.game)
         if self.pins:
@@ -139,6 +140,7 @@ def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
             stations=tuple(Station(s["name"], tuple(s["slots"]), dict(s["buttons"]))
                            for s in doc["stations"]),
             game=str(doc.get("game", "")), pins=dict(doc.get("pins", {})),
+            chain_ma=doc.get("chain_ma", 4000),
         )
     except (KeyError, TypeError, ValueError) as err:
         raise LayoutError(f"{where}: bad or missing field: {err}") from err
@@ -151,6 +153,10 @@ def _validate(layout: Layout, where: str) -> None:
             or not 1 <= layout.power_ma <= MAX_POWER_MA:
         raise LayoutError(f"{where}: power_ma must be the LED current budget in mA, 1..{MAX_POWER_MA} "
                           f"(size it from the supply: hardware/power.md), not {layout.power_ma!r}")
+    if not isinstance(layout.chain_ma, int) or isinstance(layout.chain_ma, bool) \
+            or not 1 <= layout.chain_ma <= MAX_POWER_MA:
+        raise LayoutError(f"{where}: chain_ma must be the current one LED chain may carry in mA "
+                          f"(its fuse less 20 %: hardware/power.md), not {layout.chain_ma!r}")
     if layout.game:
         game_id(layout.game)
     if layout.grid not in ("hex", "square"):

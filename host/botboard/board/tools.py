@@ -237,7 +237,13 @@ class BoardTools:
         if name not in keys:
             raise ToolError(f"unknown setting {name!r}: use one of {', '.join(keys)}")
         key, top = keys[name]
-        if not isinstance(value, int) or not 0 <= value <= top:
+        if name == "power_ma":  # the board keeps it within what the supply gives, and says so
+            top = self.daemon.layout.power_ma
+            if isinstance(value, int) and not isinstance(value, bool) and not 1 <= value <= top:
+                raise ToolError(f"power_ma must be 1..{top} mA: the supply of layout "
+                                f"{self.daemon.layout.id} gives {top} mA (power_ma in its layout "
+                                "file, hardware/power.md); lower it to dim the arena")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= top:
             raise ToolError(f"{name} must be a whole number 0..{top}, not {value!r}")
         self._connected().configure(key, value)  # kept: re-sent after a reconnect or reboot
         self.settings[name] = value

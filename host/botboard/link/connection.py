@@ -29,6 +29,7 @@ from bbshared import messages as m
 from bbshared.link import Link
 
 from .. import __version__
+from .fields import FIELD_NAMES
 from .image import MAX_PAYLOAD, BoardImage, CellState
 from .transport import PortError, open_port
 
@@ -86,7 +87,7 @@ class Message:
 
 
 def decode(direction: str, mtype: int, payload: bytes) -> Message:
-    names = m.FIELD_NAMES.get(mtype, ())
+    names = FIELD_NAMES.get(mtype, ())
     values = m.decode(mtype, payload)
     if mtype == m.LINK_STATS:  # counters by name, for the trace and status()
         values = (m.link_counters(values[0]),)

@@ -1,0 +1,38 @@
+"""The names of each message's fields, in catalogue order (bbshared.messages).
+
+Only the host names fields (the trace, listeners, the console); the board
+reads payloads by position, so these stay off its heap.
+"""
+
+from bbshared import messages as m
+
+FIELD_NAMES: dict[int, tuple[str, ...]] = {
+    # seen_epoch, seen_next: the board's frames the host took in its last
+    # session (Link.delivery_mark), or 0, 0 when it took none or just started
+    m.HELLO_REQ: ("protocol", "epoch", "seen_epoch", "seen_next", "host"),
+    # epoch: of the HELLO_REQ answered; 0 when the board says it booted
+    m.HELLO: ("protocol", "firmware", "layout", "cells", "leds", "slots", "buttons",
+              "heap_free", "max_payload", "epoch"),
+    m.PING: ("token",),
+    m.PONG: ("token", "heap_free", "uptime_ms"),
+    m.ACK: ("seq",),
+    m.NAK: ("seq",),
+    m.GET_LINK_STATS: (),
+    m.LINK_STATS: ("counters",),
+    m.SLOT: ("slot", "present", "uid", "payload"),
+    m.BUTTON: ("button", "action"),
+    m.TOUCH: ("cell",),
+    m.TAG_WRITTEN: ("slot", "status", "uid"),
+    m.CENSUS_DONE: ("present",),  # bitmap, slot 0 in bit 0 of byte 0: the slots holding a tag
+    m.SET_CELLS: ("cells",),
+    m.SET_RANGE: ("start", "cells"),
+    m.SET_PALETTE: ("start", "rgb"),
+    m.GET_STATE: ("chunk",),  # cells per STATE message; 0: the board's default
+    m.STATE: ("start", "total", "cells"),
+    m.SET_CONFIG: ("key", "value"),
+    m.SET_PRIORITY: ("slots",),
+    m.WRITE_TAG: ("slot", "payload"),
+    m.LOG: ("level", "text"),
+    m.ERROR: ("code", "ref", "text"),
+    m.REPL: (),
+}
