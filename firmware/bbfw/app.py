@@ -78,7 +78,7 @@ class Board:
         self.power_ceiling = self.renderer.budget_ma
         self.renderer.set_chains(board_config.first_cells(cfg) or [0], board_config.chain_ma(cfg))
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
-                                   on_error=self._on_reader_error)
+                                   on_error=self._on_reader_error, on_trouble=self._on_trouble)
         self.buttons = hal.make_buttons(self._on_key, self._on_button_error)
         self.game = cfg.get("game", 0)  # tilepayload game id of this board's tiles, 0: any
         self.frame_ms = FRAME_MS
@@ -152,12 +152,24 @@ class Board:
 
     def _on_slot(self, slot, present, uid, payload):
         self._keep_tag(slot, uid if present else b"", payload if present else b"")
-        self.send(m.SLOT, slot, 1 if present else 0, bytes(uid or b""), bytes(payload or b""))
+        self._send_slot(slot)
         if present and payload and self.game and payload[2] != self.game:
             g = payload[2]
             self.error(m.E_BAD_TAG, slot, "slot %d: a tile of %s, not of %s" % (
                 slot, _GAME_NAMES[g] if g < len(_GAME_NAMES) else "game %d" % g,
                 _GAME_NAMES[self.game] if self.game < len(_GAME_NAMES) else "this game"))
+
+    def _send_slot(self, slot, census=False):
+        # what a slot holds: the tag, or the trouble that keeps it from counting
+        uid, payload = self.tag_in(slot)
+        trouble = self.scanner.trouble[slot]
+        if trouble:
+            self.send(m.SLOT, slot, trouble, uid, b"", census=census)
+        else:
+            self.send(m.SLOT, slot, m.SLOT_TAG if uid else m.SLOT_EMPTY, uid, payload, census=census)
+
+    def _on_trouble(self, slot, state):
+        self._send_slot(slot)
 
     def _on_reader_error(self, slot, code, text):
         self.error(code, slot, text)
@@ -218,10 +230,9 @@ class Board:
         # the slots outside it as empty, whatever it heard before
         present = bytearray((self.cfg["slots"] + 7) // 8)
         for slot in range(self.cfg["slots"]):
-            uid, tag = self.tag_in(slot)
-            if uid:
+            if self.tag_in(slot)[0] or self.scanner.trouble[slot]:
                 present[slot >> 3] |= 1 << (slot & 7)
-                self.send(m.SLOT, slot, 1, uid, tag, census=True)
+                self._send_slot(slot, True)
         self.send(m.CENSUS_DONE, bytes(present), census=True)
 
     def _ping(self, payload):

@@ -230,8 +230,12 @@ class Hal:
             fault = req.get("fault", "none")  # a noisy tag: ntag.FAULTS
             if fault not in FAULTS:
                 raise ValueError("fault must be one of %s" % ", ".join(FAULTS))
-            self.field.place(req["slot"], bytes.fromhex(req["uid"]),
-                             bytes.fromhex(payload) if payload else None, FAULTS[fault])
+            if req.get("stack"):  # laid on the tag already there: two in the field
+                self.field.add_second_tag(req["slot"], bytes.fromhex(req["uid"]),
+                                          bytes.fromhex(payload) if payload else None)
+            else:
+                self.field.place(req["slot"], bytes.fromhex(req["uid"]),
+                                 bytes.fromhex(payload) if payload else None, FAULTS[fault])
         elif op == "remove":
             self.field.remove(req["slot"])
         elif op == "tag":  # what the tag on a slot holds in its payload pages (tests)

@@ -20,8 +20,9 @@
 # and the next poll only checks that the same tag still answers (FAST_READ of
 # the UID pages, one exchange).  When it does not (removed, swapped, reset),
 # the poll falls back to WUPA + anticollision + select at once.  A selected tag
-# ignores WUPA, so a second tag arriving beside it is noticed only when the
-# first one leaves.  Polls allocate nothing.
+# ignores WUPA, so one poll in RECHECK_EVERY halts it first and wakes the
+# whole field: a second tile laid on the first collides there and is seen
+# (bank.collided).  Polls allocate nothing.
 from micropython import const
 
 from bbshared import tilepayload
@@ -31,6 +32,7 @@ from .drivers.mfrc522 import OK, CHIP_TIMEOUT, PROTOCOL_ERROR
 NO_PAYLOAD = const(7)  # the tag answered but holds no tile payload
 BAD_PAYLOAD = const(8)  # a tile payload with a wrong CRC or unknown version
 STATUS_NAMES = TAG_STATUS  # the same codes the host reads in TAG_WRITTEN
+RECHECK_EVERY = const(4)  # of a selected tag's polls, one wakes the whole field
 
 
 class ReaderBank:
@@ -42,6 +44,7 @@ class ReaderBank:
         self.collided = bytearray(n)
         self.alive = bytearray(n)
         self._selected = bytearray(n)
+        self._checks = bytearray(n)  # polls of a selected tag since the field was woken whole
 
     def init(self):
         for i in range(self.count):
@@ -57,9 +60,15 @@ class ReaderBank:
                 return CHIP_TIMEOUT
             self.alive[slot] = 1
         if self._selected[slot]:
-            if d.still_there() == OK:
-                return OK
-            self._selected[slot] = 0  # after a failed exchange the tag is idle or gone
+            # a selected tag answers alone: now and then it is sent to sleep and
+            # the field woken whole, so that a second tag laid on it collides
+            self._checks[slot] = (self._checks[slot] + 1) % RECHECK_EVERY
+            if self._checks[slot]:
+                if d.still_there() == OK:
+                    return OK
+            else:
+                d.halt()
+            self._selected[slot] = 0  # halted, or after a failed exchange idle or gone
         st = d.detect(True)
         if st == OK:
             self._selected[slot] = 1

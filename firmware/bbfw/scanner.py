@@ -19,6 +19,11 @@
 #   on_error(slot, code, text)     code E_BAD_TAG: no or corrupt payload, or
 #       several tags in the slot; E_READER: the reader stopped answering.
 #       Each is reported once per episode, and scanning goes on.
+#   on_trouble(slot, state)        a slot that cannot count, and when it can
+#       again: UNREADABLE (something answers but its UID or payload never
+#       reads cleanly: a detuned or half-inserted tag), SEVERAL (two tags or
+#       more in the field), 0 when that is over; a tile does not arrive while
+#       its slot is in trouble.
 #
 # Scheduling: priority slots are polled first in every step, rotating when the
 # budget is short, but one poll per step is kept for the other slots (round
@@ -29,7 +34,7 @@
 # A step without arrivals or departures allocates nothing.
 from micropython import const
 
-from .drivers.mfrc522 import CHIP_TIMEOUT, TIMEOUT
+from .drivers.mfrc522 import CHIP_TIMEOUT, OK, TIMEOUT
 from .readers import NO_PAYLOAD, BAD_PAYLOAD, STATUS_NAMES
 
 E_BAD_TAG = const(4)  # = bbshared.messages.E_BAD_TAG (ref: slot)
@@ -38,17 +43,23 @@ E_READER = const(5)  # = bbshared.messages.E_READER (ref: slot)
 _UID_MAX = const(10)
 _F_DEAD = const(1)
 _F_SEVERAL = const(2)
+UNREADABLE = const(2)  # slot states (= bbshared.messages SLOT states)
+SEVERAL = const(3)
 
 
 class SlotScanner:
     def __init__(self, bank, slots, on_event, present_after=2, absent_after=3,
-                 on_error=None, read_retries=3):
+                 on_error=None, read_retries=3, on_trouble=None):
         self._bank = bank
         self._status = getattr(bank, "status", None)
         self._collided = getattr(bank, "collided", None)
         self.slots = slots
         self._on_event = on_event
         self._on_error = on_error
+        self._on_trouble = on_trouble
+        self.trouble = bytearray(slots)  # UNREADABLE, SEVERAL or 0, as last reported
+        self._garbled = bytearray(slots)  # garbled answers since the slot last read or fell quiet
+        self._quiet = bytearray(slots)  # silent polls in a row
         self.present_after = present_after
         self.absent_after = absent_after
         self.read_retries = read_retries
@@ -166,9 +177,12 @@ class SlotScanner:
         if uid is None:
             self._hits[s] = 0
             self._fails[s] = 0
+            self._garble(s, st)
             if self.present[s]:
                 self._missed(s)
             return
+        self._garbled[s] = 0
+        self._quiet[s] = 0
         if self.present[s]:
             if self._same(s, uid):
                 self._miss[s] = 0
@@ -196,8 +210,35 @@ class SlotScanner:
             if not self._flags[s] & _F_SEVERAL:
                 self._flags[s] |= _F_SEVERAL
                 self._error(s, E_BAD_TAG, "several tags in the slot")
-        elif st != CHIP_TIMEOUT:
+            self._set_trouble(s, SEVERAL)
+        elif st != CHIP_TIMEOUT and (st == OK or st == TIMEOUT):
+            # a clean answer or a clean silence: one tag, or none, again
             self._flags[s] &= ~_F_SEVERAL
+            if self.trouble[s] == SEVERAL:
+                self._set_trouble(s, 0)
+
+    def _garble(self, s, st):
+        # no UID: absent_after silences in a row clear an unreadable slot (a
+        # garbled tag's failed select leaves it mute on the next poll, so
+        # single silences come between its answers); a garbled answer keeps it
+        if st == TIMEOUT or st == CHIP_TIMEOUT:
+            self._quiet[s] = min(self._quiet[s] + 1, 255)
+            if self._quiet[s] >= self.absent_after:
+                self._garbled[s] = 0
+                if self.trouble[s] == UNREADABLE:
+                    self._set_trouble(s, 0)
+            return
+        self._quiet[s] = 0
+        if self._garbled[s] < 255:
+            self._garbled[s] += 1
+            if self._garbled[s] >= self.present_after + self.read_retries:
+                self._set_trouble(s, UNREADABLE)
+
+    def _set_trouble(self, s, state):
+        if self.trouble[s] != state:
+            self.trouble[s] = state
+            if self._on_trouble is not None:
+                self._on_trouble(s, state)
 
     def _missed(self, s):
         self._miss[s] += 1
@@ -221,7 +262,14 @@ class SlotScanner:
                 self._hits[s] = self.present_after - 1
                 return
             elif st != TIMEOUT and st != CHIP_TIMEOUT:
-                self._error(s, E_BAD_TAG, "payload unreadable: " + STATUS_NAMES[st])
+                # the tag answers but its payload never reads cleanly: it does
+                # not arrive (its tile would count as a blank tag); the slot says why
+                if self.trouble[s] != UNREADABLE:
+                    self._error(s, E_BAD_TAG, "payload unreadable: " + STATUS_NAMES[st])
+                self._set_trouble(s, UNREADABLE)
+                self._hits[s] = 0
+                self._fails[s] = 0
+                return
             else:
                 self._hits[s] = 0  # never read: the tag is gone, no arrival
                 self._fails[s] = 0
@@ -229,4 +277,6 @@ class SlotScanner:
         self.present[s] = 1
         self._miss[s] = 0
         self._fails[s] = 0
+        if self.trouble[s] == UNREADABLE:
+            self._set_trouble(s, 0)  # it read in the end
         self._on_event(s, True, self._stored(s), payload)

@@ -73,6 +73,12 @@ LINK_COUNTERS = ("crc_errors", "cobs_errors", "short_frames", "oversize", "versi
                  "stale_frames", "queue_full", "frames_in", "frames_out", "bytes_in",
                  "bytes_out", "events_dropped", "unsequenced")
 
+# SLOT states (its "present" field): what a slot holds
+SLOT_EMPTY = 0
+SLOT_TAG = 1
+SLOT_UNREADABLE = 2  # something answers, but its UID or payload never reads cleanly
+SLOT_SEVERAL = 3  # two tags or more in the field
+
 # BUTTON actions
 PRESS = 1
 RELEASE = 2

@@ -320,3 +320,35 @@ out(({"out": seen, "text": box.errors()}))
                         [3000, 3000, []],
                         [9000, 3000, [[m.E_CONFIG, m.CONFIG_POWER_MA]]]]
     assert "the supply gives 8000 mA" in r["text"][0][2] and "kept at 3000 mA" in r["text"][0][2]
+
+
+def test_an_unreadable_tag_and_two_tags_in_a_slot_are_slot_states_until_put_right(
+        configs: dict[str, str]) -> None:
+    r = run("""
+def states(n):
+    box.forget()
+    box.steps(n)
+    return [s[:2] for s in box.said(m.SLOT)]
+seen = {}
+box.field.place(4, uid(4), TILE, 1)         # ntag FAULT_CRC: every answer with a CRC arrives wrong
+box.send(m.SET_PRIORITY, bytes([4, 5]))
+seen["detuned"] = states(40)
+box.field.remove(4)
+seen["taken away"] = states(40)
+box.field.place(5, uid(5), TILE)
+seen["one tile"] = states(20)
+box.field.add_second_tag(5, uid(6), TILE)   # a second tile laid on it
+seen["stacked"] = states(80)
+box.hello(epoch=2)                          # a host reconnecting hears it in the census
+box.steps(3)
+seen["census"] = [s[:2] for s in box.said(m.SLOT)]
+box.field.place(5, uid(5), TILE)            # the second one taken away
+seen["put right"] = states(80)
+out(seen)
+""", configs["ttb-small"])
+    assert r["detuned"] == [[4, m.SLOT_UNREADABLE]]  # said once, not a tile, not silence
+    assert r["taken away"] == [[4, m.SLOT_EMPTY]]
+    assert r["one tile"] == [[5, m.SLOT_TAG]]
+    assert r["stacked"] == [[5, m.SLOT_SEVERAL]]
+    assert [5, m.SLOT_SEVERAL] in r["census"]
+    assert r["put right"] == [[5, m.SLOT_TAG]]

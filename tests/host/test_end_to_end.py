@@ -220,3 +220,23 @@ def test_a_silent_host_gets_the_waiting_pattern_and_its_resync_restores_the_game
             conn.close()
 
     asyncio.run(scenario())
+
+
+def test_an_unreadable_tag_and_a_stacked_tile_are_slot_states_over_the_link(sim: SimProcess) -> None:
+    async def scenario() -> None:
+        async with connected(sim.port) as conn:
+            states: list[tuple[int, int]] = []
+            conn.listeners.append(lambda msg: states.append((msg.fields["slot"], msg.fields["present"]))
+                                  if msg.type == m.SLOT else None)
+            tile = tilepayload.encode(1, 3, 2, 78)
+            sim.control("place", slot=6, uid="04a1b2c3d4e5f7", payload=tile.hex(), fault="crc")
+            await until(lambda: (6, m.SLOT_UNREADABLE) in states, 10, "the slot said unreadable")
+            sim.control("place", slot=6, uid="04a1b2c3d4e5f7", payload=tile.hex())  # put back flat
+            await until(lambda: states[-1] == (6, m.SLOT_TAG), 10, "the tile read cleanly")
+            sim.control("place", slot=6, uid="04a1b2c3d4e5f8", payload=tile.hex(), stack=True)
+            await until(lambda: states[-1] == (6, m.SLOT_SEVERAL), 10, "the stacked tile seen")
+            sim.control("remove", slot=6)
+            await until(lambda: states[-1] == (6, m.SLOT_EMPTY), 10, "the slot empty")
+            assert states.count((6, m.SLOT_UNREADABLE)) == 1  # said once, not on every poll
+
+    asyncio.run(scenario())

@@ -49,6 +49,9 @@ MIRROR_TICK_S = 0.02  # how soon after a change the host asks the board what it 
 MIRROR_REFRESH_S = 5.0  # and how often anyway, to catch anything else
 LED_STEP_MS = 60  # default time each LED test step stays lit
 BUTTON_ACTIONS = {m.PRESS: "press", m.RELEASE: "release", m.LONG_PRESS: "long"}
+SLOT_TROUBLE = {m.SLOT_UNREADABLE: "a tag answers but cannot be read cleanly (detuned, "
+                                   "half in the slot, or damaged)",
+                m.SLOT_SEVERAL: "several tags in the slot"}
 
 
 class ToolError(ValueError):
@@ -142,7 +145,7 @@ class BoardTools:
     def on_message(self, msg: Message) -> None:
         f = msg.fields
         if msg.type == m.SLOT and 0 <= f["slot"] < len(self.slots):
-            self._on_slot(f["slot"], bool(f["present"]), f["uid"], f["payload"], msg.t)
+            self._on_slot(f["slot"], f["present"], f["uid"], f["payload"], msg.t)
         elif msg.type == m.ERROR and f["code"] in (m.E_BAD_TAG, m.E_READER) \
                 and 0 <= f["ref"] < len(self.slots):
             self.slots[f["ref"]].problem = f["text"]
@@ -154,16 +157,19 @@ class BoardTools:
         elif msg.type == m.CENSUS_DONE:  # a slot outside the census is empty
             for slot, reading in enumerate(self.slots):
                 if reading.present and not m.census_holds(f["present"], slot):
-                    self._on_slot(slot, False, b"", b"", msg.t)
+                    self._on_slot(slot, m.SLOT_EMPTY, b"", b"", msg.t)
         elif msg.type == m.HELLO:
             self._polled = None  # a (re)connected board: ask again
         elif msg.type == m.STATE:
             self._on_state(f["start"], f["total"], len(f["cells"]) // 2)
 
-    def _on_slot(self, slot: int, present: bool, uid: bytes, payload: bytes, t: float) -> None:
+    def _on_slot(self, slot: int, state: int, uid: bytes, payload: bytes, t: float) -> None:
         reading = self.slots[slot]
-        reading.present, reading.changed = present, t
-        if present:
+        reading.present, reading.changed = bool(state), t
+        if state in SLOT_TROUBLE:
+            reading.uid, reading.payload, reading.tile = uid.hex(), "", None
+            reading.problem = SLOT_TROUBLE[state]
+        elif state:
             reading.reads += 1
             reading.uid, reading.payload = uid.hex(), payload.hex()
             reading.tile, reading.problem = describe_tile(payload)

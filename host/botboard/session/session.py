@@ -46,7 +46,7 @@ from .mapping import TableError, TableMapping, TileError
 from .picker import Picker
 from .seating import Seating
 from .stations import StationChecks
-from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, Table
+from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
 from .views import SessionViews
 
 ACK_S = 0.4  # a tile read shows on its robot this long
@@ -125,7 +125,7 @@ class GameSession(StationChecks, SessionViews):
         self._priority: list[int] | None = None  # the slots last sent with SET_PRIORITY
         # SLOTs of the census after a (re)connect, held until CENSUS_DONE: the table
         # then changes once, by what really moved while the board was away
-        self._census: dict[int, tuple[bool, bytes, bytes]] | None = None
+        self._census: dict[int, tuple[int, bytes, bytes]] | None = None
         self._board_seen = False  # connected at least once
         self._board_gone = False  # lost since, and said so
         self.board.set_palette(list(self.mapping.palette))
@@ -204,9 +204,9 @@ class GameSession(StationChecks, SessionViews):
             if self.mode == "animate":
                 self.animation.skip()  # a board back from an unplug shows the state now
         elif msg.type == m.SLOT and self._census is not None:
-            self._census[f["slot"]] = (bool(f["present"]), f["uid"], f["payload"])
+            self._census[f["slot"]] = (f["present"], f["uid"], f["payload"])
         elif msg.type == m.SLOT:
-            self.on_slot(f["slot"], bool(f["present"]), f["uid"], f["payload"])
+            self.on_slot(f["slot"], f["present"], f["uid"], f["payload"])
         elif msg.type == m.CENSUS_DONE:
             self._census_done(f["present"])
         elif msg.type == m.BUTTON:
@@ -226,7 +226,7 @@ class GameSession(StationChecks, SessionViews):
             if m.census_holds(bitmap, slot) and slot in staged:
                 self.on_slot(slot, *staged[slot])
             else:
-                self.on_slot(slot, False, b"", b"")
+                self.on_slot(slot, m.SLOT_EMPTY, b"", b"")
 
     def on_link_state(self, state: str) -> None:
         """Listener for BoardConnection's state: say when the board is gone and back."""
@@ -241,9 +241,12 @@ class GameSession(StationChecks, SessionViews):
             self.say("the board is not answering: check its USB cable and its power. The game "
                      "is kept: play goes on when the board is back")
 
-    def on_slot(self, slot: int, present: bool, uid: bytes, payload: bytes) -> None:
+    def on_slot(self, slot: int, state: int, uid: bytes, payload: bytes) -> None:
+        """A slot's reading (SLOT): ``state`` m.SLOT_EMPTY, SLOT_TAG, or a trouble that keeps
+        it from counting (SLOT_UNREADABLE, SLOT_SEVERAL); True and False stand for the first two."""
         now = self.clock()
-        if not self.table.update(slot, present, uid, payload, now):
+        present, trouble = bool(state), TROUBLE.get(int(state), "")
+        if not self.table.update(slot, present, uid, payload, now, trouble):
             return
         self._prioritise()
         if self.state is None or self.seating is None:
@@ -256,7 +259,9 @@ class GameSession(StationChecks, SessionViews):
             return
         where = f"{self.seat_name(ref.seat)} slot {self.mapping.slot_name(self.state, ref.pos)}"
         acting = ref.seat in self.acting()
-        if self.table.doubled(slot, now):
+        if trouble:
+            self.say(f"{where}: {trouble}", ref.seat)
+        elif self.table.doubled(slot, now):
             self.say(f"{where} holds two tiles: keep one", ref.seat)
             self._schedule(DOUBLE_WINDOW_S, self._check_table)  # the blinking stops once it reads steadily
         elif self.table.flickering(slot, now):

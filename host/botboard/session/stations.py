@@ -56,6 +56,9 @@ class StationChecks:
             if reading is None:
                 tiles.append(None)
                 continue
+            if reading.trouble:  # the board cannot read it cleanly: it counts as nothing yet
+                tiles.append(TileError(reading.trouble))
+                continue
             try:
                 tiles.append(self.mapping.identify(reading.uid, reading.payload))
             except TileError as err:

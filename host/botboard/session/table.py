@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from bbshared import messages as m
+
 SETTLE_S = 0.25  # a slot unchanged this long is trusted
 FLICKER_WINDOW_S = 3.0  # returns of the tag that just left, counted over this window...
 FLICKER_RETURNS = 3  # ...this many or more: a tile left half in the slot
@@ -19,10 +21,19 @@ DOUBLE_WINDOW_S = 1.0  # uids alternating, no departure between, this often in t
 DOUBLE_SWAPS = 3  # two tags (one quick exchange of tiles is a single swap)
 
 
+# what the board says of a slot that cannot count, to the player who must put it right
+TROUBLE = {
+    m.SLOT_UNREADABLE: "a tile is there but cannot be read: lift it and put it back flat; if it "
+                       "still fails, rewrite it with `botboard tiles write`",
+    m.SLOT_SEVERAL: "two tiles lie in one slot: take one away",
+}
+
+
 @dataclass(frozen=True)
 class Reading:
     uid: bytes
     payload: bytes
+    trouble: str = ""  # why the slot cannot count (TROUBLE), "" when it reads cleanly
 
 
 @dataclass
@@ -41,13 +52,14 @@ class Table:
     def _get(self, slot: int) -> _Slot:
         return self._slots.setdefault(slot, _Slot())
 
-    def update(self, slot: int, present: bool, uid: bytes, payload: bytes, now: float) -> bool:
+    def update(self, slot: int, present: bool, uid: bytes, payload: bytes, now: float,
+               trouble: str = "") -> bool:
         """Record a SLOT event; True if what the slot holds changed."""
         s = self._get(slot)
-        new = Reading(bytes(uid), bytes(payload)) if present else None
+        new = Reading(bytes(uid), bytes(payload), trouble) if present else None
         if new == s.reading:
             return False
-        if new is not None and s.reading is not None and new.uid != s.reading.uid:
+        if new is not None and s.reading is not None and new.uid != s.reading.uid and not trouble:
             s.uid_swaps.append(now)  # another uid without the first leaving: two tags?
         if new is None and s.reading is not None:
             s.gone = s.reading.uid
