@@ -71,7 +71,7 @@ def test_a_malformed_file_names_the_field(tmp_path: Path):
     }
     paths = {name: write(tmp_path, name, doc) for name, (doc, _) in cases.items()}
     done = botboard("check", *paths.values())  # every file is checked and reported
-    assert done.returncode == 1 and "0 passed, 4 failed" in done.stdout
+    assert done.returncode == 2 and "0 passed, 4 failed" in done.stdout  # malformed: exit 2
     for name, (_, message) in cases.items():
         assert f"FAIL {paths[name]}" in done.stderr and message in done.stderr, name
     for name in ("players.json", "hex.json"):
@@ -82,4 +82,4 @@ def test_a_malformed_file_names_the_field(tmp_path: Path):
     path = tmp_path / "broken.json"
     path.write_text('{"game": "twin-tin-bots",\n "actions": [}')
     done = botboard("check", str(path))
-    assert done.returncode == 1 and "not JSON: Expecting value at line 2 column 14" in done.stderr
+    assert done.returncode == 2 and "not JSON: Expecting value at line 2 column 14" in done.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from typing import Any
 
 from .. import games
@@ -25,6 +26,9 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    help="pace the simulated board's link like a UART at this rate")
     p.add_argument("--data-dir", default=None,
                    help="where the game journal and tile registry live (default ./var)")
+    p.add_argument("--new-journal", action="store_true",
+                   help="start a new journal beside the data directory's current one (say, a "
+                   "damaged one, which is left untouched); later runs use the new one")
     p.add_argument("--players", type=int, default=None,
                    help="start a game of this many players unless an unfinished one resumes")
     p.add_argument("--seed", type=int, default=0, help="seed of a new game (default 0)")
@@ -61,6 +65,30 @@ def new_game_options(variants: str | None, items: list[str]) -> dict[str, Any]:
     return options
 
 
+def _usable_journal(where: str | None, new: bool) -> None:
+    """Check the data directory's journal before anything starts; a damaged or foreign one
+    is left untouched, and a new one beside it is offered (asked at a terminal, else the
+    flag that does it is named)."""
+    from ..session.host import data_dir
+    from ..session.journal import Journal, JournalError, new_journal_path
+    from . import CliError
+
+    folder = data_dir(where)
+    try:
+        if new:
+            Journal(new_journal_path(folder)).close()
+        Journal.in_dir(folder).close()
+        return
+    except JournalError as err:
+        problem = str(err)
+    fresh = new_journal_path(folder)
+    if sys.stdin.isatty() and input(f"{problem}\nStart a new journal beside it, {fresh}? "
+                                    "[y/N] ").strip().lower() in ("y", "yes"):
+        Journal(fresh).close()
+        return
+    raise CliError(problem)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..console.app import create_app
     import segno
@@ -69,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from ..board.layouts import LayoutError
     from . import CliError
 
+    _usable_journal(args.data_dir, args.new_journal)
     config = DaemonConfig(port=args.port, layout=args.layout, game=args.game, listen=args.listen,
                           console_port=args.console_port, token=args.token, sim_baud=args.sim_baud,
                           data_dir=args.data_dir, players=args.players, seed=args.seed,

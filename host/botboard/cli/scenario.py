@@ -44,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
             if journal:
                 journal.close()
     except GameError as err:
-        raise CliError(str(err)) from err
+        raise CliError(_in_file(args.file, err)) from err
     out = result.to_json()
     if journaled:
         out["journaled"] = journaled
@@ -85,13 +85,16 @@ def _journal_step(journal: "Journal", doc: dict[str, Any], journaled: dict[str, 
 
 def _check(args: argparse.Namespace) -> int:
     from ..games import scenario
-    from ..games.base import GameError
+    from ..games.base import GameError, ScenarioError
 
-    failed = 0
+    failed = malformed = 0
     for path in args.files:
         try:
             doc = scenario.load(path)
             problems = scenario.check(doc, scenario.run(doc))
+        except ScenarioError as err:
+            malformed += 1
+            problems = [_in_file(path, err)]
         except GameError as err:
             problems = [str(err)]
         if problems:
@@ -102,4 +105,10 @@ def _check(args: argparse.Namespace) -> int:
         else:
             print(f"ok   {path}")
     print(f"{len(args.files) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return 2 if malformed else 1 if failed else 0
+
+
+def _in_file(path: str, err: Exception) -> str:
+    """The error's one line, naming the file (load's messages already do)."""
+    text = str(err)
+    return text if text.startswith(str(path)) else f"{path}: {text}"

@@ -19,6 +19,15 @@ from .base import Event, Game, GameError, ScenarioError
 
 _KNOWN_KEYS = {"game", "title", "description", "players", "options", "seed",
                "position", "actions", "expect"}
+# Sizes a scenario may ask for in its position and options: far above any real
+# game (a box holds tens of tokens, a board a few hundred squares), far below
+# what would take minutes or gigabytes to build (999,999,999 VP tokens did).
+MAX_NUMBER = 100_000
+MAX_ITEMS = 10_000
+MAX_DEPTH = 40
+# what an engine's position parser raises on a value of the wrong shape: said
+# as a malformed field, not a traceback
+_SHAPE_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError)
 
 
 @dataclass
@@ -47,11 +56,15 @@ class ScenarioResult:
 def load(path: str | Path) -> dict[str, Any]:
     """Read and validate the common fields of a scenario file."""
     try:
-        doc = json.loads(Path(path).read_text())
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as err:
         raise ScenarioError(f"{path}: cannot read: {err.strerror}") from err
+    except UnicodeDecodeError as err:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {err.start}): save it as UTF-8 JSON") from err
     except json.JSONDecodeError as err:
         raise ScenarioError(f"{path}: not JSON: {err.msg} at line {err.lineno} column {err.colno}") from err
+    except RecursionError as err:
+        raise ScenarioError(f"{path}: nested too deeply to be a scenario") from err
     if not isinstance(doc, dict):
         raise ScenarioError(f"{path}: expected a JSON object at the top")
     unknown = set(doc) - _KNOWN_KEYS
@@ -67,7 +80,30 @@ def load(path: str | Path) -> dict[str, Any]:
         if not isinstance(action, str):
             raise ScenarioError(f"{path}: actions[{i}]: expected a string in action notation, "
                                 f"got {json.dumps(action)}")
+    for key in ("position", "options"):
+        if key in doc:
+            _within_limits(doc[key], key, path)
     return doc
+
+
+def _within_limits(value: Any, where: str, path: str | Path, depth: int = 0) -> None:
+    """ScenarioError naming the field of a number, list or text too large to be a game's."""
+    if depth > MAX_DEPTH:
+        raise ScenarioError(f"{path}: {where}: nested more than {MAX_DEPTH} deep")
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, (int, float)) and abs(value) > MAX_NUMBER:
+        raise ScenarioError(f"{path}: {where}: {value} is beyond what a scenario may ask for "
+                            f"(at most {MAX_NUMBER:,})")
+    if isinstance(value, (str, list, dict)) and len(value) > MAX_ITEMS:
+        raise ScenarioError(f"{path}: {where}: {len(value)} items, more than a scenario may hold "
+                            f"({MAX_ITEMS:,})")
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _within_limits(item, f"{where}[{i}]", path, depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _within_limits(item, f"{where}.{key}", path, depth + 1)
 
 
 def _require(doc: dict[str, Any], key: str, kind: type, path: str | Path,
@@ -91,7 +127,14 @@ def run(doc: Mapping[str, Any], step: Step | None = None) -> ScenarioResult:
     ``step`` sees the run as it goes (``botboard scenario run --journal`` journals it).
     """
     game = games.get(doc["game"])
-    state = game.scenario_start(doc["players"], doc["options"], doc["seed"], doc.get("position"))
+    field_ = "position" if "position" in doc else "options"
+    try:
+        state = game.scenario_start(doc["players"], doc["options"], doc["seed"], doc.get("position"))
+    except GameError:
+        raise
+    except _SHAPE_ERRORS as err:
+        raise ScenarioError(f"{field_}: a value of the wrong kind ({_said(err)}): "
+                            f"docs/scenarios.md shows each game's {field_} format") from err
     result = ScenarioResult(game, state)
     if step:
         step(game, state, None)
@@ -103,17 +146,26 @@ def run(doc: Mapping[str, Any], step: Step | None = None) -> ScenarioResult:
         except GameError as err:
             result.error, result.failed_action = f"actions[{i}] {text!r}: {err}", i
             break
+        except _SHAPE_ERRORS as err:  # notation the parser did not foresee: not an action
+            result.error, result.failed_action = f"actions[{i}] {text!r}: not understood ({_said(err)})", i
+            break
         result.events.extend(events)
         if step:
             step(game, result.state, text)
     return result
 
 
+def _said(err: BaseException) -> str:
+    return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+
+
 def check(doc: Mapping[str, Any], result: ScenarioResult) -> list[str]:
-    """Every way the result differs from the scenario's ``expect`` block."""
+    """Every way the result differs from the scenario's ``expect`` block (with none,
+    an action the rules refused still fails: a scenario's actions must all be legal
+    unless it expects the error)."""
     expect = doc.get("expect")
     if expect is None:
-        return []
+        return [f"unexpected error: {result.error}"] if result.error else []
     if not isinstance(expect, dict):
         return ["expect: should be an object"]
     actual = result.to_json()

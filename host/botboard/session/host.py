@@ -18,7 +18,7 @@ from ..link.connection import BoardConnection
 from ..link.image import CellState
 from .. import games
 from ..games.base import GameError
-from .journal import JOURNAL_FILE, Journal, JournalError
+from .journal import Journal, JournalError, journal_path
 from .session import GameSession, SessionError
 
 DEFAULT_DATA_DIR = ROOT / "var"
@@ -53,7 +53,7 @@ def data_dir(path: str | Path | None) -> Path:
 def open_journal(path: str | Path | None) -> Journal:
     """The journal already in the data directory; JournalError if there is none."""
     folder = data_dir(path)
-    if not (folder / JOURNAL_FILE).exists():
+    if not journal_path(folder).exists():
         raise JournalError(f"no journal in {folder} (give --data-dir)")
     return Journal.in_dir(folder)
 

@@ -77,10 +77,55 @@ class GameRecord:
         return dict(self.__dict__)
 
 
+_TABLES = {"games", "actions"}
+
+
+def journal_path(folder: Path | str) -> Path:
+    """The journal a data directory uses: botboard.sqlite, or the newest botboard-N.sqlite
+    started beside a damaged one (``botboard run --new-journal``)."""
+    numbered = _numbered(Path(folder))
+    return max(numbered)[1] if numbered else Path(folder) / JOURNAL_FILE
+
+
+def new_journal_path(folder: Path | str) -> Path:
+    """Where a new journal beside the data directory's current one goes."""
+    numbered = _numbered(Path(folder))
+    return Path(folder) / f"botboard-{max([1] + [n for n, _ in numbered]) + 1}.sqlite"
+
+
+def _numbered(folder: Path) -> list[tuple[int, Path]]:
+    stem = Path(JOURNAL_FILE).stem
+    return [(int(p.stem[len(stem) + 1:]), p) for p in folder.glob(f"{stem}-*.sqlite")
+            if p.stem[len(stem) + 1:].isdigit()]
+
+
+def _check_existing(path: Path) -> None:
+    """JournalError if the file is not a botboard journal; looked at read-only."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    what_to_do = ("it is left untouched: move it away, give another --data-dir, or start a new "
+                  "journal beside it with `botboard run --new-journal`")
+    try:
+        probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            verdict = probe.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            probe.close()
+    except sqlite3.DatabaseError as err:
+        raise JournalError(f"{path}: not a botboard journal, or damaged ({err}); {what_to_do}") from err
+    if verdict != "ok":
+        raise JournalError(f"{path}: damaged (SQLite's check says: {verdict}); {what_to_do}")
+    if tables and not _TABLES <= tables:
+        raise JournalError(f"{path}: another program's database (its tables: "
+                           f"{', '.join(sorted(tables))}), not a botboard journal; {what_to_do}")
+
+
 class Journal:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        _check_existing(self.path)
         self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -88,7 +133,7 @@ class Journal:
 
     @classmethod
     def in_dir(cls, data_dir: Path | str) -> "Journal":
-        return cls(Path(data_dir) / JOURNAL_FILE)
+        return cls(journal_path(data_dir))
 
     def close(self) -> None:
         self.db.close()

@@ -1,0 +1,100 @@
+"""Malformed scenario files of every game end in a ScenarioError naming the field, never a
+traceback: hypothesis swaps values anywhere inside real scenarios for values of any kind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from botboard.games import scenario
+from botboard.games.base import GameError
+
+ROOT = Path(__file__).resolve().parent
+GAMES = {"ttb": "twin-tin-bots", "botwars": "botwars", "volt": "volt", "goblins": "goblins"}
+
+
+def _with_position(folder: str) -> list[dict[str, Any]]:
+    docs = [json.loads(p.read_text()) for p in sorted((ROOT / folder / "scenarios").glob("*.json"))]
+    return [d for d in docs if "position" in d][:12]
+
+
+def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, at + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _paths(item, at + (i,))
+    return out
+
+
+def _replace(doc: Any, at: tuple[Any, ...], new: Any) -> Any:
+    if not at:
+        return new
+    copy = dict(doc) if isinstance(doc, dict) else list(doc)
+    copy[at[0]] = _replace(doc[at[0]], at[1:], new)
+    return copy
+
+
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=8)
+
+
+@pytest.mark.parametrize("folder", list(GAMES))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_value_of_any_kind_anywhere_in_a_position_is_a_scenario_error(
+        folder: str, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
+    docs = _with_position(folder)
+    assert docs, folder  # the game has scenarios with positions: the test could fail
+    doc = data.draw(st.sampled_from(docs))
+    at = data.draw(st.sampled_from(_paths(doc["position"])))
+    broken = dict(doc, position=_replace(doc["position"], at, data.draw(ANY_JSON)))
+    path = tmp_path_factory.mktemp("fuzz") / "broken.json"
+    path.write_text(json.dumps(broken))
+    try:
+        loaded = scenario.load(path)
+        scenario.check(loaded, scenario.run(loaded))
+    except GameError as err:  # ScenarioError among them: a message, not a traceback
+        assert str(err)  # words, whatever the value
+
+
+@settings(max_examples=60, deadline=None)
+@given(raw=st.binary(max_size=64) | st.text(max_size=64).map(lambda t: t.encode("utf-16")))
+def test_bytes_that_are_not_a_scenario_are_said_to_be_so(raw: bytes, tmp_path_factory: pytest.TempPathFactory) -> None:
+    path = tmp_path_factory.mktemp("raw") / "raw.json"
+    path.write_bytes(raw)
+    try:
+        doc = scenario.load(path)
+    except GameError as err:
+        assert str(err).startswith(str(path))
+        return
+    scenario.check(doc, scenario.run(doc))  # the rare bytes that are a scenario run
+
+
+def test_deep_nesting_and_huge_sizes_are_refused_with_the_field(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"game": "volt", "position": ' + "[" * 5000 + "]" * 5000 + "}")
+    with pytest.raises(GameError, match="nested"):
+        scenario.load(deep)
+    huge = tmp_path / "huge.json"
+    huge.write_text(json.dumps({"game": "volt", "position": {"players": {"p1": {"vp": 999_999_999}}}}))
+    with pytest.raises(GameError, match=r"position\.players\.p1\.vp: 999999999 is beyond"):
+        scenario.load(huge)
+
+
+def test_a_scenario_without_expect_still_fails_on_an_illegal_action(tmp_path: Path) -> None:
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps({"game": "twin-tin-bots", "actions": ["A1=F1 + B1=L", "A1=Q9"]}))
+    doc = scenario.load(path)
+    problems = scenario.check(doc, scenario.run(doc))
+    assert len(problems) == 1 and "A1=Q9" in problems[0]
