@@ -7,6 +7,7 @@ import time
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable
 
+from bbshared import messages as m
 from botboard.link.connection import BoardConnection
 from botboard.link.image import BoardImage
 
@@ -19,6 +20,13 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: Any =
             return value
         await asyncio.sleep(0.02)
     raise AssertionError(f"timed out waiting for {what() if callable(what) else what or predicate}")
+
+
+def numbered_lines(conn: BoardConnection) -> list[int]:
+    """The numbers of the LOG lines the board sends from now on (the sim's flood op)."""
+    lines: list[int] = []
+    conn.listeners.append(lambda msg: lines.append(int(msg.fields["text"])) if msg.type == m.LOG else None)
+    return lines
 
 
 @asynccontextmanager

@@ -11,7 +11,7 @@ from bbshared import messages as m
 from botboard.link.connection import BoardConnection
 
 from ..simboard import SimProcess
-from .running import connected, until
+from .running import connected, numbered_lines, until
 
 COUNT = 10_000
 DAMAGE = "0.01"
@@ -32,9 +32,7 @@ def _connected_to_damaged_board(body: Any) -> None:
 
 def test_board_to_host_10000_events() -> None:
     async def body(sim: SimProcess, conn: BoardConnection) -> None:
-        lines: list[int] = []
-        conn.listeners.append(lambda msg: lines.append(int(msg.fields["text"]))
-                              if msg.type == m.LOG else None)
+        lines = numbered_lines(conn)
         sim.control("flood", count=COUNT)
         await until(lambda: len(lines) >= COUNT, timeout=240, what="all events")
         await asyncio.sleep(0.3)
@@ -69,9 +67,7 @@ def test_5_percent_damage_stalls_and_a_cable_cut_lose_and_double_nothing(tmp_pat
 
     async def scenario() -> None:
         async with connected(sim.port, timeout=30) as conn:
-            lines: list[int] = []
-            conn.listeners.append(lambda msg: lines.append(int(msg.fields["text"]))
-                                  if msg.type == m.LOG else None)
+            lines = numbered_lines(conn)
             sim.control("flood", count=count)
             await until(lambda: len(lines) >= count // 3, 120, "a third of the lines")
             sim.proc.send_signal(signal.SIGUSR1)  # the cable pulled...

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bbshared import messages as m
 
 from ..simboard import SimProcess
-from .running import connected, until
+from .running import connected, numbered_lines, until
 
 
 def _children(pid: int) -> list[int]:
@@ -61,9 +60,7 @@ def test_baud_pacing_holds_the_link_to_the_uart_rate() -> None:
 
     async def scenario() -> float:
         async with connected(sim.port, timeout=20) as conn:
-            lines: list[int] = []
-            conn.listeners.append(lambda msg: lines.append(int(msg.fields["text"]))
-                                  if msg.type == m.LOG else None)
+            lines = numbered_lines(conn)
             before, started = conn.link.stats["bytes_in"], time.monotonic()
             sim.control("flood", count=count)
             await until(lambda: len(lines) >= count, timeout=60, what="the flood")

@@ -85,6 +85,15 @@ class Table:
         button = self.session.seating.button_of(seat, role)
         self.session.on_message(Msg(m.BUTTON, {"button": button, "action": action}))
 
+    def first_turns(self) -> None:
+        """Red then blue program their first turn (track 0 of a two-player game)."""
+        self.place(0, "A1", "F1/red")
+        self.place(0, "B1", "L/red")
+        self.press(0, "confirm")
+        self.place(1, "A1", "R/blue")
+        self.place(1, "B1", "F2/blue")
+        self.press(1, "confirm")
+
     def reconnect(self, taken: tuple[str, ...] = ()) -> None:
         """The board comes back: HELLO, then its census of what the slots hold
         (``taken``: a seat's slots, as "0A1", emptied while it was away)."""

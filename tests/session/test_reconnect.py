@@ -11,12 +11,7 @@ from .helpers import Msg, Table
 
 def _played_a_turn(t: Table) -> list[str]:
     t.session.new_game(2, {"track": 0}, 3)
-    t.place(0, "A1", "F1/red")
-    t.place(0, "B1", "L/red")
-    t.press(0, "confirm")
-    t.place(1, "A1", "R/blue")
-    t.place(1, "B1", "F2/blue")
-    t.press(1, "confirm")
+    t.first_turns()
     assert t.session.mode == "program"
     return [a["action"] for a in t.journal.actions(t.session.game_id or 0)]
 

@@ -15,15 +15,6 @@ from .helpers import FakeBoard, Msg, Table
 ALERT = leds.INDEX["alert"]
 
 
-def _first_turns(t: Table) -> None:
-    t.place(0, "A1", "F1/red")
-    t.place(0, "B1", "L/red")
-    t.press(0, "confirm")
-    t.place(1, "A1", "R/blue")
-    t.place(1, "B1", "F2/blue")
-    t.press(1, "confirm")
-
-
 def _alerts(board: FakeBoard) -> list[int]:
     return [i for i, c in board.cells.items() if c.palette == ALERT and c.effect == m.BLINK]
 
@@ -31,7 +22,7 @@ def _alerts(board: FakeBoard) -> list[int]:
 def test_first_turns_are_read_from_the_slots_and_journaled(tmp_path: Path) -> None:
     t = Table(tmp_path)
     gid = t.session.new_game(2, {"track": 0}, 3)
-    _first_turns(t)
+    t.first_turns()
     actions = [a["action"] for a in t.journal.actions(gid)]
     assert actions == ["A1=F1 + B1=L", "A1=R + B1=F2"]
     state = t.session.state
@@ -45,7 +36,7 @@ def test_first_turns_are_read_from_the_slots_and_journaled(tmp_path: Path) -> No
 def test_a_pass_needs_a_second_confirm_and_any_tile_change_resets_it(tmp_path: Path) -> None:
     t = Table(tmp_path)
     gid = t.session.new_game(2, {"track": 0}, 3)
-    _first_turns(t)
+    t.first_turns()
     t.press(0, "confirm")
     assert "confirm again to pass" in t.session.message
     assert len(t.journal.actions(gid)) == 2
@@ -56,7 +47,7 @@ def test_a_pass_needs_a_second_confirm_and_any_tile_change_resets_it(tmp_path: P
 def test_two_changes_are_refused_with_words_and_blinking_robots(tmp_path: Path) -> None:
     t = Table(tmp_path)
     gid = t.session.new_game(2, {"track": 0}, 3)
-    _first_turns(t)
+    t.first_turns()
     t.remove(0, "A1")
     t.place(0, "B2", "R/red")
     t.press(0, "confirm")  # Double Modification is allowed: it asks for a second confirm
@@ -93,7 +84,7 @@ def test_another_players_tile_and_unknown_tags_are_refused(tmp_path: Path) -> No
 def test_out_of_turn_and_inactive_station_tags_leave_the_game_alone(tmp_path: Path) -> None:
     t = Table(tmp_path)
     gid = t.session.new_game(2, {"track": 0}, 3)
-    _first_turns(t)
+    t.first_turns()
     before = GAME.state_hash(t.session.state)
     t.remove(1, "A1")  # blue fiddles while red plays
     assert "blue's tiles moved out of turn" in t.session.message
@@ -140,7 +131,7 @@ def test_decisions_are_made_on_the_board(tmp_path: Path) -> None:
 def test_a_restarted_host_resumes_the_same_game(tmp_path: Path) -> None:
     t = Table(tmp_path)
     gid = t.session.new_game(2, {"track": 0}, 3)
-    _first_turns(t)
+    t.first_turns()
     digest = GAME.state_hash(t.session.state)
     board = FakeBoard()
     again = GameSession(t.layout, Journal.in_dir(tmp_path), board, step_s=0)
@@ -282,7 +273,7 @@ def test_a_touched_candidate_is_the_decision_taken(tmp_path: Path) -> None:
 def test_a_refusal_stays_at_its_station_until_the_move_is_made(tmp_path: Path) -> None:
     t = Table(tmp_path)
     gid = t.session.new_game(2, {"track": 0}, 3)
-    _first_turns(t)
+    t.first_turns()
     t.remove(0, "A1")
     t.place(0, "B2", "R/red")
     t.place(0, "B3", "L/red")
