@@ -183,3 +183,25 @@ print(json.dumps(out))
     assert r["parity"] == PROTOCOL_ERROR and r["read_protocol"] == PROTOCOL_ERROR  # ErrorReg faults
     assert r["between"] == OK and r["again"] == OK and r["read"] == OK and r["data"] == (b"p" * 16).hex()
     assert r["placed"] == CRC_ERROR
+
+
+def test_a_write_waits_for_the_tag_to_program_and_a_tag_pulled_meanwhile_fails_cleanly(chain: bool) -> None:
+    r = run_json("""
+import time
+tag = f.place(1, UID)
+rs[1].detect()
+t0 = time.ticks_us()
+w = rs[1].write(6, b'ABCD')
+took = time.ticks_diff(time.ticks_us(), t0)
+f.remove_after(1, 1)                 # it takes the next WRITE, then leaves while programming
+pulled = rs[1].write(7, b'EFGH')
+f.engine.slot_tags[1] = (tag,)       # laid back on the reader
+again = rs[1].detect()
+rd = rs[1].read(4)
+print(json.dumps({"w": w, "took": took, "pulled": pulled, "again": again, "rd": rd,
+                  "page6": bytes(rs[1].data[8:12]).decode()}))
+""", chain)
+    # the ACK comes only after the page is programmed (4.1 ms): the driver waits for it
+    assert r["w"] == 0 and r["took"] >= 4100
+    assert r["pulled"] == 1  # TIMEOUT: no ACK came, said as such, not "reader not answering"
+    assert r["again"] == 0 and r["rd"] == 0 and r["page6"] == "ABCD"  # the tag still reads

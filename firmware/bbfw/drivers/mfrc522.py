@@ -103,8 +103,10 @@ _COLL_POS_NOT_VALID = const(0x20)
 # starts it at the end of each transmission and reception stops it.
 _PRESCALER = const(169)
 _TICKS_SHORT = const(20)  # 0.5 ms: REQA, anticollision, SELECT, READ (FDT ~0.09 ms)
-_TICKS_LONG = const(400)  # 10 ms: NTAG WRITE answers after EEPROM programming (~4 ms)
-_GUARD_US = const(3000)  # beyond the chip's timer: the chip is not answering
+# NTAG WRITE answers after programming the page, about 4.1 ms, and may take up
+# to TTimeOut = 10 ms (NTAG213F/216F data sheet rev. 3.1, table 32): 12 ms
+_TICKS_LONG = const(480)
+_GUARD_US = const(3000)  # beyond the chip's own timer: the chip is not answering
 
 # ISO/IEC 14443-3 and NTAG21x command bytes
 _SEL = (0x93, 0x95, 0x97)  # select / anticollision, cascade levels 1..3
@@ -319,7 +321,11 @@ class MFRC522:
         self._wreg(_BitFramingReg, 0x80 | (rx_align << 4) | last_bits)
         MFRC522.rx_len = 0
         t0 = time.ticks_us()
+        guard = ticks * 25 + _GUARD_US  # the chip's timer (25 us a tick) must run out first
         while True:
+            # the clock is read before the IRQs: a last look after the guard has
+            # passed still sees a timer that ran out (the CPU may have been away)
+            late = time.ticks_diff(time.ticks_us(), t0) > guard
             irq = self._rreg(_ComIrqReg)
             if irq == 0xFF:  # MISO floating high: no chip drives it
                 return CHIP_TIMEOUT
@@ -327,7 +333,7 @@ class MFRC522:
                 break
             if irq & _IRQ_TIMER:
                 return TIMEOUT
-            if time.ticks_diff(time.ticks_us(), t0) > _GUARD_US:
+            if late:
                 return CHIP_TIMEOUT
         self._rreg3(_ErrorReg, _FIFOLevelReg, _ControlReg)
         b = _b4

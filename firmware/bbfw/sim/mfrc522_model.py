@@ -12,14 +12,18 @@
 #
 # Modelled (datasheet addresses): register file, 64-byte FIFO with level and
 # flush, commands Idle / CalcCRC / Transmit / Transceive / SoftReset, the timer
-# (TAuto: a frame nobody answers raises TimerIRq at once, time is not
-# simulated), ComIrqReg / DivIrqReg with Set1/Set2 semantics, ErrorReg
+# (TAuto: a frame nobody answers raises TimerIRq at once; an answer a tag
+# gives late, a WRITE's ACK after programming, comes that many microseconds
+# after the frame, unless the timer, TPrescaler and TReload as the data sheet
+# counts them, runs out first), ComIrqReg / DivIrqReg with Set1/Set2 semantics, ErrorReg
 # (CollErr, BufferOvfl), BitFramingReg (StartSend, RxAlign, TxLastBits),
 # ControlReg RxLastBits, CollReg (first collision, ValuesAfterColl=0), the
 # antenna switch, CRC_A with the ModeReg preset; ErrorReg ParityErr /
 # ProtocolErr when an answering tag's `fault` says so (ntag.py).  Not modelled: hardware
 # TxCRCEn/RxCRCEn, MIFARE crypto, other baud rates, analog settings.
 # Sim-only code (unix port).
+import time
+
 from micropython import const
 from bbfw.sim.ntag import crc_a, answer_buffer, FAULT_PARITY, FAULT_PROTOCOL
 
@@ -37,6 +41,7 @@ _TxControlReg = const(0x14)
 _CRCResultRegH = const(0x21)
 _CRCResultRegL = const(0x22)
 _TModeReg = const(0x2A)
+_TPrescalerReg = const(0x2B)
 _TReloadRegH = const(0x2C)
 _TReloadRegL = const(0x2D)
 _VersionReg = const(0x37)
@@ -77,6 +82,7 @@ class MFRC522Model:
         self.dead_miso = -1  # -1: alive; else what a dead chip drives on MISO
         self.remove_after = -1
         self._addr = -1
+        self._sent_at = 0  # ticks_us of a frame whose answer comes late (0: none)
         self.reset()
 
     def reset(self):
@@ -110,6 +116,8 @@ class MFRC522Model:
         return 0
 
     def _read(self, reg):
+        if reg == _ComIrqReg and self._sent_at:
+            self._late_answer()
         if reg == _FIFODataReg:
             if self.level == 0:
                 return 0
@@ -219,7 +227,48 @@ class MFRC522Model:
             if r[_TModeReg] & 0x80 and (r[_TReloadRegH] or r[_TReloadRegL]):
                 r[_ComIrqReg] |= 0x01  # TimerIRq: nobody answered in time
             return
+        if self._delay_us():
+            self._sent_at = time.ticks_us() | 1  # the answer is not there yet
+            return
         self._receive(txf, nbits)
+
+    def _delay_us(self):
+        d = 0
+        for t in self.tags:
+            if t.end > 0 and t.delay_us > d:
+                d = t.delay_us
+        return d
+
+    def _timer_us(self):
+        # MFRC522 data sheet 8.5: f_timer = 13.56 MHz / (2 * TPrescaler + 1),
+        # TAuto starts it at the end of the frame; it runs out after TReload + 1
+        r = self.regs
+        if not r[_TModeReg] & 0x80:
+            return -1
+        pre = ((r[_TModeReg] & 0x0F) << 8) | r[_TPrescalerReg]
+        reload = (r[_TReloadRegH] << 8) | r[_TReloadRegL]
+        return (reload + 1) * (2 * pre + 1) * 100 // 1356
+
+    def _late_answer(self):
+        waited = time.ticks_diff(time.ticks_us(), self._sent_at)
+        timer = self._timer_us()
+        r = self.regs
+        if self.remove_after == 0:  # leaving after this frame: it goes while it programs
+            for t in self.tags:
+                t.power_off()  # out of the field: unpowered, it starts afresh when back
+            self.tags = _NO_TAGS
+            self.remove_after = -1
+        if not self.tags:  # the tag left while it was programming: nothing comes
+            if timer >= 0 and waited >= timer:
+                self._sent_at = 0
+                r[_ComIrqReg] |= 0x01
+            return
+        if timer >= 0 and waited >= timer and timer < self._delay_us():
+            self._sent_at = 0
+            r[_ComIrqReg] |= 0x01  # TimerIRq: the reader gave up before the answer
+        elif waited >= self._delay_us():
+            self._sent_at = 0
+            self._receive(_txf, 0)
 
     def _receive(self, txf, nbits):
         # Merges the answers bit by bit into the FIFO at RxAlign; the first

@@ -34,6 +34,10 @@ _CONFIG = b"\x00\x00\x00\xbd\x04\x00\x00\xff\x00\x05\x00\x00\xff\xff\xff\xff\x00
 _SAK_CASCADE = const(0x04)
 _SAK_NTAG = const(0x00)
 
+# WRITE answers ACK only after programming the page: about 4.1 ms (NTAG203
+# data sheet, fig. 17, WRITE response time); a reader must wait up to
+# TTimeOut = 10 ms for it (NTAG213F/216F data sheet rev. 3.1, table 32)
+WRITE_US = const(4100)
 FAULT_NONE = const(0)
 FAULT_CRC = const(1)
 FAULT_BCC = const(2)
@@ -132,6 +136,7 @@ class Ntag213:
     def receive(self, f, nbits):
         self.frames += 1
         self.start = 0
+        self.delay_us = 0  # how long after the frame the answer comes (beyond the FDT)
         self.end = self._dispatch(f, nbits)
         return self.end
 
@@ -229,6 +234,7 @@ class Ntag213:
                 else:
                     self._put(a, f[2 + i])
             self.out[0] = 0x0A
+            self.delay_us = WRITE_US
             return 4
         if cmd == 0x50 and nbytes == 4 and f[1] == 0:  # HLTA
             self.state = HALT
