@@ -47,10 +47,48 @@ def test_deploy_reports_a_failing_mpremote_step(monkeypatch: pytest.MonkeyPatch)
     def runner(cmd: list[str]) -> subprocess.CompletedProcess[str]:
         return subprocess.CompletedProcess(cmd, 1, "", "could not enter raw repl")
 
-    with pytest.raises(deploy.DeployError, match="mpremote failed while removing the old firmware: "
-                       "could not enter raw repl"):
+    with pytest.raises(deploy.DeployError, match="mpremote failed while checking the board's "
+                       "MicroPython: could not enter raw repl"):
         deploy.deploy("/dev/null-port", "ttb-small", progress=seen.append, runner=runner)
     assert seen[0].startswith("compiling") and any("no firmware answered" in s for s in seen)
+
+
+@pytest.mark.parametrize("answer,words", [
+    ("micropython 1.21.0 1542", "runs micropython 1.21.0; the firmware needs MicroPython 1.22.0 or newer"),
+    ("circuitpython 9.1.0 6", "runs circuitpython 9.1.0"),
+    ("micropython 1.40.0 7", "loads .mpy format 7, but this mpy-cross writes format 6"),
+    (">>> ", "did not say which MicroPython it runs"),
+])
+def test_deploy_checks_the_boards_micropython_before_copying(monkeypatch: pytest.MonkeyPatch,
+                                                             answer: str, words: str) -> None:
+    import subprocess
+
+    monkeypatch.setattr(deploy, "handoff", lambda port: False)
+    sent: list[list[str]] = []
+
+    def runner(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+        sent.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, answer + "\n", "")
+
+    with pytest.raises(deploy.DeployError, match=words):
+        deploy.deploy("/dev/null-port", "ttb-small", progress=lambda s: None, runner=runner)
+    assert len(sent) == 1 and sent[0][3] == "exec"  # nothing was copied or removed
+
+
+def test_deploy_copies_after_a_board_that_runs_a_fit_micropython(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    monkeypatch.setattr(deploy, "handoff", lambda port: False)
+    sent: list[list[str]] = []
+    said: list[str] = []
+
+    def runner(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+        sent.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, "micropython 1.24.1 518\n", "")  # 518 & 0xFF = 6
+
+    deploy.deploy("/dev/null-port", "ttb-small", progress=said.append, runner=runner)
+    assert [c[3] for c in sent] == ["exec", "exec", "fs", "fs", "fs", "reset"]
+    assert any("MicroPython 1.24.1, .mpy format 6" in s for s in said)
 
 
 def test_handoff_stops_the_simulated_firmware() -> None:

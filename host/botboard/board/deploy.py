@@ -81,6 +81,36 @@ def mpremote() -> str:
         raise DeployError(str(err)) from None
 
 
+# rp2.DMA, which the LED driver uses, came in MicroPython 1.22 (docs/flashing.md)
+MIN_MICROPYTHON = (1, 22, 0)
+# Run on the board: what it is, its version, and the .mpy format it loads
+# (sys.implementation._mpy: the format version in the low byte)
+_PROBE = ("import sys; i = sys.implementation; "
+          "print(i.name, '.'.join(str(v) for v in i.version[:3]), getattr(i, '_mpy', 0))")
+
+
+def check_board(answer: str, build_dir: Path) -> str:
+    """The board's MicroPython in words, or DeployError saying what to flash."""
+    try:
+        name, version, mpy = answer.split()[-3:]
+        numbers = tuple(int(v) for v in version.split("."))
+        board_mpy = int(mpy) & 0xFF
+    except ValueError as err:
+        raise DeployError(f"the board did not say which MicroPython it runs ({answer.strip()!r}): "
+                          "is it a MicroPython board? Flash MicroPython first (docs/flashing.md)") from err
+    wanted = ".".join(str(v) for v in MIN_MICROPYTHON)
+    if name != "micropython" or numbers < MIN_MICROPYTHON:
+        raise DeployError(f"the board runs {name} {version}; the firmware needs MicroPython {wanted} "
+                          "or newer (rp2.DMA): flash a newer UF2 from micropython.org "
+                          "(docs/flashing.md, step 1), then deploy again")
+    built = next(build_dir.rglob("*.mpy")).read_bytes()[1]  # header: b"M", format version, ...
+    if board_mpy and board_mpy != built:
+        raise DeployError(f"the board's MicroPython {version} loads .mpy format {board_mpy}, but "
+                          f"this mpy-cross writes format {built}: flash a MicroPython of the same "
+                          "generation as the host's mpy-cross (docs/flashing.md), then deploy again")
+    return f"MicroPython {version}, .mpy format {built}"
+
+
 def copy_commands(build_dir: Path, main: Path, config: Path) -> list[list[str]]:
     """mpremote command lines (after ``connect PORT``), in order."""
     tops = sorted(p.name for p in build_dir.iterdir() if p.is_dir())
@@ -130,6 +160,12 @@ def deploy(port: str, layout_name: str = "ttb-small", progress: Progress = print
         progress("  no firmware answered (safe mode or plain MicroPython): going on")
     tool = mpremote()
     run = runner or (lambda cmd: subprocess.run(cmd, capture_output=True, text=True, timeout=120))
+    progress("checking the board's MicroPython")
+    probe = run([tool, "connect", port, "exec", _PROBE])
+    if probe.returncode != 0:
+        raise DeployError(f"mpremote failed while checking the board's MicroPython: "
+                          f"{(probe.stderr or probe.stdout).strip()[-400:]}")
+    progress("  " + check_board(probe.stdout, build_.directory))
     with tempfile.TemporaryDirectory() as tmp:
         config = Path(tmp) / "board.json"
         config.write_text(json.dumps(layout.board_config()))
