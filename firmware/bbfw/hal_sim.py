@@ -16,6 +16,7 @@
 #
 # Usage: micropython firmware/main.py CONFIG_PATH CONTROL_PORT [HARDWARE_PATH]
 import binascii
+import gc
 import json
 import select
 import sys
@@ -179,25 +180,36 @@ class Hal:
             return [self._control_server(board)]
         return []
 
+    async def _answer(self, board, writer, line):
+        try:
+            reply = self._control(board, json.loads(line))
+        except Exception as err:  # a bad request must not stop the board
+            reply = {"ok": False, "error": "%s: %s" % (type(err).__name__, err)}
+        gc.collect()  # the reply is built while the link may hold many frames
+        if isinstance(reply, tuple):
+            await _write_hex_reply(writer, *reply)
+            return
+        try:
+            data = json.dumps(reply).encode()
+        except MemoryError:
+            data = b'{"ok": false, "error": "MemoryError: the reply did not fit the heap"}'
+        writer.write(data)
+        writer.write(b"\n")
+        await writer.drain()
+
     async def _control_server(self, board):
         async def client(reader, writer):
             # TCP_NODELAY (Linux: IPPROTO_TCP 6, option 1): a reply written in
             # pieces would otherwise wait 40 ms for the client's delayed ACK
             writer.s.setsockopt(6, 1, 1)
-            while True:
-                line = await reader.readline()
-                if not line:
-                    break
-                try:
-                    reply = self._control(board, json.loads(line))
-                except Exception as err:  # a bad request must not stop the board
-                    reply = {"ok": False, "error": "%s: %s" % (type(err).__name__, err)}
-                if isinstance(reply, tuple):
-                    await _write_hex_reply(writer, *reply)
-                else:
-                    writer.write(json.dumps(reply).encode() + b"\n")
-                await writer.drain()
-            writer.close()
+            try:
+                while True:
+                    line = await reader.readline()
+                    if not line:
+                        break
+                    await self._answer(board, writer, line)
+            finally:
+                writer.close()  # a client never waits on a connection nobody serves
 
         await asyncio.start_server(client, "127.0.0.1", self.control_port)
         while board.running:
@@ -250,8 +262,6 @@ class Hal:
         elif op == "cells":
             return ("cells", board.cells, {"waiting": board.waiting})
         elif op == "stats":
-            import gc
-
             gc.collect()
             return {"ok": True, "link": board.link.stats, "heap_free": gc.mem_free(),
                     "heap_used": gc.mem_alloc(), "polls": board.scanner.polls,
