@@ -169,3 +169,14 @@ def test_a_whole_game_through_a_link_that_damages_5_percent_of_bytes_stalls_and_
     assert result["reason"] and result["turns"] >= 3
     assert _actions(damaged) == result["actions"]
     assert _replayed(damaged, result["game"]) == result["state_hash"]
+
+
+def test_selfplay_says_each_action_as_the_table_sees_it(tmp_path: Path) -> None:
+    done = subprocess.run([BOTBOARD, "selfplay", "--sim", "--game", "botwars", "--players", "2",
+                           "--seed", "4", "--option", "max_turns=1", "--data-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    progress = [line for line in done.stderr.splitlines() if line.startswith("action ")]
+    result = json.loads(done.stdout)  # stdout is the summary alone
+    assert len(progress) == result["actions"] >= 2
+    assert progress[0].startswith("action 1: p1 program (hidden")  # a program is not told

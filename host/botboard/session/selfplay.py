@@ -11,6 +11,7 @@ the session reads every move from the slots, as at a real table.
 from __future__ import annotations
 
 import asyncio
+import sys
 import random
 import time
 from typing import Any
@@ -259,6 +260,13 @@ def parse_variants(text: str | None) -> dict[str, Any]:
     return out
 
 
+def progress(event: dict[str, Any]) -> None:
+    """One line on stderr per action the game takes, as the table sees it (stdout keeps
+    the summary alone, for scripts)."""
+    if event.get("kind") == "game" and event.get("event") == "action":
+        print(f"action {event['n'] + 1}: {event['action']}", file=sys.stderr, flush=True)
+
+
 def summary(session: GameSession) -> dict[str, Any]:
     """What ``botboard selfplay`` prints of a finished game: the outcome, turns and hash."""
     assert session.game_id is not None
@@ -299,7 +307,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
                             "(the simulated board prints it)")
     host, _, ctl_port = control.rpartition(":")
     conn = BoardConnection(port, BoardImage.blank(len(layout.cells)))
-    session = make_session(layout, conn, data_dir, step_s=step_s, game=game)
+    session = make_session(layout, conn, data_dir, publish=progress, step_s=step_s, game=game)
     link = asyncio.create_task(conn.run())
     ctl = SimControl(host or "127.0.0.1", int(ctl_port))
     try:
