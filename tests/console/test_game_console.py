@@ -208,3 +208,26 @@ def test_what_a_station_must_fix_stays_on_it_until_fixed(page: Page, live: LiveD
     expect(box.locator(".station-words")).to_contain_text("give it back")
     live.post("/api/sim/remove", {"slot": slot})
     expect(box.locator(".station-words")).to_have_count(0)
+
+
+def test_an_unfinished_game_is_resumed_from_the_console(page: Page, live: LiveDaemon) -> None:
+    live.post("/api/game/speed", {"speed": 0})
+    first = live.post("/api/game/new", {"players": 2, "seed": 7})["view"]["game_id"]
+    second = live.post("/api/game/new", {"players": 3, "seed": 8})["view"]["game_id"]
+    assert second != first
+    listed = [g["id"] for g in live.get("/api/game/unfinished")["games"]]
+    assert first in listed and second in listed
+    option = page.locator(f"#resume-game option[value='{first}']")
+    expect(option).to_contain_text("2 players, seed 7")  # the game on the table is not offered
+    expect(page.locator(f"#resume-game option[value='{second}']")).to_have_count(0)
+    page.select_option("#resume-game", str(first))
+    page.click("#resume-button")
+    expect(page.locator("#confirm-text")).to_contain_text(f"Leave game {second} for game {first}")
+    page.click("#confirm-ok")
+    expect(page.locator("#notice")).to_contain_text(f"game {first} resumed")
+    view = live.get("/api/game")["view"]
+    assert view["game_id"] == first and view["players"] == 2
+    # and back: the game left is offered in its turn; a finished or foreign id is refused
+    expect(page.locator(f"#resume-game option[value='{second}']")).to_have_count(1)
+    status, reply = live.request("POST", "/api/game/resume", {"game": 99999})
+    assert status == 400 and "not an unfinished twin-tin-bots game" in reply["error"]

@@ -4,13 +4,16 @@ GET  /api/games          the games the daemon knows, with player limits and opti
 GET  /api/game           {"session": bool, "view": session.view() or null}
 POST /api/game/new       {players, options?, seed?}
 POST /api/game/undo      {confirm: true}     the session journals the undo
+GET  /api/game/unfinished the journal's unfinished games of this engine, newest first
+POST /api/game/resume    {game}              continue one of them (the running one stays unfinished)
 POST /api/game/decide    {choice}            a pending decision, as the session names it
 POST /api/game/speed     {speed}
 POST /api/game/skip
 
 The session is built by another part of the host (``botboard.session``); this
 module only relies on its methods ``new_game(players, options, seed)``,
-``undo()``, ``decide(choice)``, ``view()``, ``set_speed(speed)``, ``skip()``
+``unfinished()``, ``resume(game_id)``, ``undo()``, ``decide(choice)``, ``view()``,
+``set_speed(speed)``, ``skip()``
 (plain or async) and says "no game session" while there is none.
 """
 
@@ -86,6 +89,16 @@ def routes(daemon: "Daemon") -> list[Route]:
         await maybe_await(session().new_game(get_int(body, "players", None, 1, 8), options, seed))
         return await view_response()
 
+    async def unfinished(request: Request) -> Response:
+        games_ = await maybe_await(daemon.session.unfinished()) if daemon.session else []
+        return JSONResponse({"games": games_})
+
+    @api
+    async def resume(request: Request) -> Response:
+        body = await json_body(request)
+        await maybe_await(session().resume(get_int(body, "game", None, 1, 1 << 31)))
+        return await view_response()
+
     @api
     async def undo(request: Request) -> Response:
         if (await json_body(request)).get("confirm") is not True:
@@ -119,6 +132,8 @@ def routes(daemon: "Daemon") -> list[Route]:
         Route("/api/game", game),
         Route("/api/game/new", new, methods=["POST"]),
         Route("/api/game/undo", undo, methods=["POST"]),
+        Route("/api/game/unfinished", unfinished),
+        Route("/api/game/resume", resume, methods=["POST"]),
         Route("/api/game/decide", decide, methods=["POST"]),
         Route("/api/game/speed", speed, methods=["POST"]),
         Route("/api/game/skip", skip, methods=["POST"]),

@@ -147,11 +147,19 @@ class GameSession(StationChecks, SessionViews):
         self.say(f"new game {game_id}: {players} players; {self._turn_words()}")
         return game_id
 
+    def unfinished(self) -> list[dict[str, Any]]:
+        """The journal's unfinished games of this session's engine, newest first."""
+        return [g for g in reversed(self.journal.games())
+                if g["game"] == self.game and g["finished"] is None]
+
     def resume(self, game_id: int | None = None) -> bool:
         """Continue a journaled game (the latest unfinished one by default)."""
         game_id = game_id if game_id is not None else self.journal.latest_unfinished(self.game)
         if game_id is None:
             return False
+        if game_id not in [g["id"] for g in self.unfinished()]:
+            raise SessionError(f"game {game_id} is not an unfinished {self.game} game of this "
+                               "journal (`botboard games` lists them)")
         _, state, done = replay(self.journal, game_id)
         try:
             self._fit(state)

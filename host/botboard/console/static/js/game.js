@@ -2,9 +2,9 @@
 // button per choice, and the session's view: scores, delivered crystals,
 // hand sizes, countdown, the event log in words.
 "use strict";
-import { act, confirmDialog, el, notify } from "./api.js";
+import { act, confirmDialog, el, getJSON, notify } from "./api.js";
 
-const state = { session: false, view: null, onView: () => {} };
+const state = { session: false, view: null, onView: () => {}, listedFor: undefined };
 
 export function setupGame(onView) {
   state.onView = onView;
@@ -13,6 +13,7 @@ export function setupGame(onView) {
     newGame();
   });
   document.getElementById("undo-button").addEventListener("click", undo);
+  document.getElementById("resume-button").addEventListener("click", resume);
   document.getElementById("speed").addEventListener("change", (event) =>
     act("api/game/speed", { speed: Number(event.target.value) }, showGame));
   // not the reply's view: it is taken before the animation stops, and could land after
@@ -38,6 +39,25 @@ async function newGame() {
     (data) => { showGame(data); notify("new game started"); });
 }
 
+// the journal's unfinished games of this engine, but the one on the table
+async function listUnfinished() {
+  const { games } = await getJSON("api/game/unfinished");
+  const others = games.filter((g) => g.id !== state.view?.game_id);
+  const select = document.getElementById("resume-game");
+  select.replaceChildren(...others.map((g) => el("option", { value: String(g.id) },
+    `game ${g.id}: ${g.players} players, seed ${g.seed}, ${g.actions} actions, ${g.started.slice(0, 16).replace("T", " ")}`)));
+  document.getElementById("resume-row").hidden = others.length === 0;
+}
+
+async function resume() {
+  const game = Number(document.getElementById("resume-game").value);
+  if (!game) return;
+  const running = state.view && state.view.game_id !== null && !state.view.over;
+  if (running && !await confirmDialog(`Leave game ${state.view.game_id} for game ${game}? ` +
+      "It stays in the journal, unfinished, and can be resumed the same way.")) return;
+  act("api/game/resume", { game }, (data) => { showGame(data); notify(`game ${game} resumed`); });
+}
+
 export async function undo() {
   if (!state.session) { notify("no game session: nothing to undo", true); return; }
   if (!await confirmDialog("Undo the last action? The undo is journaled with the game.")) return;
@@ -51,6 +71,11 @@ export function showGame(data) {
   for (const id of ["undo-button", "skip-button", "speed"]) document.getElementById(id).disabled = !state.session;
   const speed = document.getElementById("speed");
   if (state.view?.speed !== undefined && document.activeElement !== speed) speed.value = state.view.speed;
+  const shown = state.view?.game_id ?? null;
+  if (shown !== state.listedFor) {  // a game started or resumed: the list changes
+    state.listedFor = shown;
+    listUnfinished().catch(() => {});
+  }
   renderDecision(state.view?.pending ?? null);
   renderView(state.view);
   state.onView(state.view);
