@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..base import ScenarioError
+from ..fields import BadValue, each, entries, field, number_key, parsing, whole
+from ..squares import parse_facing
 from .grid import (
-    FACINGS,
     KEYS,
     Edge,
     Square,
@@ -79,18 +80,26 @@ class Arena:
         return [s for s in self.starts if s.side == side]
 
 
+# Bounds of what an arena file may ask for: the box's tokens, and grids far beyond the
+# project's arenas (7 to 10 squares a side) that would only cost time and memory
+BOX_VP_TOKENS = 12  # 2 of each number 1-6
+MAX_SIDE = 20
+
+
 def load_arena(ref: str | Mapping[str, Any]) -> Arena:
-    """An arena by name (data/arenas/NAME.json) or an inline arena document (scenarios)."""
+    """An arena by name (data/arenas/NAME.json) or an inline arena document (scenarios);
+    a BadValue names the field at fault (``arena.size: ...``)."""
     if isinstance(ref, Mapping):
         return _inline(json.dumps(ref, sort_keys=True))
     if not isinstance(ref, str):
-        raise ScenarioError(f"arena: expected an arena name or an arena object, got {ref!r}")
+        raise BadValue(f"expected an arena name or an arena object, got {ref!r}", "arena")
     return _load(ref)
 
 
 @lru_cache(maxsize=64)
 def _inline(text: str) -> Arena:
-    return arena_from_json(json.loads(text))
+    with parsing("arena"):
+        return arena_from_json(json.loads(text))
 
 
 @lru_cache(maxsize=16)
@@ -99,38 +108,101 @@ def _load(name: str) -> Arena:
     if not path.is_file():
         known = sorted(p.stem for p in (DATA / "arenas").glob("*.json"))
         raise ScenarioError(f"unknown arena {name!r}; arenas: {', '.join(known)}")
-    return arena_from_json(json.loads(path.read_text()))
+    with parsing(f"arena {name}"):
+        return arena_from_json(json.loads(path.read_text()))
 
 
 def arena_from_json(doc: Mapping[str, Any]) -> Arena:
-    try:
-        width, height = (int(v) for v in doc["size"])
-        starts = tuple(Start(parse_square(s["square"]), parse_key(s["arrow"]), int(s["side"]))
-                       for s in doc["starts"])
-        pits = {parse_square(k): {FACINGS.index(a): FACINGS.index(b) for a, b in (v or {}).items()}
-                for k, v in _as_map(doc.get("pits", {})).items()}
-        arena = Arena(
-            name=str(doc["name"]), width=width, height=height, starts=starts,
-            seats={int(k): tuple(int(s) for s in v) for k, v in doc["seats"].items()},
-            pits=pits,
-            vp_spaces={int(k): parse_square(v) for k, v in doc.get("vp_spaces", {}).items()},
-            workshops=frozenset(parse_square(s) for s in doc.get("workshops", [])),
-            high_voltage=frozenset(parse_square(s) for s in doc.get("high_voltage", [])),
-            walls=frozenset(parse_side(s) for s in doc.get("energy_walls", [])),
-            barriers=frozenset(parse_side(s) for s in doc.get("lightning_barriers", [])),
-            vp_tokens={int(k): int(v) for k, v in doc.get("vp_tokens", {}).items()})
-    except KeyError as err:
-        raise ScenarioError(f"arena {doc.get('name', '?')}: missing field {err}") from err
-    for square in [s.square for s in starts] + list(arena.pits) + list(arena.vp_spaces.values()):
-        if not arena.on_arena(square):
-            raise ScenarioError(f"arena {arena.name}: {square_name(square)} is outside "
-                                f"the {width}x{height} grid")
+    """An arena document (docs/volt.md, "Arena files"); BadValue names the field at fault."""
+    if not isinstance(doc, Mapping):
+        raise BadValue(f"expected an arena object, got {doc!r}")
+    width, height = field(doc, "size", _size)
+    arena = Arena(
+        name=field(doc, "name", _name), width=width, height=height,
+        starts=tuple(field(doc, "starts", lambda v: each(v, _start))),
+        seats=field(doc, "seats", lambda v: entries(v, number_key(_robots), _sides_taken)),
+        pits=field(doc, "pits", lambda v: entries(_as_map(v), parse_square, _caution_arrows), {}),
+        vp_spaces=field(doc, "vp_spaces", lambda v: entries(v, number_key(vp_number), parse_square), {}),
+        workshops=field(doc, "workshops", _squares, frozenset()),
+        high_voltage=field(doc, "high_voltage", _squares, frozenset()),
+        walls=field(doc, "energy_walls", _edges, frozenset()),
+        barriers=field(doc, "lightning_barriers", _edges, frozenset()),
+        vp_tokens=field(doc, "vp_tokens", lambda v: entries(v, number_key(vp_number), _token_count), {}))
+    _check(arena)
     return arena
+
+
+def _check(arena: Arena) -> None:
+    """What the fields cannot tell one by one: squares on the grid, seats with start spaces,
+    tokens of numbers that have a space, no more tokens than the box holds."""
+    for key, squares in (("starts", [s.square for s in arena.starts]), ("pits", list(arena.pits)),
+                         ("vp_spaces", list(arena.vp_spaces.values()))):
+        for square in squares:
+            if not arena.on_arena(square):
+                raise BadValue(f"{square_name(square)} is outside the {arena.width}x{arena.height} grid", key)
+    for robots, sides in arena.seats.items():
+        if len(sides) != robots:
+            raise BadValue(f"expected the sides of {robots} robots, got {list(sides)}", f"seats.{robots}")
+        for side in sides:
+            if not arena.starts_of(side):
+                raise BadValue(f"side {side} has no start space", f"seats.{robots}")
+    for number in arena.vp_tokens:
+        if number not in arena.vp_spaces:
+            raise BadValue(f"tokens numbered {number}, but no VP space has that number", "vp_tokens")
+    if sum(arena.vp_tokens.values()) > BOX_VP_TOKENS:
+        raise BadValue(f"{sum(arena.vp_tokens.values())} tokens; the box holds {BOX_VP_TOKENS} "
+                       "(2 of each number 1-6)", "vp_tokens")
+
+
+def _size(value: Any) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise BadValue(f"expected [width, height], got {value!r}")
+    width, height = each(value, whole(1, MAX_SIDE, " squares"))
+    return width, height
+
+
+def _name(value: Any) -> str:
+    if not isinstance(value, str):
+        raise BadValue(f"expected a name, got {value!r}")
+    return value
+
+
+def _start(doc: Any) -> Start:
+    if not isinstance(doc, Mapping):
+        raise BadValue(f"expected {{\"square\": \"r1c2\", \"arrow\": \"N\", \"side\": 1}}, got {doc!r}")
+    return Start(field(doc, "square", parse_square), field(doc, "arrow", parse_key), field(doc, "side", _side))
+
+
+_side = whole(1, 4, " (the arena's sides)")
+_robots = whole(2, 4, " (robots in play)")
+vp_number = whole(1, 6, " (the VP spaces' numbers)")
+_token_count = whole(0, BOX_VP_TOKENS)
+
+
+def _sides_taken(value: Any) -> tuple[int, ...]:
+    return tuple(each(value, _side))
+
+
+def _squares(value: Any) -> frozenset[Square]:
+    return frozenset(each(value, parse_square))
+
+
+def _edges(value: Any) -> frozenset[Edge]:
+    return frozenset(each(value, parse_side))
+
+
+def _caution_arrows(value: Any) -> dict[int, int]:
+    """A pit's caution arrows: KillBot facing -> the facing it turns to."""
+    return entries(value or {}, parse_facing, parse_facing)
 
 
 def _as_map(value: Any) -> dict[str, Any]:
     """Pits may be a list of squares or an object square -> caution arrows."""
-    return {s: None for s in value} if isinstance(value, list) else dict(value)
+    if isinstance(value, list):
+        return {str(s): None for s in value}  # each square is read as a key
+    if not isinstance(value, Mapping):
+        raise BadValue(f"expected a list of squares or an object square -> caution arrows, got {value!r}")
+    return dict(value)
 
 
 # -- text rendering ----------------------------------------------------------

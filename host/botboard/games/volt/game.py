@@ -28,6 +28,7 @@ from ..base import (
     Outcome,
     ScenarioError,
 )
+from ..fields import BadValue
 from . import actions as notation
 from .actions import Action
 from .arena import load_arena, render
@@ -60,6 +61,9 @@ class Volt(Game[State, Action]):
         if robots_in_play > MAX_ROBOTS:
             raise GameError(f"{players} operators and {opts['killbots']} KillBots: at most {MAX_ROBOTS} robots")
         arena = load_arena(opts["arena"])
+        if robots_in_play not in arena.seats:
+            raise BadValue(f"arena {arena.name} gives no sides for {robots_in_play} robots (it has "
+                           f"seats for {', '.join(map(str, sorted(arena.seats)))})", "arena.seats")
         sides = arena.seats[robots_in_play]
         robots = []
         for seat in range(robots_in_play):

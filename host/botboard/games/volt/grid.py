@@ -10,7 +10,7 @@ does. Directions are the 8 keys of a control unit, clockwise from north:
 from __future__ import annotations
 
 
-from ..base import ScenarioError
+from ..fields import BadValue
 from ..squares import FACINGS, Square, parse_square, square_name  # noqa: F401  (re-exported)
 
 Edge = frozenset[Square]  # the side shared by two orthogonally adjacent squares
@@ -22,8 +22,8 @@ DIAGONAL = (1, 3, 5, 7)
 UNITS = ("I", "II", "III")
 
 def parse_key(text: str) -> int:
-    if text.upper() not in KEYS:
-        raise ScenarioError(f"bad direction {text!r}: expected one of {' '.join(KEYS)}")
+    if not isinstance(text, str) or text.upper() not in KEYS:
+        raise BadValue(f"bad direction {text!r}: expected one of {' '.join(KEYS)}")
     return KEYS.index(text.upper())
 
 
@@ -38,9 +38,9 @@ def edge(a: Square, b: Square) -> Edge:
 
 def parse_side(text: str) -> Edge:
     """``"r2c3/E"``: the east side of r2c3 (N, E, S or W)."""
-    square, _, side = text.partition("/")
+    square, _, side = text.partition("/") if isinstance(text, str) else ("", "", "")
     if side.upper() not in ("N", "E", "S", "W"):
-        raise ScenarioError(f"bad wall side {text!r}: expected r<row>c<col>/N|E|S|W, e.g. r2c3/E")
+        raise BadValue(f"bad wall side {text!r}: expected r<row>c<col>/N|E|S|W, e.g. r2c3/E")
     here = parse_square(square)
     return edge(here, step(here, 2 * "NESW".index(side.upper())))
 

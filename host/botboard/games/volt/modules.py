@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..base import ScenarioError
+from ..fields import BadValue
 
 DATA = Path(__file__).parent / "data" / "modules.json"
 DECKS = ("blue", "red", "yellow", "champion")
@@ -56,12 +56,14 @@ def table() -> dict[str, Module]:
 
 
 def module(name: str) -> Module:
+    if not isinstance(name, str):
+        raise BadValue(f"expected a module name, got {name!r}")
     found = table().get(name)  # the engine's own ids: no normalising on the hot path
     if found is not None:
         return found
     key = str(name).strip().lower().replace(" ", "-").replace("_", "-")
     if key not in table():
-        raise ScenarioError(f"unknown module {name!r}; modules: {', '.join(table())}")
+        raise BadValue(f"unknown module {name!r}; modules: {', '.join(table())}")
     return table()[key]
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import ScenarioError
-from .arena import load_arena
+from ..fields import BadValue, each, entries, field, parsing, whole
+from .arena import BOX_VP_TOKENS, load_arena, vp_number
 from .ctx import Ctx
 from .grid import parse_square, square_name
 from .killbots import program_killbots
@@ -15,6 +16,7 @@ from .monitor import auto_place, check
 from .state import Robot, State
 
 KNOWN = {"round", "tokens", "mines", "bag", "decks", "robots"}
+MAX_ROUND = 999  # far beyond any game (max_rounds is 20 by default)
 
 
 def compact_position(state: State, position: Mapping[str, Any]) -> State:
@@ -22,25 +24,25 @@ def compact_position(state: State, position: Mapping[str, Any]) -> State:
     if unknown:
         raise ScenarioError(f"position: unknown field(s) {', '.join(sorted(unknown))}; "
                             f"known: {', '.join(sorted(KNOWN))} (the arena is options.arena)")
-    state.round = int(position.get("round", state.round))
+    state.round = field(position, "round", whole(1, MAX_ROUND), state.round)
     if "tokens" in position:
         state.bag += list(state.tokens.values())
         state.tokens = {}
-        for text, number in position["tokens"].items():
-            square = parse_square(text)
-            if state.arena.vp_spaces.get(int(number)) != square:
+        for square, number in field(position, "tokens", lambda v: entries(v, parse_square, vp_number)).items():
+            if state.arena.vp_spaces.get(number) != square:
                 raise ScenarioError(f"position.tokens: VP token {number} belongs on space {number} "
-                                    f"({_space(state, int(number))}), not {text}")
-            state.tokens[square] = int(number)
-            if int(number) in state.bag:
-                state.bag.remove(int(number))
+                                    f"({_space(state, number)}), not {square_name(square)}")
+            state.tokens[square] = number
+            if number in state.bag:
+                state.bag.remove(number)
     if "bag" in position:
-        state.bag = [int(n) for n in position["bag"]]
+        state.bag = field(position, "bag", lambda v: each(v, vp_number))
+        with parsing("bag"):
+            _check_bag(state)
     if "decks" in position:
-        for deck, cards in position["decks"].items():
-            if deck not in DECKS:
-                raise ScenarioError(f"position.decks: unknown deck {deck!r}; decks: {', '.join(DECKS)}")
-            state.decks[deck] = [module(c).id for c in cards]
+        decks = field(position, "decks", lambda v: entries(v, _deck, lambda cards: each(cards, module)))
+        for deck, cards in decks.items():
+            state.decks[deck] = [m.id for m in cards]
     names = {r.name: r.seat for r in state.robots}
     robots = position.get("robots", {})
     if not isinstance(robots, Mapping):
@@ -51,7 +53,8 @@ def compact_position(state: State, position: Mapping[str, Any]) -> State:
         if not isinstance(fields, Mapping):
             raise ScenarioError(f"position.robots.{name}: expected an object")
         seat = names[name]
-        robot = Robot.from_json(name, fields, state.robots[seat])
+        with parsing(f"robots.{name}"):
+            robot = Robot.from_json(name, fields, state.robots[seat])
         if "modules" in fields:
             if "monitor" in fields:
                 raise ScenarioError(f"position.robots.{name}: give \"modules\" (a list, placed for you) "
@@ -60,12 +63,12 @@ def compact_position(state: State, position: Mapping[str, Any]) -> State:
         if "destroyed" in fields and fields["destroyed"] and "square" not in fields:
             robot.square = None
         state.robots[seat] = robot
-    mines = position.get("mines", {})
-    state.mines = {}
-    for text, owner in mines.items():
-        if owner not in names:
-            raise ScenarioError(f"position.mines.{text}: no robot {owner!r}")
-        state.mines[parse_square(text)] = names[owner]
+    def owner(name: Any) -> int:
+        if not isinstance(name, str) or name not in names:
+            raise BadValue(f"no robot {name!r} in this game ({', '.join(names)})")
+        return names[name]
+
+    state.mines = field(position, "mines", lambda v: entries(v, parse_square, owner), {})
     for name, fields in robots.items():
         robot = state.robots[names[name]]
         if robot.has("mines") and "mines_held" not in fields:
@@ -77,6 +80,20 @@ def compact_position(state: State, position: Mapping[str, Any]) -> State:
             robot.program, robot.submitted = [], False
     program_killbots(Ctx(state))
     return state
+
+
+def _deck(name: str) -> str:
+    if name not in DECKS:
+        raise BadValue(f"unknown deck; decks: {', '.join(DECKS)}")
+    return name
+
+
+def _check_bag(state: State) -> None:
+    for number in state.bag:
+        if number not in state.arena.vp_spaces:
+            raise BadValue(f"token {number}, but the arena has no VP space {number}")
+    if len(state.bag) > BOX_VP_TOKENS:
+        raise BadValue(f"{len(state.bag)} tokens; the box holds {BOX_VP_TOKENS}")
 
 
 def _space(state: State, number: int) -> str:

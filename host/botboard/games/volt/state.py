@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..base import JSON, ScenarioError
+from ..fields import BadValue, each, entries, number_key, parsing
 from .arena import Arena, load_arena
 from .grid import FACINGS, KEYS, UNITS, Square, parse_key, parse_square, square_name
 from .modules import module
@@ -43,7 +44,7 @@ class Die:
     def parse(cls, text: str) -> Die:
         unit, _, rest = text.partition(":")
         if unit not in UNITS or len(rest) < 3 or rest[0] not in "RB" or not rest[1].isdigit():
-            raise ScenarioError(f"bad die {text!r}: expected UNIT:COLOUR NUMBER KEY, e.g. II:R3NE")
+            raise BadValue(f"bad die {text!r}: expected UNIT:COLOUR NUMBER KEY, e.g. II:R3NE")
         return cls(UNITS.index(unit) + 1, "red" if rest[0] == "R" else "blue", parse_key(rest[2:]), int(rest[1]))
 
     @classmethod
@@ -116,10 +117,8 @@ class Robot:
     def from_json(cls, name: str, doc: Mapping[str, Any], base: Robot | None = None) -> Robot:
         robot = base.clone() if base else Robot(int(doc.get("seat", 0)), name, int(doc.get("side", 1)))
         for key, value in doc.items():
-            try:
+            with parsing(key):
                 _set(robot, key, value)
-            except (TypeError, ValueError, KeyError) as err:
-                raise ScenarioError(f"robots.{name}.{key}: {err}") from err
         return robot
 
 
@@ -129,29 +128,32 @@ def _set(robot: Robot, key: str, value: Any) -> None:
     elif key == "facing":
         if value is not None:
             if str(value).upper() not in ("N", "E", "S", "W"):
-                raise ScenarioError(f"facing {value!r}: expected N, E, S or W")
+                raise BadValue(f"facing {value!r}: expected N, E, S or W")
             robot.facing = FACINGS.index(str(value).upper())
     elif key == "program":
-        robot.program = [Die.from_json(d) for d in value]
+        robot.program = each(value, Die.from_json)
     elif key == "inventory":
-        robot.inventory = [module(m).id for m in value]
+        robot.inventory = [m.id for m in each(value, module)]
     elif key == "modules":  # a list: slots 1, 2, ... until the position places them (position.py)
-        robot.monitor = {slot: module(m).id for slot, m in enumerate(value, start=1)}
+        robot.monitor = {slot: m.id for slot, m in enumerate(each(value, module), start=1)}
     elif key == "monitor":
-        robot.monitor = {int(slot): module(m).id for slot, m in value.items()}
+        robot.monitor = entries(value, number_key(int), lambda m: module(m).id)
     elif key == "presets":
-        for name, preset in value.items():
-            if preset not in PRESETS:
-                raise ScenarioError(f"preset {preset!r} for {name}: expected ask, always or never")
-        robot.presets = dict(value)
+        robot.presets = entries(value, lambda name: module(name).id, _preset)
     elif key in ("seat", "side", "damage", "vp", "start_number", "mines_held", "shield"):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ScenarioError(f"expected a whole number, got {value!r}")
+            raise BadValue(f"expected a whole number, got {value!r}")
         setattr(robot, key, value)
     elif key in ("killbot", "destroyed", "submitted"):
         setattr(robot, key, bool(value))
     else:
-        raise ScenarioError(f"unknown robot field {key!r}")
+        raise BadValue(f"unknown robot field {key!r}")
+
+
+def _preset(value: Any) -> str:
+    if value not in PRESETS:
+        raise BadValue(f"expected ask, always or never, got {value!r}")
+    return str(value)
 
 
 @dataclass
@@ -227,7 +229,10 @@ class State:
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> State:
         try:
-            robots = [Robot.from_json(name, fields) for name, fields in doc["robots"].items()]
+            robots = []
+            for name, fields in doc["robots"].items():
+                with parsing(f"robots.{name}"):
+                    robots.append(Robot.from_json(name, fields))
             names = {r.name: r.seat for r in robots}
             state = cls(
                 options=dict(doc["options"]), seed=int(doc["seed"]), robots=robots,
