@@ -142,7 +142,7 @@ def test_options_and_positions_are_checked() -> None:
         GAME.new_game(2, {"colours": ["red", "Red"]})
     with pytest.raises(GameError, match="option colours: 1 colour.s. for 2 players"):
         GAME.new_game(2, {"colours": ["red"]})
-    with pytest.raises(ScenarioError, match="robots.p1: colour: expected a colour name"):
+    with pytest.raises(ScenarioError, match="robots.p1.colour: expected a colour name"):
         position({"p1": {"colour": 7}})
     assert position({"p1": {"colour": "silver"}}).players[0].colour == "silver"
     with pytest.raises(ScenarioError, match="registers 5 are fused"):
@@ -151,7 +151,7 @@ def test_options_and_positions_are_checked() -> None:
         position({"p1": {"square": "r1c1", "mode": "real"}, "p2": {"square": "r1c1", "mode": "real"}})
     with pytest.raises(ScenarioError, match="given to both p1 and p2"):
         position({"p1": {"square": "r1c1", "hand": ["FWD1:490"]}, "p2": {"square": "r1c2", "hand": ["FWD1:490"]}})
-    with pytest.raises(ScenarioError, match="robots.p1: unknown field 'speed'"):
+    with pytest.raises(ScenarioError, match="robots.p1.speed: unknown robot field"):
         position({"p1": {"speed": 3}})
     with pytest.raises(ScenarioError, match="'p3' is not a player"):
         position({"p1": {}, "p3": {}})

@@ -20,6 +20,7 @@ from ..squares import FACINGS, Square, parse_facing, parse_square, square_name  
 VECTORS: tuple[Square, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 ARROWS = "^>v<"
 DATA = Path(__file__).parent / "data"
+MAX_SIDE = 30  # squares a side: the factory floor is 12x12; a larger size is a typo that would cost memory
 
 
 
@@ -197,13 +198,13 @@ def _field(doc: Mapping[str, Any], key: str, problems: list[str], parse: Any, ex
 
 def _size(value: Any) -> tuple[int, int]:
     width, height = value
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (width, height)):
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_SIDE for v in (width, height)):
         raise ValueError(value)
     return width, height
 
 
 def _build(doc: Mapping[str, Any], name: str, problems: list[str]) -> Board | None:
-    size = _field(doc, "size", problems, _size, "[columns, rows], e.g. [12, 12]")
+    size = _field(doc, "size", problems, _size, f"[columns, rows] of 1 to {MAX_SIDE} squares, e.g. [12, 12]")
     start = _field(doc, "start", problems, parse_square, "a square, e.g. r1c1")
     facing = _field(doc, "start_facing", problems, parse_facing, _DIRECTION, default="N")
     flags = _field(doc, "flags", problems, lambda v: tuple(parse_square(f) for f in _listed(v)),
@@ -269,7 +270,7 @@ def _wall(text: Any) -> tuple[Square, int]:
 
 def _check_cell(where: str, cell: Any, problems: list[str]) -> dict[str, Any] | None:
     """One square's element with its fields checked (directions written N E S W)."""
-    if not isinstance(cell, dict) or cell.get("type") not in _FIELDS:
+    if not isinstance(cell, dict) or not isinstance(cell.get("type"), str) or cell["type"] not in _FIELDS:
         got = cell.get("type") if isinstance(cell, dict) else cell
         problems.append(f"{where}: type {got!r} is not an element; expected an object with type one of "
                         f"{', '.join(_FIELDS)}")

@@ -39,6 +39,8 @@ class Deck:
 
     def parse(self, text: str) -> int:
         """``FWD2:670`` or ``670`` -> 670; InvalidNotation if unknown or mismatched."""
+        if not isinstance(text, str):
+            raise InvalidNotation(f"bad card {text!r}: expected KIND:PRIORITY, e.g. FWD2:670")
         kind, _, number = text.upper().rpartition(":")
         try:
             priority = int(number)

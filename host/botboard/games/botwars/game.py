@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..base import JSON, Decision, Event, Game, GameError, GameInfo, IllegalAction, Outcome, ScenarioError
+from ..fields import each, field, parsing, whole
 from . import actions as notation
 from .actions import Action, ProgramChoices
 from .board import parse_square
@@ -223,11 +224,11 @@ def compact_position(game: BotWars, players: int, options: Mapping[str, JSON], s
     if "board" in position:
         opts["board"] = position["board"]
     state = game.new_game(players, opts, seed)
-    state.turn = int(position.get("turn", 1))
+    state.turn = field(position, "turn", whole(1, state.max_turns), 1)
     if state.turn > 1:
         for robot in state.players:
             robot.virtual_turn = 1
-    state.switches = {parse_square(s) for s in position.get("switches", [])}
+    state.switches = set(field(position, "switches", lambda v: each(v, parse_square), []))
     robots = position.get("robots", {})
     if not isinstance(robots, Mapping):
         raise ScenarioError("position.robots: expected an object keyed p1, p2, ...")
@@ -236,7 +237,8 @@ def compact_position(game: BotWars, players: int, options: Mapping[str, JSON], s
         index = _player_index(name, players)
         if not isinstance(fields, Mapping):
             raise ScenarioError(f"position.robots.{name}: expected an object")
-        state.players[index] = Player.from_json(name, fields, state.players[index])
+        with parsing(f"robots.{name}"):
+            state.players[index] = Player.from_json(name, fields, state.players[index])
         if "hand" in fields:
             given_hands[index] = state.players[index].hand
     _validate(state)

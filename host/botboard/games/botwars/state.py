@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ..base import JSON, ScenarioError
+from ..fields import BadValue, each, entries, number_key, parsing
 from .board import FACINGS, Board, Square, board_from_json, load_board, parse_facing, parse_square, square_name
 from .cards import deck
 
@@ -81,11 +82,9 @@ class Player:
         """Fields in ``doc`` override ``base`` (or defaults); ScenarioError names a bad field."""
         cards = deck()
         player = base.clone() if base else Player(name, None, 0, (1, 1))
-        try:
-            for key, value in doc.items():
+        for key, value in doc.items():
+            with parsing(key):
                 _set_field(player, key, value, cards)
-        except ScenarioError as err:
-            raise ScenarioError(f"robots.{name}: {err}") from err
         return player
 
 
@@ -96,30 +95,37 @@ def _set_field(player: Player, key: str, value: Any, cards: Any) -> None:
         player.facing = parse_facing(value)
     elif key == "colour":
         if not isinstance(value, str) or not value.strip():
-            raise ScenarioError(f"colour: expected a colour name, e.g. red, got {value!r}")
+            raise BadValue(f"expected a colour name, e.g. red, got {value!r}")
         player.colour = value
     elif key == "checkpoint":
         player.checkpoint = parse_square(value)
     elif key == "stations":
-        player.stations = [parse_square(s) for s in value]
+        player.stations = each(value, parse_square)
     elif key == "hand":
-        player.hand = [cards.parse(c) for c in value]
+        player.hand = each(value, cards.parse)
     elif key == "program":
-        player.program = None if value is None else [cards.parse(c) if c else None for c in value]
+        player.program = None if value is None else each(value, lambda c: cards.parse(c) if c else None)
     elif key == "fused":
-        player.fused = {int(k) - 1: cards.parse(c) if c else None for k, c in value.items()}
+        player.fused = entries(value, number_key(_register), lambda c: cards.parse(c) if c else None)
     elif key == "mode":
         if value not in ("real", "virtual", "destroyed", "out"):
-            raise ScenarioError(f"mode {value!r}: expected real, virtual, destroyed or out")
+            raise BadValue(f"expected real, virtual, destroyed or out, got {value!r}")
         player.mode = value
     elif key in ("hp", "virtual_turn", "lives", "flags", "options", "threshold"):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ScenarioError(f"{key}: expected a whole number, got {value!r}")
+            raise BadValue(f"expected a whole number, got {value!r}")
         setattr(player, key, value)
     elif key in ("rebooting", "reboot_next"):
         setattr(player, key, bool(value))
     else:
-        raise ScenarioError(f"unknown field {key!r}")
+        raise BadValue("unknown robot field")
+
+
+def _register(number: int) -> int:
+    """A register as the file numbers it (1..5), as the engine does (0..4)."""
+    if not 1 <= number <= REGISTERS:
+        raise BadValue(f"expected a register 1..{REGISTERS}, got {number}")
+    return number - 1
 
 
 @lru_cache(maxsize=32)
@@ -175,7 +181,10 @@ class State:
     def from_json(cls, doc: Mapping[str, Any]) -> State:
         try:
             robots = doc["robots"]
-            players = [Player.from_json(name, robots[name]) for name in robots]
+            players = []
+            for name in robots:
+                with parsing(f"robots.{name}"):
+                    players.append(Player.from_json(name, robots[name]))
             resolve_board(doc["board"])
             return cls(
                 ruleset=str(doc["ruleset"]), board_ref=doc["board"], seed=int(doc["seed"]),

@@ -71,7 +71,7 @@ class Goblins(Game[State, Action]):
             if key not in DEFAULTS:
                 raise GameError(f"unknown Goblins, Inc. option {key!r}; options: {', '.join(DEFAULTS)}")
             opts[key] = value
-        if opts["variant"] not in VARIANTS:
+        if not isinstance(opts["variant"], str) or opts["variant"] not in VARIANTS:
             raise GameError(f"option variant: {opts['variant']!r} is not one of {', '.join(VARIANTS)}")
         if not 2 <= players <= 4:
             raise GameError(f"Goblins, Inc. takes 2..4 players, not {players}")

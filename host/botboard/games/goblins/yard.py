@@ -23,7 +23,7 @@ Yard = Mapping[str, Sequence[int]]  # square -> (tile id, rotation)
 
 def parse_square(text: str) -> str:
     """A canonical square name; InvalidNotation otherwise."""
-    low = text.strip().lower()
+    low = text.strip().lower() if isinstance(text, str) else None
     if low not in _XY:
         raise InvalidNotation(f"bad square {text!r}: expected r1c1 .. r5c5 (row from the south, column from the west)")
     return low

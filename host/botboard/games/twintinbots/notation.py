@@ -124,6 +124,11 @@ class _Reader:
         except InvalidNotation as err:
             raise self.fail(key, str(err)) from err
 
+    def count(self, key: str, value: Any, most: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+            raise self.fail(key, f"expected a whole number from 0 to {most}, got {value!r}")
+        return value
+
     def crystal(self, key: str, name: Any) -> int:
         if isinstance(name, str) and name.lower() in C.CRYSTAL_BY_NAME:
             return C.CRYSTAL_BY_NAME[name.lower()]
@@ -258,8 +263,10 @@ def from_doc(doc: Mapping[str, Any], base: State | None = None, where: str = "")
         counts = del_doc.get(seat_name(s), {})
         if not isinstance(counts, Mapping):
             raise rd.fail(f"delivered.{seat_name(s)}", "expected {\"blue\": n, \"green\": n, \"pink\": n}")
-        delivered.append((int(counts.get("blue", 0)), int(counts.get("green", 0)),
-                          int(counts.get("pink", 0))))
+        blue, green, pink = (rd.count(f"delivered.{seat_name(s)}.{colour}", counts.get(colour, 0),
+                                      C.CRYSTAL_SUPPLY.count(C.CRYSTAL_BY_NAME[colour]))
+                             for colour in ("blue", "green", "pink"))
+        delivered.append((blue, green, pink))
     track = tuple(rd.crystal("track", c) for c in rd.listing("track"))
     deck_value = rd.get("deck")
     if isinstance(deck_value, int):
@@ -271,7 +278,7 @@ def from_doc(doc: Mapping[str, Any], base: State | None = None, where: str = "")
     if not isinstance(turns, int) or turns < 0:
         raise rd.fail("turns", "expected the number of player turns played so far")
     countdown = rd.get("countdown")
-    countdown = -1 if countdown is None else countdown
+    countdown = -1 if countdown is None else rd.count("countdown", countdown, C.COUNTDOWN)
     pending, pc, stuck = _read_exec(rd, grid, players)
     result = _read_result(rd, players)
     placed = {t for prog in programs for t in prog if t in C.SPECIALS}
