@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 
 from .. import games
 from .base import Event, Game, GameError, ScenarioError
+from .fields import parsing
 
 _KNOWN_KEYS = {"game", "title", "description", "players", "options", "seed",
                "position", "actions", "expect"}
@@ -25,8 +26,8 @@ _KNOWN_KEYS = {"game", "title", "description", "players", "options", "seed",
 MAX_NUMBER = 100_000
 MAX_ITEMS = 10_000
 MAX_DEPTH = 40
-# what an engine's position parser raises on a value of the wrong shape: said
-# as a malformed field, not a traceback
+# what an engine's notation parser may trip on in an action it did not foresee:
+# said as an action not understood, not a traceback
 _SHAPE_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError)
 
 
@@ -127,14 +128,9 @@ def run(doc: Mapping[str, Any], step: Step | None = None) -> ScenarioResult:
     ``step`` sees the run as it goes (``botboard scenario run --journal`` journals it).
     """
     game = games.get(doc["game"])
-    field_ = "position" if "position" in doc else "options"
-    try:
+    # the parsers name the field of a value they refuse or trip on, under this one
+    with parsing("position" if "position" in doc else "options"):
         state = game.scenario_start(doc["players"], doc["options"], doc["seed"], doc.get("position"))
-    except GameError:
-        raise
-    except _SHAPE_ERRORS as err:
-        raise ScenarioError(f"{field_}: a value of the wrong kind ({_said(err)}): "
-                            f"docs/scenarios.md shows each game's {field_} format") from err
     result = ScenarioResult(game, state)
     if step:
         step(game, state, None)

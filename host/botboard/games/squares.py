@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .base import ScenarioError
+from .fields import BadValue
 
 Square = tuple[int, int]
 
@@ -22,7 +22,7 @@ def parse_square(text: object) -> Square:
     """``"r4c7"`` -> ``(7, 4)``; ScenarioError on anything else."""
     match = _SQUARE_RE.match(text.strip().lower()) if isinstance(text, str) else None
     if not match:
-        raise ScenarioError(f"bad square {text!r}: expected r<row>c<column>, e.g. r4c7")
+        raise BadValue(f"bad square {text!r}: expected r<row>c<column>, e.g. r4c7")
     return int(match.group(2)), int(match.group(1))
 
 
@@ -32,5 +32,5 @@ def square_name(square: Square) -> str:
 
 def parse_facing(text: object) -> int:
     if not isinstance(text, str) or text.upper() not in ("N", "E", "S", "W"):
-        raise ScenarioError(f"bad facing {text!r}: expected one of N, E, S, W")
+        raise BadValue(f"bad facing {text!r}: expected one of N, E, S, W")
     return FACINGS.index(text.upper())
