@@ -62,7 +62,7 @@ def compact_position(state: State, position: Mapping[str, Any]) -> State:
             raise ScenarioError(f"position.tactics: expected tactics card ids of the box ({min(ctx.box.tactics)}.."
                                 f"{max(ctx.box.tactics)}), top first")
         state.tactics = list(cards) + [c for c in state.tactics if c not in cards]
-    state.loaded = field(position, "dice", lambda v: each(v, whole(0, 5, " (1..5, or 0 for the blank)")), [])
+    state.loaded = field(position, "dice", lambda v: each(v, whole(0, 5, " (die faces 1..5, 0 the blank)")), [])
     if position.get("stage", "combat") == "combat":
         with parsing("players"):
             _give_agendas(state, position.get("players") or {}, count)
