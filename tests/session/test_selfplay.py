@@ -145,18 +145,23 @@ def test_a_host_killed_midway_resumes_a_simultaneous_game(tmp_path: Path, game: 
     assert _replayed(tmp_path, 1) == result["state_hash"]
 
 
+@pytest.mark.timeout(900)  # a long game on a loaded machine: bounded by the waits below
 def test_a_whole_game_through_a_link_that_damages_5_percent_of_bytes_stalls_and_is_cut(
         tmp_path: Path) -> None:
-    # the soak: a whole game through the worst link the issue names
+    # the soak: a whole game (four turns, then the turn limit ends it) through the
+    # worst link the issue names
     control, damaged = free_tcp_port(), tmp_path / "damaged"
     board = SimProcess("--control-port", str(control), "--layout", "botwars", "--damage", "0.05",
                        "--stall", "0.01", link=str(tmp_path / "tty"))
     try:
         proc = subprocess.Popen([BOTBOARD, "selfplay", "--data-dir", str(damaged), "--port", board.port,
                                  "--control", f"127.0.0.1:{control}", "--players", "2", "--seed", "4",
-                                 "--game", "botwars"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 "--game", "botwars", "--option", "max_turns=4", "--wait", "90"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
-        wait_for(lambda: _actions(damaged) >= 4, 300, "four journaled actions")
+        wait_for(lambda: _actions(damaged) >= 3 or proc.poll() is not None, 240,
+                 "three journaled actions")
+        assert proc.poll() is None, proc.communicate()[1][-3000:]  # still playing, or say why not
         board.proc.send_signal(signal.SIGUSR1)  # the cable pulled...
         time.sleep(1.5)
         board.proc.send_signal(signal.SIGUSR2)  # ...and put back

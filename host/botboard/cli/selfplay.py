@@ -33,6 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--speed", type=float, default=0.0,
                    help="animation seconds per step (default 0: no waiting)")
     p.add_argument("--port", default=None, help="use this (simulated) board instead of starting one")
+    p.add_argument("--wait", type=float, default=20.0, metavar="S",
+                   help="longest wait for the board to report a hand's move before giving up "
+                   "(default 20 s; give more on a damaged or slow link)")
     p.add_argument("--control", default=None, metavar="HOST:PORT",
                    help="that board's control socket (with --port)")
     p.add_argument("--resume", action="store_true",
@@ -52,7 +55,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.track >= 0 and games.canonical(args.game) == "twin-tin-bots":
             options["track"] = args.track
         result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
-                                 args.speed, args.port, args.control, args.resume, args.game))
+                                 args.speed, args.port, args.control, args.resume, args.game,
+                                 args.wait))
     except (SelfplayError, SessionError, games.GameError) as err:
         raise CliError(str(err)) from err
     print(json.dumps(result))

@@ -48,8 +48,9 @@ class BoardRestarted(SelfplayError):
 
 class Hands:
     def __init__(self, session: GameSession, conn: BoardConnection, control: SimControl,
-                 seed: int) -> None:
+                 seed: int, wait_s: float = WAIT_S) -> None:
         self.session = session
+        self.wait_s = wait_s  # longest wait for the board or the session (a damaged link needs more)
         self.conn = conn
         self.ctl = control
         self.rng = random.Random(seed)
@@ -62,12 +63,12 @@ class Hands:
             self.reported.append((msg.fields["button"], msg.fields["action"]))
 
     # -- looking ------------------------------------------------------------------
-    async def until(self, predicate: Any, what: str, timeout: float = WAIT_S,
+    async def until(self, predicate: Any, what: str, timeout: float | None = None,
                     across_restarts: bool = False) -> None:
         """Wait for ``predicate``; BoardRestarted if the board is or was away meanwhile
         (what a hand did or waited for may be lost with it: a press while the cable is
         out is), unless the wait is meant to span restarts."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (self.wait_s if timeout is None else timeout)
         connection = self.conn.reconnects
         while not predicate():
             if not across_restarts and (self.conn.reconnects != connection
@@ -133,7 +134,7 @@ class Hands:
             try:
                 await self.until(lambda: all(table.reading(k) is None for k in emptied),
                                  f"the {self.session.seat_name(seat)} station to see tiles taken out",
-                                 timeout=2.0 if attempt < 3 else WAIT_S)
+                                 timeout=2.0 if attempt < 3 else self.wait_s)
                 return
             except BoardRestarted:
                 raise
@@ -187,7 +188,7 @@ class Hands:
             done = len(session.journal.actions(session.game_id))
             await self.set_station(seat, random_program(session, seat, self.rng))
             await self.press(seat, "confirm")
-            deadline = time.monotonic() + WAIT_S
+            deadline = time.monotonic() + self.wait_s
             while seat in session.acting() and len(session.journal.actions(session.game_id)) == done:
                 if seat in session.awaiting:
                     await self.press(seat, "confirm")  # the second confirm: pass, or the joker
@@ -288,7 +289,7 @@ def summary(session: GameSession) -> dict[str, Any]:
 async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
               layout_name: str | None = None, step_s: float = 0.0, port: str | None = None,
               control: str | None = None, resume: bool = False,
-              game: str = "twin-tin-bots") -> dict[str, Any]:
+              game: str = "twin-tin-bots", wait_s: float = WAIT_S) -> dict[str, Any]:
     """One selfplay game through a simulated board; the summary ``botboard selfplay`` prints."""
     from .. import games
     from ..board import layouts
@@ -313,7 +314,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
     try:
         if not (resume and session.resume()):
             session.new_game(players, options, seed)
-        hands = Hands(session, conn, ctl, seed)
+        hands = Hands(session, conn, ctl, seed, wait_s)
         if sim is not None:
             hands.alive = lambda: sim.proc is not None and sim.proc.poll() is None
         try:
