@@ -45,6 +45,8 @@ from .journal import Journal, replay
 from .mapping import TableError, TableMapping, TileError
 from .picker import Picker
 from .seating import Seating
+from .boardmap import BoardMap
+from .presence import BoardPresence
 from .stations import StationChecks
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
 from .views import SessionViews
@@ -64,28 +66,7 @@ class BoardOut(Protocol):
     def set_priority(self, slots: list[int]) -> None: ...
 
 
-class BoardMap:
-    """Engine cell index <-> the board layout's cell (LED order) index, by coordinates."""
-
-    def __init__(self, layout: Layout, coords: list[tuple[int, int]]) -> None:
-        index = {c: i for i, c in enumerate(layout.cells)}
-        missing = [c for c in coords if c not in index]
-        if missing:
-            raise TableError(f"layout {layout.id} has no cell {missing[0]}: the game needs a "
-                             "bigger layout")
-        self.to_board = [index[c] for c in coords]
-        self.to_engine = {b: e for e, b in enumerate(self.to_board)}
-        self.board_cells = len(layout.cells)
-
-    def board(self, cells: dict[int, CellState]) -> dict[int, CellState]:
-        out = {self.to_board[c]: s for c, s in cells.items()}
-        for b in range(self.board_cells):  # cells of a bigger board than the game's stay dark
-            if b not in self.to_engine:
-                out[b] = CellState()
-        return out
-
-
-class GameSession(StationChecks, SessionViews):
+class GameSession(BoardPresence, StationChecks, SessionViews):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -211,10 +192,8 @@ class GameSession(StationChecks, SessionViews):
             self._prioritise(force=True)
             if self.mode == "animate":
                 self.animation.skip()  # a board back from an unplug shows the state now
-        elif msg.type == m.SLOT and self._census is not None:
-            self._census[f["slot"]] = (f["present"], f["uid"], f["payload"])
         elif msg.type == m.SLOT:
-            self.on_slot(f["slot"], f["present"], f["uid"], f["payload"])
+            self._take_slot(f["slot"], f["present"], f["uid"], f["payload"])
         elif msg.type == m.CENSUS_DONE:
             self._census_done(f["present"])
         elif msg.type == m.BUTTON:
@@ -225,29 +204,6 @@ class GameSession(StationChecks, SessionViews):
             self.say(f"a button is stuck down (board key {f['ref']}): free it; it does nothing "
                      "while held")
             self._hold(f["ref"])
-
-    def _census_done(self, bitmap: bytes) -> None:
-        """The census is whole: a slot outside the bitmap is empty, whatever was said
-        before; only slots that changed while the board was away are news."""
-        staged, self._census = self._census or {}, None
-        for slot in sorted(set(staged) | set(self.table.contents())):
-            if m.census_holds(bitmap, slot) and slot in staged:
-                self.on_slot(slot, *staged[slot])
-            else:
-                self.on_slot(slot, m.SLOT_EMPTY, b"", b"")
-
-    def on_link_state(self, state: str) -> None:
-        """Listener for BoardConnection's state: say when the board is gone and back."""
-        if state == "handshake":
-            self._census = {}  # what the board says before its census is superseded by it
-        elif state == "connected":
-            if self._board_gone:
-                self.say("the board is back: play on")
-            self._board_seen, self._board_gone = True, False
-        elif state in ("waiting", "incompatible") and self._board_seen and not self._board_gone:
-            self._board_gone = True
-            self.say("the board is not answering: check its USB cable and its power. The game "
-                     "is kept: play goes on when the board is back")
 
     def on_slot(self, slot: int, state: int, uid: bytes, payload: bytes) -> None:
         """A slot's reading (SLOT): ``state`` m.SLOT_EMPTY, SLOT_TAG, or a trouble that keeps
