@@ -22,6 +22,7 @@ _TABLES: dict[str, str] = {
     "twin-tin-bots": "botboard.games.twintinbots.table.mapping:TwinTinBotsTable",
     "botwars": "botboard.games.botwars.table.mapping:BotWarsTable",
     "volt": "botboard.games.volt.table.mapping:VoltTable",
+    "goblins": "botboard.games.goblins.table.mapping:GoblinsTable",
 }
 
 _ALIASES = {"ttb": "twin-tin-bots"}

@@ -90,6 +90,7 @@ class TableMapping(ABC, Generic[S]):
     palette_index: dict[str, int]  # name -> palette index (the session asks for "alert", "choice")
     secret_slots: bool = False  # slot contents are hidden information (programs before the reveal)
     default_speed_s: float = 0.35  # animation seconds per step
+    settings_per_action: bool = False  # a seat's settings are forgotten once its action is taken
 
     def __init__(self, registry: Any = None) -> None:
         self.engine: Game[S, Any] = games.get(self.game)
@@ -108,7 +109,13 @@ class TableMapping(ABC, Generic[S]):
 
     @abstractmethod
     def seat_stations(self, layout: Layout, state: S) -> tuple[int, ...]:
-        """The layout station of each seat; TableError if the board does not fit the game."""
+        """The layout station of each seat; TableError if the board does not fit the game.
+        Seats may share a station (Goblins: partners build one robot); asked again after
+        every action, so a seat may change station from round to round."""
+
+    def holder(self, state: S, seats: list[int]) -> int:
+        """Of the seats sharing a station, the one its slots and buttons answer to now."""
+        return seats[0]
 
     @abstractmethod
     def coords(self, state: S) -> Sequence[tuple[int, int]]:
@@ -182,6 +189,11 @@ class TableMapping(ABC, Generic[S]):
 
     any_order = False  # the engine takes programs in any order (VOLT: the order of confirming counts)
 
+    def decision(self, state: S) -> Decision | None:
+        """The engine's pending decision the table asks as a choice; None while the acting
+        stations program (Goblins: placing a tile is read from the yard, not chosen)."""
+        return self.engine.pending(state)
+
     def private_choices(self, decision: Decision) -> bool:
         """The decision's choices tell what only its player may know (VOLT: equipping names the
         inventory): the shared view then shows who decides, not the choices."""
@@ -215,6 +227,12 @@ class TableMapping(ABC, Generic[S]):
             return None
         facing = self.picture(state).get(cell, CellState()).facing
         return cell, CellState(self.palette_index[name], facing, effect)
+
+    def preview(self, state: S, seat: int, reading: StationReading,
+                settings: dict[str, Any]) -> Picture:
+        """An acting station's change before it is confirmed, drawn over the picture
+        (Goblins: the tile being placed, and the squares it joins as it is turned)."""
+        return {}
 
     def score_picture(self, state: S) -> Picture | None:
         """The scores on the LEDs (long press of previous/next); None if the game has none."""

@@ -22,10 +22,13 @@ class SlotRef:
 
 
 class Seating:
-    def __init__(self, layout: Layout, station_of: tuple[int, ...], slots_per_seat: int) -> None:
+    def __init__(self, layout: Layout, station_of: tuple[int, ...], slots_per_seat: int,
+                 holders: dict[int, int] | None = None) -> None:
         self.layout = layout
         self.station_of = station_of
-        self.seat_of_station = {st: seat for seat, st in enumerate(station_of)}
+        # a station several seats share answers to its holder (the mapping says who)
+        self.seat_of_station = {st: seat for seat, st in reversed(list(enumerate(station_of)))}
+        self.seat_of_station.update(holders or {})
         self.per_seat = slots_per_seat
         self._slots: dict[int, SlotRef | None] = {}
         for st, station in enumerate(layout.stations):
@@ -40,6 +43,10 @@ class Seating:
     def slot(self, slot: int) -> SlotRef | None:
         """The seat and position of a physical slot; None on an inactive station."""
         return self._slots.get(slot)
+
+    def holds(self, seat: int) -> bool:
+        """Whether the seat's station answers to it now (always, unless seats share it)."""
+        return self.seat_of_station.get(self.station_of[seat]) == seat
 
     def station_name(self, slot: int) -> str:
         station, _ = self.layout.slot_owner(slot)

@@ -25,6 +25,7 @@ from .session import GameSession
 
 HOLD_S = 0.05  # a press held at least this long, and until the board has reported it...
 HOLD_MAX_S = 0.5  # ...or this long (under the board's 800 ms long press: a damaged line is slow to tell)
+PHONE_OVER = 6  # more choices than this on one cell are picked on the phone, as a player would
 WAIT_S = 20.0  # longest wait for the board or the session before giving up
 
 
@@ -170,8 +171,8 @@ class Hands:
         session = self.session
         assert session.seating is not None
         for seat in range(session.seating.players):
-            if seat in acting or seat in session.confirmed:
-                continue
+            if seat in acting or seat in session.confirmed or not session.seating.holds(seat):
+                continue  # (a station partners share is put right once)
             want = session.mapping.station_tiles(session.state, seat)
             if [self.held(s) for s in session.seating.slots_of(seat)] != want:
                 await self.set_station(seat, want)
@@ -207,7 +208,11 @@ class Hands:
         chosen = picker.candidates[index]
         alone = sum(1 for c in picker.candidates if c.cell == chosen.cell) == 1
         seat = picker.decision.player
-        if alone:
+        by_phone = (session.mapping.private_choices(picker.decision)
+                    or (len(picker.candidates) > PHONE_OVER and not alone))
+        if by_phone:  # as a player does with a secret or long list: on the seat's phone
+            session.decide(chosen.choice, seat)
+        elif alone and session.layout.touch:
             cell = session.bmap.to_board[chosen.cell]
             await self.ctl.request("touch", cell=cell, action="press")
             await asyncio.sleep(HOLD_S)

@@ -153,7 +153,11 @@ class GameSession(BoardPresence, StationChecks, SessionViews):
     def _fit(self, state: Any) -> tuple[Seating, BoardMap]:
         """The seating and cell map of ``state`` on this board; TableError if it does not fit."""
         stations = self.mapping.seat_stations(self.layout, state)
-        seating = Seating(self.layout, stations, self.mapping.slots_per_seat())
+        shared: dict[int, list[int]] = {}
+        for seat, station in enumerate(stations):
+            shared.setdefault(station, []).append(seat)
+        holders = {st: self.mapping.holder(state, seats) for st, seats in shared.items() if len(seats) > 1}
+        seating = Seating(self.layout, stations, self.mapping.slots_per_seat(), holders)
         return seating, BoardMap(self.layout, list(self.mapping.coords(state)))
 
     def _start(self, game_id: int, state: Any) -> None:
@@ -304,6 +308,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews):
             words = self.mapping.station_button(self.state, seat, role, settings)
             if words:
                 self._say_private(seat, words, f"{self.seat_name(seat)} changed a setting")
+                self._draw()  # a setting may show (Goblins: the tile being turned)
 
     def on_touch(self, board_cell: int) -> None:
         if self.mode != "decide" or self.picker is None or self.bmap is None:
@@ -395,6 +400,8 @@ class GameSession(BoardPresence, StationChecks, SessionViews):
         actor = self.engine.current_player(state)
         if actor is not None:  # the seat's move is made: what it was told no longer applies
             self.station_words.pop(actor, None)
+            if self.mapping.settings_per_action:
+                self.controls.pop(actor, None)
         digest = self.engine.state_hash(after)
         outcome = self.engine.outcome(after)
         n = self.journal.append(self.game_id, text, digest, outcome.to_json() if outcome else None)
@@ -446,7 +453,8 @@ class GameSession(BoardPresence, StationChecks, SessionViews):
     def _enter_mode(self) -> None:
         state = self.state
         assert state is not None
-        decision = self.engine.pending(state)
+        self.seating, self.bmap = self._fit(state)  # partners may change stations between rounds
+        decision = self.mapping.decision(state)
         if self.engine.outcome(state) is not None:
             self.mode = "over"
             self.confirmed.clear()
@@ -500,7 +508,11 @@ class GameSession(BoardPresence, StationChecks, SessionViews):
             return
         if role in ("previous", "next"):
             chosen = self.picker.step(-1 if role == "previous" else 1)
-            self.say(f"selected: {chosen.words} (confirm to choose it)", seat)
+            words = f"selected: {chosen.words} (confirm to choose it)"
+            if self.mapping.private_choices(self.picker.decision):
+                self._tell(seat, words)  # what is selected is the decider's alone
+            else:
+                self.say(words, seat)
             self._draw()
         elif role == "confirm":
             self.decide(self.picker.selected.choice)
@@ -571,6 +583,10 @@ class GameSession(BoardPresence, StationChecks, SessionViews):
             mark = self.mapping.mark(self.state, seat, pos, "choice", m.SOLID)
             if mark is not None:
                 picture[mark[0]] = mark[1]
+        if self.mode == "program" and self.seating is not None:
+            for seat in self.acting():
+                picture.update(self.mapping.preview(self.state, seat, self._read(seat),
+                                                    self.controls.get(seat, {})))
         if self.mode == "decide" and self.picker is not None:
             choice = self.mapping.palette_index["choice"]
             for i, cand in enumerate(self.picker.candidates):

@@ -120,7 +120,7 @@ class StationChecks:
         private: dict[int, list[str]] = {}
         marked: list[int] = []  # slots whose robot blinks
         acting = self.acting()
-        for seat in range(seating.players):
+        for seat in [s for s in range(seating.players) if seating.holds(s)]:  # a shared station once
             slots = seating.slots_of(seat)
             marked += [s for s in slots if self.table.doubled(s, now) or self.table.flickering(s, now)]
             if seat in self.held.values():

@@ -80,7 +80,7 @@ class SessionViews:
         if state is None:
             return {"game": self.game, "game_id": None, "phase": "idle", "message": self.message,
                     "seats": []}
-        decision = self.engine.pending(state)
+        decision = self.mapping.decision(state)
         outcome = self.engine.outcome(state)
         pending = None
         if decision is not None and self.picker is not None and self.mapping.private_choices(decision):
@@ -116,18 +116,18 @@ class SessionViews:
         """Per station (by name), what its player must do now and why the last confirm was refused."""
         if self.seating is None:
             return {}
-        out = {}
+        words: dict[str, list[str]] = {}  # partners sharing a station share its words
         for seat in range(self.seating.players):
-            words = [w for w in (self.table_words.get(seat), self.station_words.get(seat)) if w]
-            if words:
-                out[self.seating.seat_station_name(seat)] = " · ".join(dict.fromkeys(words))
+            said = [w for w in (self.table_words.get(seat), self.station_words.get(seat)) if w]
+            words.setdefault(self.seating.seat_station_name(seat), []).extend(said)
+        out = {name: " · ".join(dict.fromkeys(said)) for name, said in words.items() if said}
         return out
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         """What one seat's player alone may see, with the public view beside it."""
         self._check_seat(seat)
         state = self.state
-        decision = self.engine.pending(state)
+        decision = self.mapping.decision(state)
         mine = decision is not None and decision.player == seat and self.picker is not None
         pending = {**decision.to_json(), "selected": self.picker.selected.choice,  # type: ignore[union-attr]
                    "words": {c.choice: c.words for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]

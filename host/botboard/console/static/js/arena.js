@@ -26,6 +26,9 @@ function floorMark(square) {
     case "workshop": return ["W", "workshop"];
     case "high-voltage": return ["⚡", "high-voltage space"];
     case "vp-space": return [`${square.number}`, `VP space ${square.number}`];
+    case "cockpit": return [`◎${square.goblins}`, `robot ${square.robot}'s cockpit, ${square.goblins} goblin(s)`];
+    case "blocked": return ["▒", "blocked by the blueprint"];
+    case "tile": return [`${square.id}${ARROW[square.top]}`, square.words];
     default: return ["?", square.type];
   }
 }
@@ -102,7 +105,7 @@ export function showCells(cells, palette) {
     }
     shape.title.textContent = `cell ${i} (${shape.coords.join(", ")}): ` +
       (effect === 0 ? "off" : `palette ${pal} ${EFFECTS[effect] || effect}` +
-        (faced ? `, facing ${facing}` : ""));
+        (faced ? `, facing ${facing}` : "")) + (shape.floorWords ? ` · ${shape.floorWords}` : "");
   });
 }
 
@@ -143,14 +146,18 @@ export function arenaKeys(event) {
   }
 }
 
-// A square board's printed floor (the view's public "floor": BotWars' factory, VOLT's arena),
-// drawn over the squares once per board.
+// A square board's floor (the view's public "floor": BotWars' factory, VOLT's arena, the
+// Goblins yards with their tiles), drawn over the squares again whenever it changes.
 export function showFloor(floor) {
-  const key = floor ? JSON.stringify([floor.name, floor.squares.length]) : "";
+  const key = floor ? JSON.stringify(floor) : "";
   if (key === state.floor || state.layout?.grid !== "square") return;
   state.floor = key;
   const root = document.getElementById("arena");
   root.querySelector(".floor")?.remove();
+  for (const shape of state.shapes) {  // the words of the floor drawn before go with it
+    if (shape.floorWords) shape.title.textContent = shape.title.textContent.split(" · ")[0];
+    shape.floorWords = "";
+  }
   if (!floor) return;
   const layer = svg("g", { class: "floor" });
   const at = new Map(state.shapes.map((shape) => [shape.coords.join(","), shape]));
@@ -160,6 +167,7 @@ export function showFloor(floor) {
     const node = svg("text", { x: shape.x, y: shape.y + SIZE * 0.12, class: `floor-mark ${cls}` });
     node.textContent = text;
     layer.append(node);
+    shape.floorWords = shape.floorWords ? `${shape.floorWords} · ${title}` : title;
     shape.title.textContent += ` · ${title}`;  // the cell's tooltip says it in words
   };
   for (const square of floor.squares) mark(square.x, square.y, ...floorMark(square), square.type);
