@@ -95,6 +95,16 @@ async def _cells(ctl: SimControl) -> bytes:
     return await ctl.cells()
 
 
+async def _until_read(session: GameSession, slot: int, reading: Any, timeout: float = 5.0) -> None:
+    """Until the session reads ``slot`` as ``reading`` (None: empty): a departure takes a
+    rotation of the occupied slots to be seen."""
+    start = time.perf_counter()
+    while session.table.reading(slot) != reading:
+        if time.perf_counter() - start > timeout:
+            raise RuntimeError(f"slot {slot} was never read as {reading}: {_debug(session)}")
+        await asyncio.sleep(0.01)
+
+
 async def _until_changed(ctl: SimControl, before: bytes, timeout: float = 5.0) -> float:
     start = time.perf_counter()
     while time.perf_counter() - start < timeout:
@@ -137,13 +147,14 @@ async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
             while conn.state != "connected":
                 await asyncio.sleep(0.02)
             session.new_game(2, {"track": 0} if session_game == "twin-tin-bots" else {}, 1)
+            await _decide_until_programming(session)
             assert session.seating is not None
-            await asyncio.sleep(0.5)
             *others, seat = session.acting()
             for other in others:  # simultaneous programming: the others confirm first
                 await _lay(session, ctl, other, random_program(session, other, rng))
                 await _press(ctl, session.seating.button_of(other, "confirm"))
-            program = random_program(session, seat, rng)
+            program = _taken_at_first_confirm(session, seat, rng)
+            settings = dict(session.controls.get(seat, {}))
             placed = [(pos, tile) for pos, tile in enumerate(program) if tile is not None][:2]
             slots = session.seating.slots_of(seat)
             ack: list[float] = []
@@ -154,11 +165,15 @@ async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
                 before = await ctl.cells()
                 t0 = time.perf_counter()
                 await ctl.place(slots[pos], *tag)
-                ack.append((await _until_changed(ctl, before) - t0) * 1000)
+                try:
+                    ack.append((await _until_changed(ctl, before) - t0) * 1000)
+                except TimeoutError:
+                    raise RuntimeError(f"the tag's acknowledgement never showed: {_debug(session)}")
                 ack_host.append(probe.host_ms[-1] if probe.host_ms else 0.0)
                 await asyncio.sleep(0.45)  # the acknowledgement fades
                 await ctl.remove(slots[pos])
                 await asyncio.sleep(0.4)  # a hand takes longer than this to bring the next tile
+                await _until_read(session, slots[pos], None)
             slot_bytes = _frame_bytes(m.SLOT, m.encode(m.SLOT, slots[0], 1, *tag))
             ack_bytes = _frame_bytes(m.SET_CELLS, bytes(4 * 1))
             await _lay(session, ctl, seat, program)
@@ -169,6 +184,8 @@ async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
             frame_payload = 0
             for i in range(samples):
                 await asyncio.sleep(0.6)  # settled, acknowledgements faded
+                for name, value in settings.items():  # undo forgets them (Goblins: the tile's turn)
+                    session.set_control(seat, name, value)
                 before = await ctl.cells()
                 t0 = time.perf_counter()
                 await ctl.button(confirm, "press")
@@ -193,6 +210,29 @@ async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
     byte_ms = 10_000 / baud if baud else 0.0
     return _split("tag_to_ack", ack, ack_host, (slot_bytes + ack_bytes) * byte_ms) | _split(
         "confirm_to_frame", frame_ms, frame_host, (button_bytes + first_frame_bytes) * byte_ms)
+
+
+async def _decide_until_programming(session: GameSession) -> None:
+    """Decisions before the first program (Goblins: the tiles kept) are taken on the phone."""
+    await asyncio.sleep(0.5)
+    while session.mode in ("decide", "animate"):
+        if session.mode == "decide" and session.picker is not None:
+            session.decide(session.picker.candidates[0].choice, session.picker.decision.player)
+        session.skip()
+        await asyncio.sleep(0.2)
+
+
+def _taken_at_first_confirm(session: GameSession, seat: int, rng: random.Random) -> list[Any]:
+    """A random legal program that needs no second confirm (Goblins: a loose tile asks one)."""
+    assert session.seating is not None
+    slots = session.seating.slots_of(seat)
+    for _ in range(50):
+        program = random_program(session, seat, rng)
+        reading = session.mapping.read_station(session.state, seat, program, slots)
+        verdict = session.mapping.judge(session.state, seat, reading, slots, session.controls.get(seat, {}))
+        if verdict.ok and not verdict.second_confirm:
+            break
+    return program
 
 
 async def _press(ctl: SimControl, button: int) -> None:
