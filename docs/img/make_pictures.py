@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python docs/img/make_pictures.py
 (writes docs/img/led-*.svg for Twin Tin Bots, docs/img/botwars-*.svg for BotWars,
-docs/img/volt-*.svg for VOLT)
+docs/img/volt-*.svg for VOLT, docs/img/goblins-*.svg for Goblins, Inc.)
 
 Every picture comes from the game's table ``leds`` module (its palette file
 and the functions that turn a game into cell states), so the docs cannot
@@ -28,6 +28,13 @@ from botboard.games.botwars.state import State as BotWarsState
 from botboard.games.botwars.table import leds as bw
 from botboard.games.volt.game import GAME as VOLT
 from botboard.games.volt.table import leds as vt
+from botboard.games.goblins.game import GAME as GOBLINS
+from botboard.games.goblins.state import State as GoblinsState
+from botboard.games.goblins.table import leds as gl
+from botboard.games.goblins.table.mapping import GoblinsTable
+from botboard.games.goblins.table.yards import read_yard
+from botboard.games.goblins.tiles import load_box
+from botboard.games.goblins.yard import ALL_SQUARES
 
 OUT = Path(__file__).resolve().parent
 SIZE = 28.0  # hex radius in px
@@ -289,7 +296,67 @@ def volt_board_svg(picture: dict[int, CellState], state: object, captions: list[
     return svg_page(body, 40 + SQUARE * arena.width, 40 + SQUARE * arena.height + 12 * len(captions))
 
 
+def _goblins_until(seed: int, done: object) -> tuple[GoblinsState, GoblinsState, list[object]]:
+    """A 2-player game played at random from ``seed`` until ``done(before, events)`` holds for
+    its last action; (before, after, events) of that action."""
+    import random
+    rng = random.Random(seed)
+    state = GOBLINS.new_game(2, {}, seed)
+    while True:
+        legal = GOBLINS.legal_actions(state)
+        before = state
+        state, events = GOBLINS.apply(state, legal[rng.randrange(len(legal))])
+        if done(state, events):  # type: ignore[operator]
+            return before, state, list(events)
+
+
+def goblins() -> None:
+    effects = {"cockpit": m.SOLID, "choice": m.PULSE, "alert": m.BLINK}
+    legend = [(name, gl.look(name, effects.get(name, m.SOLID))) for name in gl.INDEX if name != "off"]
+    (OUT / "goblins-legend.svg").write_text(square_rows_svg(legend, palette=gl.PALETTE))
+    _, state, _ = _goblins_until(1, lambda s, e: len(s.robots[0].yard) >= 7 and s.queue
+                              and s.queue[0][1] == "place" and s.queue[0][0] == s.robots[0].members[0])
+    table = GoblinsTable()
+    seat = state.robots[0].members[0]
+    tile = state.players[seat].hand[0]
+    square = next(q for q in ("r3c2", "r2c3", "r4c3", "r3c4") if q not in state.robots[0].yard
+                  and q not in state.robots[0].blocked)
+    tiles = [load_box(state.box).tiles[tile] if q == square else None for q in ALL_SQUARES]
+    reading = read_yard(state, tiles, list(range(25)), list(ALL_SQUARES))
+    reading.held.update({q: load_box(state.box).tiles[t] for q, (t, _) in state.robots[0].yard.items()})
+    picture = {**gl.picture(state), **table.preview(state, seat, reading, {"top": "E"})}
+    (OUT / "goblins-build.svg").write_text(yards_svg(picture, [
+        f"building: robot A (left) has {len(state.robots[0].yard)} tiles, t{tile} is being laid on {square}",
+        "and turned east: it breathes white, the squares it joins by metal light white;",
+        "blocked squares are dim, the cockpit gold, loose tiles breathe in their type's colour"]))
+    before, state, events = _goblins_until(3, lambda s, e: any(
+        ev.kind == "roll" and any(ev.data["dice"]) for ev in e) and any(ev.kind == "destroyed" for ev in e))
+    frames = gl.frames(before, events, state)  # type: ignore[arg-type]
+    roll = next(p for e, p in frames if e is not None and e.kind == "roll" and any(e.data["dice"]))
+    (OUT / "goblins-dice.svg").write_text(yards_svg(roll, [
+        "combat: the dice a team rolled light their lines on the enemy's yard (pale yellow);",
+        "cyan tiles are under a defense token"]))
+    hit = next(p for e, p in frames if e is not None and e.kind == "destroyed")
+    (OUT / "goblins-hit.svg").write_text(yards_svg(hit, [
+        "a hit flashes orange; a destroyed tile's square then goes dark,",
+        "and so does every tile no longer joined to the cockpit"]))
+
+
+def yards_svg(picture: dict[int, CellState], captions: list[str]) -> str:
+    body = []
+    for team in (0, 1):
+        for square in ALL_SQUARES:
+            x, y = int(square[3]), int(square[1])
+            body.append(square_svg(20 + SQUARE * (team * 6 + x - 0.5), 10 + SQUARE * (5.5 - y),
+                                   picture[gl.cell_of(team, square)], label=False, palette=gl.PALETTE))
+    for i, caption in enumerate(captions):
+        body.append(f'<text x="{20 + SQUARE * 5.5:.1f}" y="{24 + SQUARE * 5 + 12 * i}" font-size="11" '
+                    f'text-anchor="middle" font-family="sans-serif" fill="#000">{caption}</text>')
+    return svg_page(body, 40 + SQUARE * 11, 40 + SQUARE * 5 + 12 * len(captions))
+
+
 if __name__ == "__main__":
     main()
     botwars()
     volt()
+    goblins()

@@ -117,7 +117,7 @@ def test_leds_config_sends_set_config(live: LiveDaemon) -> None:
     (["--game", "volt", "--players", "5"], "VOLT takes 2 to 4 players"),
     (["--players", "6", "--layout", "ttb-small"], "layout ttb-small has 4 stations"),
     (["--game", "volt", "--players", "2", "--option", "nosuch=1"], "unknown VOLT option 'nosuch'"),
-    (["--game", "goblins"], "table games: botwars, twin-tin-bots, volt"),
+    (["--game", "goblins", "--players", "5"], "Goblins, Inc. takes 2 to 4 players"),
     (["--game", "chess"], "chess"),
 ])
 def test_run_refuses_a_game_it_could_not_begin_before_starting_anything(args: list[str], words: str) -> None:

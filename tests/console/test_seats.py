@@ -268,3 +268,68 @@ def test_volt_programs_and_inventories_reach_no_one_else(volt: LiveDaemon) -> No
     own = volt.request("GET", "/api/seat/0", token=seat_key)[1]["view"]
     assert "crossfire" in json.dumps(own["private"])  # the operator's own phone has it: the test could fail
     assert {c["name"]: c["value"] for c in own["controls"]}["I key"] == "NW"
+
+
+@pytest.fixture(scope="module")
+def goblins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
+    daemon = LiveDaemon(tmp_path_factory.mktemp("goblins-data"), game="goblins")
+    daemon.start()
+    yield daemon
+    daemon.stop()
+
+
+def _goblins_at(kind: str, seed: int) -> Any:
+    """A two-player Goblins, Inc. game played at random until ``kind`` is to be decided."""
+    import random
+
+    from botboard.games.goblins.game import GAME as GOBLINS
+
+    rng = random.Random(seed)
+    state = GOBLINS.new_game(2, {}, seed)
+    while state.queue[0][1] != kind:
+        legal = GOBLINS.legal_actions(state)
+        state, _ = GOBLINS.apply(state, legal[rng.randrange(len(legal))])
+    return state
+
+
+def _seat_decides(live: LiveDaemon, seat: int) -> str:
+    view = live.request("GET", f"/api/seat/{seat}", token=key(live, seat))[1]["view"]
+    choice = view["pending"]["choices"][-1]
+    status, reply = live.request("POST", f"/api/seat/{seat}/decide", {"choice": choice},
+                                 token=key(live, seat))
+    assert status == 200, reply
+    return str(choice)
+
+
+def _shared(live: LiveDaemon, other: int) -> str:
+    return "\n".join([json.dumps(live.get(path)) for path in SHARED_GETS]
+                     + [json.dumps(live.request("GET", f"/api/seat/{other}", token=key(live, other))[1])])
+
+
+@pytest.mark.parametrize("kind", ["keep", "agendas", "pilot", "tactic"])
+def test_goblins_hands_agendas_and_controllers_reach_no_one_else(goblins: LiveDaemon, kind: str) -> None:
+    import re
+
+    from botboard.games.goblins.tiles import load_box
+
+    session = new_game(goblins, 1)
+    state = _goblins_at(kind, {"keep": 1, "agendas": 2, "pilot": 3, "tactic": 4}[kind])
+    goblins.call(lambda: session._start(session.game_id, state))  # noqa: SLF001
+    seat = state.queue[0][0]
+    own = json.dumps(goblins.request("GET", f"/api/seat/{seat}", token=key(goblins, seat))[1])
+    choice = _seat_decides(goblins, seat)
+    wait_for(lambda: len(session.journal.actions(session.game_id)) == 1, 10, "the choice to be taken")
+    seen = _shared(goblins, 1 - seat)
+    assert choice not in seen and choice.split(" ", 1)[1] not in seen
+    if kind == "keep":
+        for tile in state.players[seat].hand:  # what was drawn: the planner's alone
+            assert load_box(state.box).tiles[tile].describe() not in seen
+            assert load_box(state.box).tiles[tile].describe() in own  # the test could fail
+    if kind == "agendas":  # every colour has the same 21 agendas: the other's phone may name them
+        shared = "\n".join(json.dumps(goblins.get(path)) for path in SHARED_GETS)
+        for card in [c for c in choice.split()[2:] if c not in ("star", "snitch")]:  # the prompt says those
+            assert not re.search(rf"\b{card}\b", shared), card
+        assert re.search(rf"\b{choice.split()[2]}\b", own)  # the test could fail
+    if kind in ("pilot", "tactic"):
+        pending = goblins.get("/api/game")["view"]["pending"]
+        assert pending["private"] and pending["choices"] == []

@@ -127,6 +127,16 @@ def test_volt_selfplay_plays_dice_programs_through_the_board_and_replay_agrees(t
     assert _replayed(tmp_path, result["game"]) == result["state_hash"]
 
 
+@pytest.mark.parametrize("players,seed", [(2, 5), (4, 2)])
+def test_goblins_selfplay_builds_and_fights_through_the_yards_and_replay_agrees(
+        tmp_path: Path, players: int, seed: int) -> None:
+    result = _selfplay(tmp_path, "--sim", "--game", "goblins", "--players", str(players),
+                       "--seed", str(seed))
+    assert result["game_name"] == "goblins" and result["winner"] and "Boss" in result["reason"]
+    assert result["actions"] >= 2 * 40  # two rounds of forty tiles laid on the yards, and decisions
+    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
+
+
 @pytest.mark.parametrize("game,limit", [("botwars", "max_turns=3"), ("volt", "max_rounds=3")])
 def test_a_host_killed_midway_resumes_a_simultaneous_game(tmp_path: Path, game: str, limit: str) -> None:
     control = free_tcp_port()

@@ -264,4 +264,8 @@ class TableMapping(ABC, Generic[S]):
         return text
 
     def public_events(self, events: list[Event]) -> list[str]:
-        return [e.text for e in events]
+        return [self.engine_words(e.text) for e in events]
+
+    def engine_words(self, text: str) -> str:
+        """The engine's words as the table says them (Goblins: p1.. become the seats' colours)."""
+        return text

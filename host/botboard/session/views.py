@@ -66,7 +66,7 @@ class SessionViews:
         names = " and ".join(self.seat_name(w) for w in outcome.winners) or "nobody"
         players = self.seating.players if self.seating is not None else 0
         scores = ", ".join(f"{self.seat_name(s)} {v}" for s, v in enumerate(outcome.scores) if s < players)
-        return f"game over ({outcome.reason}): {names} won" + (f"; final scores {scores}" if scores else "")
+        return f"game over ({self.mapping.engine_words(outcome.reason)}): {names} won" + (f"; final scores {scores}" if scores else "")
 
     def seats(self) -> list[dict[str, Any]]:
         if self.state is None or self.seating is None:
@@ -120,8 +120,7 @@ class SessionViews:
         for seat in range(self.seating.players):
             said = [w for w in (self.table_words.get(seat), self.station_words.get(seat)) if w]
             words.setdefault(self.seating.seat_station_name(seat), []).extend(said)
-        out = {name: " · ".join(dict.fromkeys(said)) for name, said in words.items() if said}
-        return out
+        return {name: " · ".join(dict.fromkeys(said)) for name, said in words.items() if said}
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         """What one seat's player alone may see, with the public view beside it."""

@@ -104,7 +104,7 @@ class GoblinsTable(TableMapping[State]):
         pending = self.engine.pending(state)
         if pending is None:
             return None
-        return Decision(pending.player, pending.kind, _name_seats(pending.prompt), pending.choices)
+        return Decision(pending.player, pending.kind, self.engine_words(pending.prompt), pending.choices)
 
     def _slots(self, state: State, seat: int, slots: list[int]) -> dict[str, int]:
         return dict(zip(self.squares[state.team_of(seat)], slots))
@@ -197,6 +197,8 @@ class GoblinsTable(TableMapping[State]):
                   "tactic": "chooses a tactics card face down"}
         if len(words) > 1 and words[1] in hidden:
             return f"{who} {hidden[words[1]]}"
+        if len(words) == 5 and words[1] == "place":
+            return f"{who} builds {words[2]} on {words[3]}, its top to the {words[4]}"
         return f"{who}: {' '.join(words[1:])}"
 
     def public_events(self, events: list[Event]) -> list[str]:
@@ -206,8 +208,11 @@ class GoblinsTable(TableMapping[State]):
             if e.kind == "trade":
                 out.append(f"{_seat(e.data['giver'])} passes 2 tiles to {_seat(e.data['taker'])}")
             else:
-                out.append(_name_seats(e.text))
+                out.append(self.engine_words(e.text))
         return out
+
+    def engine_words(self, text: str) -> str:
+        return _name_seats(text)
 
 
 def choice_words(kind: str, words: str) -> str:

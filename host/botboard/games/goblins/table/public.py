@@ -33,7 +33,7 @@ def _robot(doc: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
             "pilot": names[int(doc["pilot"][1:]) - 1], "tactician": names[int(doc["tactician"][1:]) - 1],
             "blueprint": doc["blueprint"], "front": doc["front"], "tiles": doc["tiles"],
             "engines": doc["engines"], "weapons": doc["weapons"], "forward arrows": doc["forward_arrows"],
-            "defense tokens": len(doc["tokens"]), "goblins": len(doc["goblins"]),
+            "defense tokens": " ".join(doc["tokens"]) or "-", "goblins": len(doc["goblins"]),
             "knocked off": doc["knocked"], "disabled": doc["disabled"]}
 
 
