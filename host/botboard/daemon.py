@@ -21,6 +21,7 @@ from .board import layouts
 from .board.tools import BoardTools
 from .link.connection import BoardConnection, Message
 from .link.image import BoardImage
+from .session.mapping import TableError
 from .board.sim import SimBoard
 from .board.sim_control import SimControl
 
@@ -102,13 +103,14 @@ def check_new_game(game: str, players: int, options: dict[str, Any] | None, layo
     if not info.min_players <= players <= info.max_players:
         raise ConfigError(f"--players {players}: {info.title} takes {info.min_players} to "
                           f"{info.max_players} players")
-    if players > len(layout.stations):
-        raise ConfigError(f"--players {players}: layout {layout.id} has {len(layout.stations)} stations; "
-                          "give a bigger --layout or fewer players")
     try:
-        games.get(game).new_game(players, options or {}, 0)
+        state = games.get(game).new_game(players, options or {}, 0)
     except games.GameError as err:
         raise ConfigError(f"{info.title}: {err}") from err
+    try:  # the game's own mapping says whether its seats fit this board (Goblins' partners share a yard)
+        games.table(game)().seat_stations(layout, state)
+    except TableError as err:
+        raise ConfigError(f"--players {players}: {err}; give a bigger --layout or fewer players") from err
 
 
 def find_board_port() -> str | None:

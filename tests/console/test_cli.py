@@ -115,7 +115,7 @@ def test_leds_config_sends_set_config(live: LiveDaemon) -> None:
 @pytest.mark.parametrize("args,words", [
     (["--players", "7"], "Twin Tin Bots takes 2 to 6 players"),
     (["--game", "volt", "--players", "5"], "VOLT takes 2 to 4 players"),
-    (["--players", "6", "--layout", "ttb-small"], "layout ttb-small has 4 stations"),
+    (["--players", "6", "--layout", "ttb-small"], "start with --layout ttb-big"),
     (["--game", "volt", "--players", "2", "--option", "nosuch=1"], "unknown VOLT option 'nosuch'"),
     (["--game", "goblins", "--players", "5"], "Goblins, Inc. takes 2 to 4 players"),
     (["--game", "chess"], "chess"),

@@ -260,7 +260,7 @@ def test_nobody_else_sees_agendas_hands_or_controllers(tmp_path: Path, players: 
                 secrets_seen += 1
             own = table.session.seat_view(seat)["private"]  # each seat's view holds its own alone
             assert (own["agendas"], own["agendas_to_choose"]) == (player.agendas, player.agenda_hand)
-            assert len(own["tiles_in_hand"]) == len(player.hand)
+            assert len(own["hand"]) == len(player.hand)
             for tile in player.hand:
                 assert BOX.tiles[tile].describe() not in shared
         for action in table.actions():  # secret choices are never read out, even once revealed

@@ -99,8 +99,11 @@ def seat_view(engine: Game[State, Any], state: State, seat: int) -> dict[str, An
         mine["pilot"] = f"steer {'FRBL'[control['steer']]}, target {'FRBL'[control['target']]}"
     if seat == robot.tactician and "card" in control:
         mine["tactics card"] = control["card"]
-    return {"robot": "AB"[team], "partner": [SEATS[p] for p in robot.members if p != seat],
+    view = {"team": f"robot {'AB'[team]}", "partner": [SEATS[p] for p in robot.members if p != seat],
             "role": _role(state, seat), "score": me.score,
-            "tiles_in_hand": [box.tiles[t].describe() for t in me.hand],
+            "hand": [box.tiles[t].describe() for t in me.hand],
             "agendas_to_choose": list(me.agenda_hand), "agendas": list(me.agendas),
             "your_controller": mine}
+    if state.queue and state.queue[0] == [seat, "keep"]:
+        view["take"] = "take these 5 tiles from the tray; keep 3 below, hand the other 2 across"
+    return view
