@@ -33,9 +33,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 
 class LiveDaemon:
-    def __init__(self, data_dir: Path, game: str = "twin-tin-bots") -> None:
+    def __init__(self, data_dir: Path, game: str = "twin-tin-bots", layout: str | None = None) -> None:
         self.port = free_tcp_port()
-        config = DaemonConfig(console_port=self.port, token=TOKEN, game=game)
+        config = DaemonConfig(console_port=self.port, token=TOKEN, game=game, layout=layout)
         if hasattr(config, "data_dir"):  # the session's journal and tile registry: not ./var
             config.data_dir = str(data_dir)
         self.daemon = Daemon(config)

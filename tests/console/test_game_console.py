@@ -231,3 +231,22 @@ def test_an_unfinished_game_is_resumed_from_the_console(page: Page, live: LiveDa
     expect(page.locator(f"#resume-game option[value='{second}']")).to_have_count(1)
     status, reply = live.request("POST", "/api/game/resume", {"game": 99999})
     assert status == 400 and "not an unfinished twin-tin-bots game" in reply["error"]
+
+
+def test_places_are_named_alike_on_the_stations_the_arena_and_in_messages(page: Page, live: LiveDaemon) -> None:
+    session = live.daemon.session
+    live.post("/api/game/speed", {"speed": 0})
+    live.call(lambda: session.new_game(2, {"track": 0}, 1))
+    slot, station, red_a = live.call(lambda: (session.seating.physical(0, 3), session.seating.station_of[0],
+                                              session.bmap.to_board[session.state.cell[0]]))
+    box = page.locator(f"#stations .station[data-station='{station}']")
+    expect(box.locator(f".slot[data-slot='{slot}'] .slot-no")).to_have_text("B1")
+    live.post("/api/sim/place", {"slot": slot, "kind": 3, "colour": 1, "serial": 9})  # blue's tile at red's B1
+    expect(box.locator(".station-words")).to_contain_text("slot B1")  # the message names it as the slot reads
+    live.post("/api/sim/remove", {"slot": slot})
+    names = live.get("/api/game")["view"]["cell_names"]
+    label = page.locator(f"#arena #cell-{red_a} .index")
+    expect(label).to_have_text(names[red_a])  # the arena speaks as events do: "q,r"
+    assert "," in names[red_a]
+    expect(page.locator("#arena .pieces .piece").filter(has_text="red A")).to_have_count(1)
+    expect(page.locator("#game-view [data-key='settings']")).to_have_text("2 players, seed 1, layout ttb-small, track=0")

@@ -124,6 +124,23 @@ class TableMapping(ABC, Generic[S]):
     def slots_per_seat(self) -> int:
         return 6
 
+    def cell_names(self, state: S, grid: str) -> list[str]:
+        """Each engine cell as the game's words name it (events, decisions): "q,r" on hexes,
+        "rYcX" on squares; the console labels the arena with them."""
+        if grid == "hex":
+            return [f"{q},{r}" for q, r in self.coords(state)]
+        return [f"r{y}c{x}" for x, y in self.coords(state)]
+
+    def pieces(self, state: S, seats: int) -> dict[int, str]:
+        """Engine cell -> the piece standing there as the table names it (the console marks
+        them on the arena): each seat's robot by default."""
+        out = {}
+        for seat in range(seats):
+            cell = self.robot_cell(state, seat, 0)
+            if cell is not None:
+                out[cell] = self.seat_name(state, seat)
+        return out
+
     def slot_name(self, state: S, pos: int) -> str:
         """A station slot's name as players read it (position 0.. in the station)."""
         return str(pos + 1)

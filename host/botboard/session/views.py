@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from collections import deque
 
+    from ..board.layouts import Layout
     from ..games.base import Game
     from .animation import Animation
+    from .boardmap import BoardMap
+    from .journal import Journal
     from .mapping import TableMapping
     from .picker import Picker
     from .seating import Seating
@@ -28,6 +31,9 @@ class SessionViews:
     if TYPE_CHECKING:  # what it reads of the session (session.py sets them)
         state: Any
         seating: Seating | None
+        bmap: BoardMap | None
+        layout: Layout
+        journal: Journal
         engine: Game[Any, Any]
         mapping: TableMapping[Any]
         picker: Picker | None
@@ -110,7 +116,32 @@ class SessionViews:
             "state_hash": self.engine.state_hash(state),
             "stations": {s["name"]: s["station"] for s in seats},
             "station_words": self._station_words_view(),
+            **self._places(), "settings": self._settings(),
         }
+
+    def _places(self) -> dict[str, Any]:
+        """One naming for places: each board cell, station slot and piece as the game's words
+        name them (the console labels the arena and the stations with these)."""
+        state, seating, bmap = self.state, self.seating, self.bmap
+        if seating is None or bmap is None:
+            return {}
+        engine_names = self.mapping.cell_names(state, self.layout.grid)
+        cells = [""] * bmap.board_cells
+        for engine, board in enumerate(bmap.to_board):
+            cells[board] = engine_names[engine]
+        names = [self.mapping.slot_name(state, pos) for pos in range(self.mapping.slots_per_seat())]
+        slots = {seating.seat_station_name(s): names for s in range(seating.players)}
+        pieces = {bmap.to_board[c]: words for c, words in self.mapping.pieces(state, seating.players).items()}
+        return {"cell_names": cells, "slot_names": slots, "pieces": pieces}
+
+    def _settings(self) -> str:
+        """The running game's settings in a line (players, seed, options, board)."""
+        if self.game_id is None:
+            return ""
+        record = self.journal.game(self.game_id)
+        options = ", ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
+        return (f"{record.players} players, seed {record.seed}, layout {record.layout}"
+                + (f", {options}" if options else ""))
 
     def _station_words_view(self) -> dict[str, str]:
         """Per station (by name), what its player must do now and why the last confirm was refused."""

@@ -6,7 +6,7 @@ import { act, svg } from "./api.js";
 const SIZE = 20;
 const EFFECTS = ["off", "solid", "blink", "pulse", "spin"];
 const NO_FACING = 15;
-const state = { layout: null, shapes: [], cursor: 0, simulated: false, floor: "" };
+const state = { layout: null, shapes: [], cursor: 0, simulated: false, floor: "", places: "" };
 const ARROW = { N: "↑", E: "→", S: "↓", W: "←" };
 const SIDE = { N: [[-1, -1], [1, -1]], E: [[1, -1], [1, 1]], S: [[-1, 1], [1, 1]], W: [[-1, -1], [-1, 1]] };
 
@@ -144,6 +144,30 @@ export function arenaKeys(event) {
     touch(state.cursor);
     event.preventDefault();
   }
+}
+
+// One naming for places: each cell labelled as the game's words name it (events, decisions:
+// "r3c2", "-2,4"), the LED number kept in its tooltip; the pieces marked where they stand.
+export function showPlaces(view) {
+  const names = view?.cell_names ?? [], pieces = view?.pieces ?? {};
+  const key = JSON.stringify([names, pieces]);
+  if (key === state.places) return;
+  state.places = key;
+  const root = document.getElementById("arena");
+  root.querySelector(".pieces")?.remove();
+  state.shapes.forEach((shape, i) => {
+    shape.label.textContent = names[i] || i;
+    shape.label.classList.toggle("named", Boolean(names[i]));
+  });
+  const layer = svg("g", { class: "pieces" });
+  for (const [cell, words] of Object.entries(pieces)) {
+    const shape = state.shapes[Number(cell)];
+    if (!shape) continue;
+    const mark = svg("text", { x: shape.x, y: shape.y - SIZE * 0.3, class: "piece" });
+    mark.textContent = words;
+    layer.append(mark);
+  }
+  root.append(layer);
 }
 
 // A square board's floor (the view's public "floor": BotWars' factory, VOLT's arena, the

@@ -113,9 +113,9 @@ function show(value) {
   return String(value);
 }
 
-const FACTS = ["phase", "turn", "round", "countdown", "winner", "result", "message", "speed"];
+const FACTS = ["phase", "turn", "round", "countdown", "winner", "result", "message", "speed", "settings"];
 const NOT_SHOWN = new Set(["log", "events", "pending", "public", "floor", "seats", "stations", "state_hash",
-                           "columns"]);
+                           "columns", "cell_names", "slot_names", "pieces"]);
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 

@@ -2,7 +2,7 @@
 // events to the panels, and wire the keyboard shortcuts (see the ? dialog).
 "use strict";
 import { getJSON, notify, wsURL } from "./api.js";
-import { arenaKeys, drawArena, showCells, showFloor } from "./arena.js";
+import { arenaKeys, drawArena, showCells, showFloor, showPlaces } from "./arena.js";
 import { focusDecision, setupGame, showGame, undo } from "./game.js";
 import { addFrames, setupTrace, showLink, togglePause } from "./link.js";
 import { loadCatalogue } from "./catalogue.js";
@@ -23,7 +23,7 @@ async function start() {
   drawArena(layout, simulated);
   setupStations(layout, simulated);
   setupTilePicker();
-  setupGame((view) => { setGameView(view); showFloor(view?.public?.floor); });
+  setupGame((view) => { setGameView(view); showFloor(view?.public?.floor); showPlaces(view); });
   setupTrace();
   setupTools(layout);
   showLink(status);

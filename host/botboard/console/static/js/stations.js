@@ -7,7 +7,7 @@ import { act, el } from "./api.js";
 import { catalogue, colourCSS, colourName, fillColourSelect, fillKindSelect, kindName } from "./catalogue.js";
 
 const state = { layout: null, slots: [], buttons: {}, simulated: false, turn: null, seats: {},
-                acting: new Set(), words: {}, viewKey: "" };
+                acting: new Set(), words: {}, slotNames: {}, viewKey: "" };
 
 export function setupStations(layout, simulated) {
   Object.assign(state, { layout, simulated });
@@ -40,9 +40,10 @@ export function setGameView(view) {
   const seats = Object.fromEntries(Object.entries(view?.stations ?? {}).map(([seat, station]) => [station, seat]));
   const acting = (view?.acting ?? []).map((seat) => view.stations?.[seat]).filter(Boolean);
   const words = view?.station_words ?? {};
-  const key = JSON.stringify([turn, seats, acting, words]);
+  const slotNames = view?.slot_names ?? {};  // station -> its slots as the game's messages name them
+  const key = JSON.stringify([turn, seats, acting, words, slotNames]);
   if (key === state.viewKey) return;
-  Object.assign(state, { turn, seats, acting: new Set(acting), words, viewKey: key });
+  Object.assign(state, { turn, seats, acting: new Set(acting), words, slotNames, viewKey: key });
   render();
 }
 
@@ -60,11 +61,13 @@ function pickedTile() {
            serial: num("tile-serial"), blank: document.getElementById("tile-blank").checked };
 }
 
-function slotButton(slot, position) {
+// A slot is labelled as the game's messages name it ("A1", a register, "r3c2"); the board's
+// slot number stays in its tooltip.
+function slotButton(slot, position, name) {
   const reading = state.slots[slot] || { present: false };
   const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
   if (reading.tile && reading.tile !== "hidden") swatch.style.background = colourCSS(reading.tile.colour);
-  const label = `slot ${slot} (${position + 1}): ` + (reading.present && !reading.tile
+  const label = `${name ? `${name}, ` : ""}slot ${slot} (${position + 1}): ` + (reading.present && !reading.tile
     ? `tag ${reading.uid}: ${reading.problem || "no tile payload"}` : tileText(reading));
   return el("button", {
     type: "button", class: `slot${reading.present ? " full" : ""}${reading.problem ? " problem" : ""}`,
@@ -72,7 +75,7 @@ function slotButton(slot, position) {
       label + (state.simulated ? (reading.present ? ". Enter takes it out" : ". Enter puts the tile in") : ""),
     onclick: () => reading.present ? act("api/sim/remove", { slot })
       : act("api/sim/place", { slot, ...pickedTile() }),
-  }, swatch, el("span", { class: "slot-no" }, slot), el("span", { class: "slot-text" }, tileText(reading)));
+  }, swatch, el("span", { class: "slot-no" }, name ?? slot), el("span", { class: "slot-text" }, tileText(reading)));
 }
 
 function stationButton(role, index) {
@@ -96,7 +99,7 @@ function render() {
       el("h3", {}, station.name, seat ? el("span", { class: "seat-name" }, ` · ${seat}`) : null,
         toPlay ? el("span", { class: "pill turn-pill" }, "to play") : null),
       state.words[station.name] ? el("p", { class: "station-words", role: "status" }, state.words[station.name]) : null,
-      el("div", { class: "slots" }, station.slots.map((slot, i) => slotButton(slot, i))),
+      el("div", { class: "slots" }, station.slots.map((slot, i) => slotButton(slot, i, state.slotNames[station.name]?.[i]))),
       el("div", { class: "buttons" }, Object.entries(station.buttons).map(([role, i]) => stationButton(role, i))));
   }));
   // re-rendering must not steal keyboard focus

@@ -74,6 +74,12 @@ class GoblinsTable(TableMapping[State]):
     def slots_per_seat(self) -> int:
         return 25
 
+    def cell_names(self, state: State, grid: str) -> list[str]:
+        return [f"{'AB'[team]} {square}" for team in (0, 1) for square in yards.ALL_SQUARES]
+
+    def pieces(self, state: State, seats: int) -> dict[int, str]:
+        return {}  # the tiles are the yards' floor marks
+
     def slot_name(self, state: State, pos: int) -> str:
         return self.squares[0][pos]
 

@@ -155,6 +155,11 @@ class TwinTinBotsTable(TableMapping[State]):
     def robot_cell(self, state: State, seat: int, pos: int) -> int | None:
         return state.cell[2 * seat + pos // 3]
 
+    def pieces(self, state: State, seats: int) -> dict[int, str]:
+        """Robot A (slots A1-A3) and robot B (B1-B3) of each seat."""
+        return {state.cell[2 * seat + k]: f"{C.COLOURS[seat]} {'AB'[k]}"
+                for seat in range(seats) for k in (0, 1)}
+
     def mark(self, state: State, seat: int, pos: int, name: str, effect: int) -> tuple[int, Any]:
         return leds.robot_mark(Scene.from_state(state), 2 * seat + pos // 3, name, effect)
 
