@@ -135,6 +135,8 @@ def test_goblins_selfplay_builds_and_fights_through_the_yards_and_replay_agrees(
     assert result["game_name"] == "goblins" and result["winner"] and "Boss" in result["reason"]
     assert result["actions"] >= 2 * 40  # two rounds of forty tiles laid on the yards, and decisions
     assert _replayed(tmp_path, result["game"]) == result["state_hash"]
+    listing = _botboard("games", "--data-dir", str(tmp_path))  # the outcome in the table's words
+    assert f"{result['winner'][0]} won" in listing and f"{result['winner'][0]} has the most points" in listing
 
 
 @pytest.mark.parametrize("game,limit", [("botwars", "max_turns=3"), ("volt", "max_rounds=3")])

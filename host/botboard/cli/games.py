@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,18 +31,35 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{'id':>4}  {'game':<14} {'pl':>2} {'seed':>6} {'actions':>7}  {'started':<24} outcome")
         for r in rows:
             outcome = r["outcome"]
-            words = outcome_words(outcome) if outcome else "unfinished"
+            words = outcome_words(outcome, *_table_words(journal.game(r["id"]))) if outcome else "unfinished"
             print(f"{r['id']:>4}  {r['game']:<14} {r['players']:>2} {r['seed']:>6} "
                   f"{r['actions']:>7}  {r['started']:<24} {words}")
     return 0
 
 
-def outcome_words(outcome: dict[str, object]) -> str:
-    """``p2 won (12-9): the countdown ran out``: players as the notation names them (p1 is the
-    first seat), the scores in seat order."""
-    winners = [f"p{int(w) + 1}" for w in outcome.get("winners", [])]  # type: ignore[attr-defined]
+def _table_words(record: Any) -> tuple[list[str] | None, Any]:
+    """The seats' names as the table says them (red, blue...) and the table's way with the
+    engine's words, for a game that plays at the table; (None, None) otherwise."""
+    from .. import games
+
+    try:
+        mapping = games.table(record.game)()
+        state = mapping.engine.new_game(record.players, record.options, record.seed)
+        return [mapping.seat_name(state, s) for s in range(record.players)], mapping.engine_words
+    except (games.GameError, ValueError, KeyError, IndexError):
+        return None, None
+
+
+def outcome_words(outcome: dict[str, object], names: list[str] | None = None,
+                  words: Any = None) -> str:
+    """``red won (12-9): the countdown ran out``: seats by their table names (``p2`` as the
+    notation names them when the game has none), the scores in seat order."""
+    def name(seat: int) -> str:
+        return names[seat] if names and seat < len(names) else f"p{seat + 1}"
+    winners = [name(int(w)) for w in outcome.get("winners", [])]  # type: ignore[attr-defined]
     head = (" and ".join(winners) + (" won" if len(winners) == 1 else " shared the win")) if winners \
         else "nobody won"
     scores = outcome.get("scores") or []
     tally = f" ({'-'.join(str(s) for s in scores)})" if scores else ""  # type: ignore[attr-defined]
-    return f"{head}{tally}: {outcome.get('reason', '')}"
+    reason = str(outcome.get("reason", ""))
+    return f"{head}{tally}: {words(reason) if words else reason}"

@@ -40,12 +40,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="that board's control socket (with --port)")
     p.add_argument("--resume", action="store_true",
                    help="continue the latest unfinished game in the journal (after a crash)")
+    p.add_argument("--console-port", type=int, default=None, metavar="PORT",
+                   help="watch the game live in the console on this port (0: any free port; "
+                   "the address is printed on stderr); give --speed to see the animations")
     p.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from .. import games
-    from ..session.selfplay import SelfplayError, run
+    from ..session.selfplay import SelfplayError, run, run_watched
+    from ..daemon import ConfigError
     from ..session.session import SessionError
     from . import CliError
     from .run import new_game_options
@@ -54,10 +58,17 @@ def _run(args: argparse.Namespace) -> int:
         options = new_game_options(args.variants, args.option)
         if args.track >= 0 and games.canonical(args.game) == "twin-tin-bots":
             options["track"] = args.track
-        result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
-                                 args.speed, args.port, args.control, args.resume, args.game,
-                                 args.wait))
-    except (SelfplayError, SessionError, games.GameError) as err:
+        if args.console_port is not None:
+            if args.port:
+                raise CliError("--console-port plays on the simulated board it starts: leave out --port")
+            result = asyncio.run(run_watched(args.players, args.seed, options, args.data_dir,
+                                             args.layout, args.speed, args.resume, args.game,
+                                             args.wait, args.console_port))
+        else:
+            result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
+                                     args.speed, args.port, args.control, args.resume, args.game,
+                                     args.wait))
+    except (SelfplayError, SessionError, games.GameError, ConfigError) as err:
         raise CliError(str(err)) from err
     print(json.dumps(result))
     return 0
