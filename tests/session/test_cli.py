@@ -80,3 +80,14 @@ def test_goblins_tiles_written_once_define_the_box() -> None:
         assert missing.returncode == 2 and "no tile 999" in missing.stderr
     finally:
         sim.stop()
+
+
+def test_games_playable_lists_each_table_game_with_the_players_its_board_seats() -> None:
+    done = _run("games", "--playable", "--json")
+    assert done.returncode == 0, done.stderr
+    games = {g["game"]: g for g in json.loads(done.stdout)}
+    assert set(games) == {"twin-tin-bots", "botwars", "volt", "goblins"}
+    assert games["botwars"]["players"] == [1, 4]  # the rules take 8, the botwars board seats 4
+    assert games["twin-tin-bots"]["players"] == [2, 6] and games["goblins"]["layout"] == "goblins"
+    helped = _run("run", "--help")
+    assert "botwars, goblins, ttb-big, ttb-small, volt" in " ".join(helped.stdout.split())

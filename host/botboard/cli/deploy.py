@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..board import layouts
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("deploy", help="compile the firmware and copy it and the board config to a board",
@@ -12,7 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "board.json with mpremote and reset the board (docs/flashing.md).")
     p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyACM0")
     p.add_argument("--layout", default="ttb-small",
-                   help="layout in hardware/layouts whose board.json to deploy (default ttb-small)")
+                   help="layout in hardware/layouts whose board.json to deploy: "
+                   + ", ".join(layouts.names()) + " (default ttb-small)")
     p.set_defaults(func=_run)
 
 

@@ -14,11 +14,54 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
     p.add_argument("--export", type=int, metavar="ID", help="print this game's record as JSON")
     p.add_argument("--json", action="store_true", help="the list as JSON")
+    p.add_argument("--playable", action="store_true",
+                   help="the games that play at the table (players, default layout), not the journal")
     p.set_defaults(func=_run)
+
+
+def playable() -> list[dict[str, Any]]:
+    """Each game that plays at the table: its name for --game, title, players, default layout."""
+    from .. import games
+
+    out = []
+    for name in games.table_names():
+        info, mapping = games.get(name).info, games.table(name)
+        out.append({"game": name, "title": info.title,
+                    "players": [info.min_players, _most_seats(name, info.min_players, info.max_players)],
+                    "layout": mapping.default_layout(info.min_players)})
+    return out
+
+
+def _most_seats(name: str, low: int, high: int) -> int:
+    """The most players the game's own boards seat (BotWars' rules take 8, its board 4)."""
+    from .. import games
+    from ..board import layouts
+    from ..session.mapping import TableError
+
+    mapping = games.table(name)()
+    for players in range(high, low, -1):
+        try:
+            state = mapping.engine.new_game(players, {}, 0)
+            mapping.seat_stations(layouts.load(mapping.default_layout(players)), state)
+            return players
+        except (TableError, games.GameError):
+            continue
+    return low
 
 
 def _run(args: argparse.Namespace) -> int:
     from . import opened_journal
+
+    if args.playable:
+        rows = playable()
+        if args.json:
+            print(json.dumps(rows))
+            return 0
+        for r in rows:
+            low, high = r["players"]
+            print(f"{r['game']:<14} {r['title']:<16} {low}-{high} players  layout {r['layout']}  "
+                  f"(botboard run --game {r['game']})")
+        return 0
 
     with opened_journal(args.data_dir) as journal:
         if args.export is not None:

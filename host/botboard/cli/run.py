@@ -9,13 +9,15 @@ import sys
 from typing import Any
 
 from .. import games
+from ..board import layouts
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", help="the board's serial port (default: a plugged-in Pico, "
                    "else the simulated board)")
-    p.add_argument("--layout", default=None, help="layout in hardware/layouts (default: the "
-                   "game's own: ttb-small, ttb-big for 5-6 players, botwars)")
+    p.add_argument("--layout", default=None, help="layout in hardware/layouts: "
+                   + ", ".join(layouts.names()) + " (default: the game's own; ttb-big for 5-6 "
+                   "players of Twin Tin Bots)")
     p.add_argument("--game", default="twin-tin-bots",
                    help="the game at the table: " + ", ".join(games.table_names()))
     p.add_argument("--listen", default="127.0.0.1",

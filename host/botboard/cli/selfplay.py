@@ -7,6 +7,7 @@ import asyncio
 import json
 
 from .. import games
+from ..board import layouts
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,8 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "end phase starts at once, a short game; -1: the full track)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
                    help="any other engine option, e.g. score_victory=false")
-    p.add_argument("--layout", default=None, help="layout (default: the game's, e.g. ttb-small, "
-                   "ttb-big for 5-6 players, botwars)")
+    p.add_argument("--layout", default=None, help="layout: " + ", ".join(layouts.names())
+                   + " (default: the game's own; ttb-big for 5-6 players of Twin Tin Bots)")
     p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
     p.add_argument("--speed", type=float, default=0.0,
                    help="animation seconds per step (default 0: no waiting)")

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 
+from ..board import layouts
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sim", help="run the real firmware in MicroPython on a pseudo-terminal",
                        description="Start the simulated board. The first line printed is its "
                        "serial port (e.g. /dev/pts/5), the second its control socket. Runs until "
                        "Ctrl-C or SIGTERM; SIGUSR1 unplugs it, SIGUSR2 plugs it back in.")
-    p.add_argument("--layout", default="ttb-small", help="layout in hardware/layouts (default ttb-small)")
+    p.add_argument("--layout", default="ttb-small", help="layout in hardware/layouts: "
+                   + ", ".join(layouts.names()) + " (default ttb-small)")
     p.add_argument("--baud", type=int, default=None,
                    help="pace the link like a UART at this rate (default: unpaced)")
     p.add_argument("--link", metavar="PATH",
