@@ -44,6 +44,8 @@ class DaemonConfig:
     seed: int = 0
     options: dict[str, Any] | None = None
     step_s: float | None = None  # animation seconds per step
+    computers: dict[int, str] | None = None  # seat -> level of the seats the computer plays
+    think_s: float = 2.0  # the computer's thinking time a move
 
 
 class ConfigError(ValueError):
@@ -133,6 +135,10 @@ class Daemon:
         self.layout = layouts.load(self.layout_id)
         if config.players is not None:
             check_new_game(self.game_name, config.players, config.options, self.layout)
+        for seat in config.computers or {}:
+            if config.players is not None and seat >= config.players:
+                raise ConfigError(f"--computer {seat + 1}: a {config.players}-player game has seats "
+                                  f"1 to {config.players}")
         self.sim: SimBoard | None = None
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
@@ -167,7 +173,8 @@ class Daemon:
         from .session.host import attach
 
         cfg = self.config
-        attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name)
+        session = attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name)
+        session.set_computers(cfg.computers or {}, cfg.think_s)
 
     def _on_board_message(self, msg: Message) -> None:
         self.publish({"kind": "trace", "message": msg.to_json()})

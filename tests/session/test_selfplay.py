@@ -139,6 +139,18 @@ def test_goblins_selfplay_builds_and_fights_through_the_yards_and_replay_agrees(
     assert f"{result['winner'][0]} won" in listing and f"{result['winner'][0]} has the most points" in listing
 
 
+@pytest.mark.parametrize("game,extra", [("twin-tin-bots", []), ("botwars", ["--option", "max_turns=2"]),
+                                        ("volt", ["--option", "max_rounds=2"]), ("goblins", [])])
+def test_a_computer_seat_plays_a_whole_game_with_the_virtual_hands(tmp_path: Path, game: str,
+                                                                   extra: list[str]) -> None:
+    result = _selfplay(tmp_path, "--sim", "--game", game, "--players", "2", "--seed", "3",
+                       "--computer", "2=greedy", "--think", "0.05", *extra)
+    assert result["game_name"] == game and result["reason"]
+    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
+    exported = json.loads(_botboard("games", "--data-dir", str(tmp_path), "--export", str(result["game"])))
+    assert len(exported["actions"]) == result["actions"] > 2
+
+
 @pytest.mark.parametrize("game,limit", [("botwars", "max_turns=3"), ("volt", "max_rounds=3")])
 def test_a_host_killed_midway_resumes_a_simultaneous_game(tmp_path: Path, game: str, limit: str) -> None:
     control = free_tcp_port()

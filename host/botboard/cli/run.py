@@ -40,6 +40,28 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    help="an engine option of a new game, e.g. ruleset=\"v1\" or max_turns=10")
     p.add_argument("--speed", type=float, default=None,
                    help="animation seconds per step (default 0.35; 0: no animation)")
+    p.add_argument("--computer", action="append", default=[], metavar="SEAT[=LEVEL]",
+                   help="the computer plays this seat (1 = the first seat), at LEVEL random, "
+                   "greedy or search (default search); give it once per seat")
+    p.add_argument("--think", type=float, default=2.0, metavar="S",
+                   help="the computer's thinking time a move (default 2 s)")
+
+
+def computer_seats(items: list[str]) -> dict[int, str]:
+    """--computer 2=greedy --computer 3 as {seat index: level}; CliError on a bad one."""
+    from ..players import LEVELS
+    from . import CliError
+
+    seats: dict[int, str] = {}
+    for item in items:
+        seat, _, level = item.partition("=")
+        level = level.strip() or "search"
+        if not seat.strip().isdigit() or int(seat) < 1:
+            raise CliError(f"--computer {item}: SEAT is the seat's number from 1, e.g. --computer 2=greedy")
+        if level not in LEVELS:
+            raise CliError(f"--computer {item}: no level {level!r}; levels: {', '.join(LEVELS)}")
+        seats[int(seat) - 1] = level
+    return seats
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -103,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     config = DaemonConfig(port=args.port, layout=args.layout, game=args.game, listen=args.listen,
                           console_port=args.console_port, token=args.token, sim_baud=args.sim_baud,
                           data_dir=args.data_dir, players=args.players, seed=args.seed,
-                          options=new_game_options(args.variants, args.option), step_s=args.speed)
+                          options=new_game_options(args.variants, args.option), step_s=args.speed,
+                          computers=computer_seats(args.computer), think_s=args.think)
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:

@@ -41,6 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="that board's control socket (with --port)")
     p.add_argument("--resume", action="store_true",
                    help="continue the latest unfinished game in the journal (after a crash)")
+    p.add_argument("--computer", action="append", default=[], metavar="SEAT[=LEVEL]",
+                   help="the computer plays this seat (1 = the first) at LEVEL random, greedy or "
+                   "search (default search); the virtual hands play the others")
+    p.add_argument("--think", type=float, default=2.0, metavar="S",
+                   help="the computer's thinking time a move (default 2 s)")
     p.add_argument("--console-port", type=int, default=None, metavar="PORT",
                    help="watch the game live in the console on this port (0: any free port; "
                    "the address is printed on stderr); give --speed to see the animations")
@@ -53,10 +58,11 @@ def _run(args: argparse.Namespace) -> int:
     from ..daemon import ConfigError
     from ..session.session import SessionError
     from . import CliError
-    from .run import new_game_options
+    from .run import computer_seats, new_game_options
 
     try:
         options = new_game_options(args.variants, args.option)
+        computers = computer_seats(args.computer)
         if args.track >= 0 and games.canonical(args.game) == "twin-tin-bots":
             options["track"] = args.track
         if args.console_port is not None:
@@ -64,11 +70,11 @@ def _run(args: argparse.Namespace) -> int:
                 raise CliError("--console-port plays on the simulated board it starts: leave out --port")
             result = asyncio.run(run_watched(args.players, args.seed, options, args.data_dir,
                                              args.layout, args.speed, args.resume, args.game,
-                                             args.wait, args.console_port))
+                                             args.wait, args.console_port, computers, args.think))
         else:
             result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
                                      args.speed, args.port, args.control, args.resume, args.game,
-                                     args.wait))
+                                     args.wait, computers, args.think))
     except (SelfplayError, SessionError, games.GameError, ConfigError) as err:
         raise CliError(str(err)) from err
     print(json.dumps(result))

@@ -172,6 +172,20 @@ class Game(ABC, Generic[S, A]):
         """Game-specific units played so far (e.g. BotWars' stages), for benchmarks."""
         return {}
 
+    # -- computer players ---------------------------------------------------
+    def legal_actions_of(self, state: S, seat: int) -> Sequence[A]:
+        """``seat``'s legal actions, also while the engine waits for another seat first (games
+        where every seat programs at once override this); empty if it has none now."""
+        return self.legal_actions(state) if self.current_player(state) == seat else []
+
+    def determinize(self, state: S, seat: int, rng: Any) -> S:
+        """``state`` as ``seat`` may believe it: every part it cannot see (others' hands,
+        hidden programs, deck orders, chance to come) dealt again at random with ``rng``
+        (a ``random.Random``), consistently with what it has seen. Two states that differ
+        only in what ``seat`` cannot see give the same sample for the same ``rng``. A game
+        raises GameError when a state cannot be sampled (players/ then use public choices)."""
+        raise GameError(f"{self.info.title} cannot sample what a seat cannot see")
+
     # -- scenarios: games may override to accept a compact position ---------
     def scenario_start(self, players: int, options: Mapping[str, JSON], seed: int,
                        position: JSON | None) -> S:

@@ -171,8 +171,9 @@ class Hands:
         session = self.session
         assert session.seating is not None
         for seat in range(session.seating.players):
-            if seat in acting or seat in session.confirmed or not session.seating.holds(seat):
-                continue  # (a station partners share is put right once)
+            if seat in acting or seat in session.confirmed or not session.seating.holds(seat) \
+                    or session.is_computer(seat):
+                continue  # (a station partners share is put right once; the computer's holds none)
             want = session.mapping.station_tiles(session.state, seat)
             if [self.held(s) for s in session.seating.slots_of(seat)] != want:
                 await self.set_station(seat, want)
@@ -183,7 +184,10 @@ class Hands:
         assert session.game_id is not None
         acting = session.acting()
         await self.restore_others(acting)
-        for seat in acting:
+        if all(session.is_computer(seat) for seat in acting):
+            await self._computer_moves()
+            return
+        for seat in [s for s in acting if not session.is_computer(s)]:
             if session.mode != "program" or seat not in session.acting():
                 return  # the game moved on (the last confirm played the turn)
             done = len(session.journal.actions(session.game_id))
@@ -199,10 +203,20 @@ class Hands:
                                         f"{session.seat_messages.get(seat) or session.message}")
                 await asyncio.sleep(0.02)
 
+    async def _computer_moves(self) -> None:
+        """The computer's seats are thinking: hands wait for the game to move on."""
+        session = self.session
+        done = len(session.journal.actions(session.game_id or 0))
+        await self.until(lambda: len(session.journal.actions(session.game_id or 0)) > done
+                         or session.mode == "over", "the computer's move")
+
     async def decide(self) -> None:
         session = self.session
         picker = session.picker
         assert picker is not None and session.bmap is not None and session.game_id is not None
+        if session.is_computer(picker.decision.player):
+            await self._computer_moves()
+            return
         done = len(session.journal.actions(session.game_id))
         index = self.rng.randrange(len(picker.candidates))
         chosen = picker.candidates[index]
@@ -255,7 +269,8 @@ class Hands:
 
 async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
                       layout_name: str | None, step_s: float, resume: bool, game: str,
-                      wait_s: float, console_port: int) -> dict[str, Any]:
+                      wait_s: float, console_port: int, computers: dict[int, str] | None = None,
+                      think_s: float = 2.0) -> dict[str, Any]:
     """Selfplay inside the whole daemon, so the game can be watched live in the console
     (arena, stations, log) while the virtual hands play it; the address goes to stderr."""
     from ..console.app import create_app
@@ -282,6 +297,7 @@ async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir
         print(f"watch it: {daemon.console_url}", file=sys.stderr, flush=True)
         if not (resume and session.resume()):
             session.new_game(players, options, seed)
+        session.set_computers(computers or {}, think_s)
         hands = Hands(session, conn, control, seed, wait_s)
         await hands.play()
         return summary(session)
@@ -331,7 +347,8 @@ def summary(session: GameSession) -> dict[str, Any]:
 async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
               layout_name: str | None = None, step_s: float = 0.0, port: str | None = None,
               control: str | None = None, resume: bool = False,
-              game: str = "twin-tin-bots", wait_s: float = WAIT_S) -> dict[str, Any]:
+              game: str = "twin-tin-bots", wait_s: float = WAIT_S,
+              computers: dict[int, str] | None = None, think_s: float = 2.0) -> dict[str, Any]:
     """One selfplay game through a simulated board; the summary ``botboard selfplay`` prints."""
     from .. import games
     from ..board import layouts
@@ -356,6 +373,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
     try:
         if not (resume and session.resume()):
             session.new_game(players, options, seed)
+        session.set_computers(computers or {}, think_s)
         hands = Hands(session, conn, ctl, seed, wait_s)
         if sim is not None:
             hands.alive = lambda: sim.proc is not None and sim.proc.poll() is None

@@ -46,6 +46,7 @@ from .mapping import TableError, TableMapping, TileError
 from .picker import Picker
 from .seating import Seating
 from .boardmap import BoardMap
+from .computers import ComputerSeats
 from .presence import BoardPresence
 from .stations import StationChecks
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
@@ -66,7 +67,7 @@ class BoardOut(Protocol):
     def set_priority(self, slots: list[int]) -> None: ...
 
 
-class GameSession(BoardPresence, StationChecks, SessionViews):
+class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -109,6 +110,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews):
         self._census: dict[int, tuple[int, bytes, bytes]] | None = None
         self._board_seen = False  # connected at least once
         self._board_gone = False  # lost since, and said so
+        self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
         self.board.set_palette(list(self.mapping.palette))
 
     @property
@@ -472,6 +474,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews):
             del self.confirmed[seat]
         self.submitted -= set(acting) - set(self.confirmed)  # their next program is due
         self._prioritise()
+        self._computers_move()
 
     def _prioritise(self, force: bool = False) -> None:
         """The acting seats' empty slots are scanned first: the next tile lands there.

@@ -86,6 +86,14 @@ class BotWars(Game[State, Action]):
             return [notation.parse(f"p{player + 1} {choice}") for choice in _CHOICES[kind]]
         return ProgramChoices(state, player)
 
+    def legal_actions_of(self, state: State, seat: int) -> Sequence[Action]:
+        """Every robot on the board programs at once: its choices before the engine's order
+        reaches it."""
+        player = state.players[seat] if 0 <= seat < len(state.players) else None
+        if state.phase == "program" and player is not None and player.on_board and player.program is None:
+            return ProgramChoices(state, seat)
+        return super().legal_actions_of(state, seat)
+
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         self._check(state, action)
         new = state.clone()
@@ -184,6 +192,10 @@ class BotWars(Game[State, Action]):
         state = State.from_json(doc)
         ruleset(state.ruleset)
         return state
+
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        from .determinize import determinize
+        return determinize(state, seat, rng)
 
     def observe(self, state: State, player: int | None = None) -> dict[str, JSON]:
         doc = state.to_json()

@@ -10,7 +10,7 @@ The box (tile set, blueprints, tactics deck) is data: option ``box``.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..base import (
     JSON,
@@ -169,6 +169,10 @@ class Goblins(Game[State, Action]):
         state = State.from_json(doc)
         load_box(state.box)
         return state
+
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        from .determinize import determinize
+        return determinize(state, seat, rng)
 
     def observe(self, state: State, player: int | None = None) -> dict[str, JSON]:
         return observe(state, player, self.current_player(state))

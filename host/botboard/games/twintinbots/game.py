@@ -141,6 +141,10 @@ class TwinTinBots(Game[State, Action]):
     def state_from_json(self, doc: Mapping[str, JSON]) -> State:
         return from_doc(doc)
 
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        from .determinize import determinize
+        return determinize(state, seat, rng)
+
     def observe(self, state: State, player: int | None = None) -> dict[str, JSON]:
         doc = to_doc(state, viewer=player)
         doc["final_scores"] = {seat_name(s): v for s, v in enumerate(final_scores(state))}

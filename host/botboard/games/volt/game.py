@@ -127,6 +127,13 @@ class Volt(Game[State, Action]):
             return [notation.parse(c) for c in state.pending["choices"]]
         return ProgramChoices(state.robots[player])
 
+    def legal_actions_of(self, state: State, seat: int) -> Sequence[Action]:
+        """Every operator programs at once: its choices before the engine's order reaches it."""
+        robot = next((r for r in state.robots if r.seat == seat and not r.killbot), None)
+        if state.phase == "program" and robot is not None and robot.alive and not robot.submitted:
+            return ProgramChoices(robot)
+        return super().legal_actions_of(state, seat)
+
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         self._check(state, action)
         new = state.clone()
@@ -211,6 +218,10 @@ class Volt(Game[State, Action]):
         if not isinstance(doc, Mapping):
             raise ScenarioError("state: expected an object")
         return State.from_json(doc)
+
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        from .determinize import determinize
+        return determinize(state, seat, rng)
 
     def observe(self, state: State, player: int | None = None) -> dict[str, JSON]:
         doc = state.to_json()
