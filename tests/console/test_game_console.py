@@ -45,6 +45,8 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
     page.keyboard.press("Tab")
     page.keyboard.type('{"track": 0}')
     page.keyboard.press("Tab")
+    expect(page.locator("#ng-computers")).to_be_focused()  # empty: every seat is a person
+    page.keyboard.press("Tab")
     expect(page.locator("#new-game-button")).to_be_focused()
     page.keyboard.press("Enter")
     if page.locator("#confirm-dialog").is_visible():  # an earlier test's game is still going
@@ -250,3 +252,20 @@ def test_places_are_named_alike_on_the_stations_the_arena_and_in_messages(page: 
     assert "," in names[red_a]
     expect(page.locator("#arena .pieces .piece").filter(has_text="red A")).to_have_count(1)
     expect(page.locator("#game-view [data-key='settings']")).to_have_text("2 players, seed 1, layout ttb-small, track=0")
+
+
+def test_a_seat_is_given_to_the_computer_for_the_next_game_from_the_console(page: Page, live: LiveDaemon) -> None:
+    live.post("/api/game/speed", {"speed": 0})
+    page.fill("#ng-players", "2")
+    page.fill("#ng-seed", "4")
+    page.fill("#ng-options", '{"track": 0}')
+    page.fill("#ng-computers", "2=random")
+    page.click("#new-game-button")
+    if page.locator("#confirm-dialog").is_visible():
+        page.locator("#confirm-ok").click()
+    expect(page.locator("#game-view [data-key='computers']")).to_have_text("blue (random)")
+    status, reply = live.request("POST", "/api/game/new", {"players": 2, "computers": {"3": "search"}})
+    assert status == 400 and "seats are 1 to 2" in reply["error"]
+    live.post("/api/game/new", {"players": 2, "seed": 4, "options": {"track": 0}, "computers": {}})
+    expect(page.locator("#game-view [data-key='computers']")).to_have_count(0)  # human again
+    page.fill("#ng-computers", "")

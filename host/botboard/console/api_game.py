@@ -2,7 +2,7 @@
 
 GET  /api/games          the games the daemon knows, with player limits and options
 GET  /api/game           {"session": bool, "view": session.view() or null}
-POST /api/game/new       {players, options?, seed?}
+POST /api/game/new       {players, options?, seed?, computers?}  computers: {"2": "search"} (seat from 1)
 POST /api/game/undo      {confirm: true}     the session journals the undo
 GET  /api/game/unfinished the journal's unfinished games of this engine, newest first
 POST /api/game/resume    {game}              continue one of them (the running one stays unfinished)
@@ -86,7 +86,11 @@ def routes(daemon: "Daemon") -> list[Route]:
             raise ApiError("options must be a JSON object of option -> value")
         # no seed given: a fresh one (the journal records it, so the game can be replayed)
         seed = secrets.randbelow(1 << 31) if body.get("seed") in (None, "") else get_int(body, "seed")
-        await maybe_await(session().new_game(get_int(body, "players", None, 1, 8), options, seed))
+        players = get_int(body, "players", None, 1, 8)
+        computers = _computer_seats(body.get("computers"), players) if "computers" in body else None
+        await maybe_await(session().new_game(players, options, seed))
+        if computers is not None:  # seats switch between human and computer between games
+            session().set_computers(computers, session().think_s)
         return await view_response()
 
     async def unfinished(request: Request) -> Response:
@@ -138,3 +142,19 @@ def routes(daemon: "Daemon") -> list[Route]:
         Route("/api/game/speed", speed, methods=["POST"]),
         Route("/api/game/skip", skip, methods=["POST"]),
     ]
+
+
+def _computer_seats(value: Any, players: int) -> dict[int, str]:
+    """{"2": "search"} (seats from 1) as {1: "search"}; ApiError saying what is wrong."""
+    from ..players import LEVELS
+
+    if not isinstance(value, dict):
+        raise ApiError('computers must be an object of seat -> level, e.g. {"2": "search"}')
+    seats: dict[int, str] = {}
+    for seat, level in value.items():
+        if not str(seat).isdigit() or not 1 <= int(seat) <= players:
+            raise ApiError(f"computer seat {seat!r}: seats are 1 to {players}")
+        if level not in LEVELS:
+            raise ApiError(f"computer level {level!r}: levels are {', '.join(LEVELS)}")
+        seats[int(seat) - 1] = level
+    return seats

@@ -5,7 +5,8 @@ then walks one tree shared by all samples: at each node only the actions
 legal in this sample are candidates (UCB1 counted over the times a child was
 available), a node with many actions widens slowly (progressive widening:
 BotWars offers tens of thousands of programs), and the walk ends with a short
-random playout scored by the game's evaluation for every player. Each node
+random playout, until the searching seat is to move again, scored by the game's evaluation
+for every player. Each node
 keeps the reward of the player who chose its action. The move played is the
 root's most visited child.
 """
@@ -65,6 +66,7 @@ class Search(Player):
         return Choice(situation.notation(best.action), time.perf_counter() - start, iterations, best.action)
 
     def _iterate(self, game: Any, state: Any, root: Node) -> None:
+        root_seat = game.current_player(state)
         path, node = [root], root
         for _ in range(MAX_DEPTH):
             player = game.current_player(state)
@@ -83,7 +85,7 @@ class Search(Player):
             node = child
             if child.visits == 0:
                 break  # a new node: play out from here
-        state = self._play_out(game, state)
+        state = self._play_out(game, state, root_seat)
         rewards: dict[int, float] = {}
         for visited in path:
             visited.visits += 1
@@ -118,9 +120,11 @@ class Search(Player):
         key = max(known, key=lambda k: node.children[k].ucb())
         return known[key], node.children[key]
 
-    def _play_out(self, game: Any, state: Any) -> Any:
+    def _play_out(self, game: Any, state: Any, seat: int) -> Any:
+        """Random moves until ``seat`` is to move again: the evaluation judges a position
+        where it may act, not the middle of the others' replies."""
         for _ in range(PLAYOUT_STEPS):
-            if game.current_player(state) is None:
+            if game.current_player(state) in (None, seat):
                 break
             legal = game.legal_actions(state)
             state, _ = game.apply(state, legal[self.rng.randrange(len(legal))])

@@ -41,16 +41,20 @@ class ComputerSeats:
         def say(self, text: str, seat: int | None = None) -> None: ...
         def decide(self, choice: str, seat: int | None = None) -> None: ...
         def _submit(self, seat: int, text: str) -> None: ...
+        def _publish_view(self) -> None: ...
 
     computers: dict[int, Player]  # seat -> its player
     levels: dict[int, str]  # seat -> its level (random, greedy, search)
+    think_s: float  # thinking time a move
     _thinking: set[int]
 
     def set_computers(self, levels: dict[int, str], budget_s: float = DEFAULT_BUDGET_S) -> None:
         """Seats played by the computer from now on (``{seat: level}``; {} for none)."""
-        self.levels = dict(levels)
+        self.levels, self.think_s = dict(levels), budget_s
         self.computers = {seat: make(level, seed=seat + 1, budget_s=budget_s) for seat, level in levels.items()}
         self._thinking = set()
+        if self.state is not None:
+            self._publish_view()  # every console says who plays each seat
         self._computers_move()
 
     def is_computer(self, seat: int) -> bool:

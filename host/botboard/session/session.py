@@ -111,6 +111,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         self._board_seen = False  # connected at least once
         self._board_gone = False  # lost since, and said so
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
+        self.think_s = 2.0
         self.board.set_palette(list(self.mapping.palette))
 
     @property

@@ -34,6 +34,7 @@ class SessionViews:
         bmap: BoardMap | None
         layout: Layout
         journal: Journal
+        levels: dict[int, str]
         engine: Game[Any, Any]
         mapping: TableMapping[Any]
         picker: Picker | None
@@ -117,6 +118,8 @@ class SessionViews:
             "stations": {s["name"]: s["station"] for s in seats},
             "station_words": self._station_words_view(),
             **self._places(), "settings": self._settings(),
+            "computers": ", ".join(f"{self.seat_name(s)} ({level})" for s, level in sorted(self.levels.items()))
+            or None,
         }
 
     def _places(self) -> dict[str, Any]:

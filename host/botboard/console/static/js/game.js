@@ -35,7 +35,10 @@ async function newGame() {
       return;
     }
   }
-  act("api/game/new", { players, options, seed: seedText === "" ? null : Number(seedText) },
+  // "2=search 3" -> {"2": "search", "3": "search"}: the seats the computer plays this game
+  const computers = Object.fromEntries(document.getElementById("ng-computers").value.trim().split(/[\s,]+/)
+    .filter(Boolean).map((item) => { const [seat, level] = item.split("="); return [seat, level || "search"]; }));
+  act("api/game/new", { players, options, computers, seed: seedText === "" ? null : Number(seedText) },
     (data) => { showGame(data); notify("new game started"); });
 }
 
@@ -113,7 +116,8 @@ function show(value) {
   return String(value);
 }
 
-const FACTS = ["phase", "turn", "round", "countdown", "winner", "result", "message", "speed", "settings"];
+const FACTS = ["phase", "turn", "round", "countdown", "winner", "result", "message", "speed", "settings",
+               "computers"];
 const NOT_SHOWN = new Set(["log", "events", "pending", "public", "floor", "seats", "stations", "state_hash",
                            "columns", "cell_names", "slot_names", "pieces"]);
 
