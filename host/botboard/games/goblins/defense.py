@@ -3,7 +3,10 @@
 A token is the list of squares it covers (one or two). A hit on a covered
 tile removes one covering token instead of the tile; a token that protected
 two tiles is gone for both. Tokens come from a limited supply (the box says
-how many); tokens on a tile that is destroyed or falls off go with it.
+how many: 15 or 16 by edition); when it runs out while they are placed, the
+robots take turns plate by plate and the plates left bare are named (an
+event), so the table can tell the players. Tokens on a tile that is destroyed
+or falls off go with it.
 """
 
 from __future__ import annotations
@@ -18,21 +21,32 @@ def supply_left(state: State, box: Box) -> int:
     return box.defense_tokens - used
 
 
-def place_tokens(state: State, box: Box, robot: Robot) -> int:
-    """Put the tokens of every armor plate on ``robot``; how many were placed."""
-    placed = 0
-    for square in ALL_SQUARES:
-        if square not in robot.yard:
-            continue
-        tile_id, rot = robot.yard[square]
-        for side in box.tiles[tile_id].plate_sides(rot):
+def place_tokens(state: State, box: Box) -> tuple[list[int], list[list[str]]]:
+    """Put a token on every armor plate of both robots, plate by plate in turn (robot A's
+    first, robot B's first, A's second...), so a supply too short for all of them is shared
+    as evenly as the plates allow. Per robot: tokens placed, and the plates left without one
+    ("r2c3 N")."""
+    plates = [_plates(box, robot) for robot in state.robots]
+    placed = [0, 0]
+    short: list[list[str]] = [[], []]
+    for index in range(max(len(p) for p in plates)):
+        for team, robot in enumerate(state.robots):
+            if index >= len(plates[team]):
+                continue
+            square, side = plates[team][index]
             if supply_left(state, box) <= 0:
-                return placed
+                short[team].append(f"{square} {'NESW'[side]}")
+                continue
             other = joined(robot.yard, box, square, side)
-            cover = [square] if other in (None, COCKPIT) else sorted([square, str(other)])
-            robot.tokens.append(cover)
-            placed += 1
-    return placed
+            robot.tokens.append([square] if other in (None, COCKPIT) else sorted([square, str(other)]))
+            placed[team] += 1
+    return placed, short
+
+
+def _plates(box: Box, robot: Robot) -> list[tuple[str, int]]:
+    """(square, yard side) of each armor plate of ``robot``, in square order."""
+    return [(square, side) for square in ALL_SQUARES if square in robot.yard
+            for side in box.tiles[robot.yard[square][0]].plate_sides(robot.yard[square][1])]
 
 
 def covering(robot: Robot, square: str) -> list[int]:

@@ -201,11 +201,16 @@ def ready_for_combat(ctx: Ctx) -> None:
     """Goblins enter the cockpit, defense tokens go on; the first combat round begins."""
     from .combat import start_combat_round
     state, box = ctx.state, ctx.box
-    for team, robot in enumerate(state.robots):
+    for robot in state.robots:
         robot.goblins = [p for p in robot.members for _ in range(2)]
-        placed = place_tokens(state, box, robot)
-        ctx.emit("defense", f"robot {'AB'[team]}: {placed} defense token(s) placed",
+    placed, short = place_tokens(state, box)
+    for team, robot in enumerate(state.robots):
+        ctx.emit("defense", f"robot {'AB'[team]}: {placed[team]} defense token(s) placed",
                  team=team, tokens=[list(t) for t in robot.tokens])
+        if short[team]:
+            ctx.emit("defense-short", f"robot {'AB'[team]}: the defense tokens ran out; no token for "
+                     f"the armor plate(s) {', '.join(short[team])} (the robots took turns, plate by plate)",
+                     team=team, plates=list(short[team]))
     start_combat_round(ctx)
 
 
