@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games.base import GameError
-from .base import Choice, Player, Situation
+from .base import Choice, Player, Situation, candidates
 from .evaluate import value
 
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 PLAYOUT_STEPS = 30  # random actions after the tree before scoring
 MAX_DEPTH = 12  # tree depth per iteration
 WIDEN = 2.0  # a node may hold WIDEN * sqrt(visits) + 1 children
+ROOT_CANDIDATES = 48  # the seat's own moves weighed at the root (as greedy's)
 
 
 @dataclass
@@ -54,6 +55,11 @@ class Search(Player):
             pick = situation.legal[self.rng.randrange(len(situation.legal))]
             return Choice(situation.notation(pick), time.perf_counter() - start, 0, pick)
         root, iterations = Node(), 0
+        # the root weighs the same candidates greedy would (all, or 48 drawn), each tried once
+        # before UCB1 spends the rest; deeper nodes widen progressively
+        root.children = {str(a): Node(situation.seat, a)
+                         for a in candidates(situation.legal, self.rng, ROOT_CANDIDATES)}
+        root.visits = 0
         while not self.out_of_time(deadline, iterations) or not root.children:
             sample = situation.sample(self.rng)
             if sample is not None:
@@ -73,7 +79,7 @@ class Search(Player):
             if player is None:
                 break
             legal = game.legal_actions(state)
-            child_action = self._select(node, legal, player)
+            child_action = self._select(node, legal, player, node is root)
             if child_action is None:
                 break
             action, child = child_action
@@ -94,13 +100,13 @@ class Search(Player):
                     rewards[visited.player] = value(game, state, visited.player)
                 visited.reward += rewards[visited.player]
 
-    def _select(self, node: Node, legal: Any, player: int) -> tuple[Any, Node] | None:
+    def _select(self, node: Node, legal: Any, player: int, root: bool = False) -> tuple[Any, Node] | None:
         """A new child while the node may widen, else the best child legal in this sample
-        by UCB1 (each counted available)."""
+        by UCB1 (each counted available). The root keeps its candidates."""
         count = len(legal)
         if count == 0:
             return None
-        if len(node.children) < WIDEN * math.sqrt(node.visits + 1) + 1:
+        if not root and len(node.children) < WIDEN * math.sqrt(node.visits + 1) + 1:
             action = legal[self.rng.randrange(count)]
             key = str(action)
             if key not in node.children:
