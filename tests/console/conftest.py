@@ -123,12 +123,18 @@ class LiveDaemon:
         return self.get("/api/status")  # type: ignore[no-any-return]
 
 
-@pytest.fixture(scope="package")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
-    daemon = LiveDaemon(tmp_path_factory.mktemp("botboard-data"))
+def running(tmp_path_factory: pytest.TempPathFactory, game: str = "twin-tin-bots",
+            layout: str | None = None) -> Iterator[LiveDaemon]:
+    """A daemon of ``game`` with its own data directory, for a fixture to yield from."""
+    daemon = LiveDaemon(tmp_path_factory.mktemp(f"{game}-data"), game=game, layout=layout)
     daemon.start()
     yield daemon
     daemon.stop()
+
+
+@pytest.fixture(scope="package")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
+    yield from running(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

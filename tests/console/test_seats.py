@@ -22,7 +22,7 @@ from botboard.console.seats import SeatKeys
 from botboard.games.botwars.cards import deck
 
 from ..simboard import wait_for
-from .conftest import TOKEN, LiveDaemon, open_console
+from .conftest import TOKEN, LiveDaemon, open_console, running
 
 SHARED_GETS = ("/api/game", "/api/status", "/api/trace?limit=2000", "/api/slots", "/api/tools/readers",
                "/api/cells", "/api/seats")
@@ -30,10 +30,7 @@ SHARED_GETS = ("/api/game", "/api/status", "/api/trace?limit=2000", "/api/slots"
 
 @pytest.fixture(scope="module")
 def botwars(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
-    daemon = LiveDaemon(tmp_path_factory.mktemp("botwars-data"), game="botwars")
-    daemon.start()
-    yield daemon
-    daemon.stop()
+    yield from running(tmp_path_factory, "botwars")
 
 
 def key(live: LiveDaemon, seat: int) -> str:
@@ -230,10 +227,7 @@ def test_a_seat_websocket_needs_its_own_key(botwars: LiveDaemon) -> None:
 
 @pytest.fixture(scope="module")
 def volt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
-    daemon = LiveDaemon(tmp_path_factory.mktemp("volt-data"), game="volt")
-    daemon.start()
-    yield daemon
-    daemon.stop()
+    yield from running(tmp_path_factory, "volt")
 
 
 def test_volt_programs_and_inventories_reach_no_one_else(volt: LiveDaemon) -> None:
@@ -272,10 +266,7 @@ def test_volt_programs_and_inventories_reach_no_one_else(volt: LiveDaemon) -> No
 
 @pytest.fixture(scope="module")
 def goblins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
-    daemon = LiveDaemon(tmp_path_factory.mktemp("goblins-data"), game="goblins")
-    daemon.start()
-    yield daemon
-    daemon.stop()
+    yield from running(tmp_path_factory, "goblins")
 
 
 def _goblins_at(kind: str, seed: int) -> Any:

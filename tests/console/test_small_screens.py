@@ -7,7 +7,7 @@ from typing import Any, Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import LiveDaemon, open_console
+from .conftest import LiveDaemon, open_console, running
 
 OVERLAPS = """(selector) => {
   const boxes = [...document.querySelectorAll(selector)].map((e) => e.getBoundingClientRect())
@@ -23,12 +23,10 @@ OVERLAPS = """(selector) => {
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
-    daemon = LiveDaemon(tmp_path_factory.mktemp("ttb-big-data"), layout="ttb-big")
-    daemon.start()
-    daemon.post("/api/game/speed", {"speed": 0})
-    daemon.post("/api/game/new", {"players": 6, "seed": 2})
-    yield daemon
-    daemon.stop()
+    for daemon in running(tmp_path_factory, layout="ttb-big"):
+        daemon.post("/api/game/speed", {"speed": 0})
+        daemon.post("/api/game/new", {"players": 6, "seed": 2})
+        yield daemon
 
 
 @pytest.fixture(scope="module")
