@@ -24,7 +24,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Sequence
 
-import led_colour
+from . import led_colour
 
 GLANCE = frozenset({"seat", "piece", "effect", "choice", "alert"})
 DIM = frozenset({"floor", "mark"})
@@ -41,14 +41,14 @@ CVD_NEEDED: dict[frozenset[str], float] = {
 }
 
 
-def needed(a: dict[str, Any], b: dict[str, Any], vision: str = "normal") -> tuple[float, bool]:
+def needed(a: dict[str, Any], b: dict[str, Any], variant: str = "standard") -> tuple[float, bool]:
     """The distance two entries must keep (0: need not differ), and whether by hue and chroma alone."""
     roles = {a["role"], b["role"]}
     if "off" in roles or a.get("of") == b["name"] or b.get("of") == a["name"]:
         return 0.0, False
+    if variant != "standard":  # a dichromat's colours differ by lightness more than by hue: let it count
+        return CVD_NEEDED.get(frozenset(roles), 0.0), False
     chromatic = "alert" in roles  # a blink swings lightness: it cannot tell the alert apart
-    if vision != "normal":
-        return CVD_NEEDED.get(frozenset(roles), 0.0), chromatic
     if roles == {"alert", "seat"}:
         return ALERT_VS_SEAT, chromatic
     if roles <= GLANCE:
@@ -64,7 +64,7 @@ def shortfalls(entries: Sequence[dict[str, Any]], variant: str = "standard",
     out = []
     for a, b in combinations(entries, 2):
         for vision in visions:
-            need, chromatic = needed(a, b, vision)
+            need, chromatic = needed(a, b, variant)
             if not need:
                 continue
             for scale in SCALES:
