@@ -23,6 +23,7 @@ from .link.connection import BoardConnection, Message
 from .link.image import BoardImage
 from .board.sim import SimBoard
 from .board.sim_control import SimControl
+from .session.palette import PaletteError, check_variant
 
 log = logging.getLogger("botboard.daemon")
 
@@ -43,6 +44,7 @@ class DaemonConfig:
     seed: int = 0
     options: dict[str, Any] | None = None
     step_s: float | None = None  # animation seconds per step
+    palette: str = "standard"  # the LED palette variant (session/palette.py VARIANTS)
 
 
 class ConfigError(ValueError):
@@ -126,6 +128,10 @@ class Daemon:
         self.config = config
         self.token = check_listen(config.listen, config.token)
         self.game_name, mapping = table_game(config.game)
+        try:
+            check_variant(config.palette)
+        except PaletteError as err:
+            raise ConfigError(f"--palette: {err}") from err
         self.layout_id: str = config.layout or mapping.default_layout(config.players or 2)
         config.layout = self.layout_id
         self.layout = layouts.load(self.layout_id)
@@ -165,7 +171,8 @@ class Daemon:
         from .session.host import attach
 
         cfg = self.config
-        attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name)
+        attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name,
+               cfg.palette)
 
     def _on_board_message(self, msg: Message) -> None:
         self.publish({"kind": "trace", "message": msg.to_json()})

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from .. import games
+from ..session.palette import VARIANTS
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,6 +39,9 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    help="an engine option of a new game, e.g. ruleset=\"v1\" or max_turns=10")
     p.add_argument("--speed", type=float, default=None,
                    help="animation seconds per step (default 0.35; 0: no animation)")
+    p.add_argument("--palette", choices=VARIANTS, default="standard",
+                   help="the LED colours: standard, or colourblind (kept apart under simulated "
+                   "deuteranopia and protanopia; docs/palettes.md)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -101,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
     config = DaemonConfig(port=args.port, layout=args.layout, game=args.game, listen=args.listen,
                           console_port=args.console_port, token=args.token, sim_baud=args.sim_baud,
                           data_dir=args.data_dir, players=args.players, seed=args.seed,
-                          options=new_game_options(args.variants, args.option), step_s=args.speed)
+                          options=new_game_options(args.variants, args.option), step_s=args.speed,
+                          palette=args.palette)
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:
