@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import games
-from ..session.palette import VARIANTS, legend
+from ..session.palette import VARIANTS
 from .common import ApiError, api, get_int, json_body, maybe_await
 
 if TYPE_CHECKING:
@@ -133,9 +133,8 @@ def routes(daemon: "Daemon") -> list[Route]:
     def palette_view() -> dict[str, Any]:
         # the palette file is public: every entry's colour and meaning, nothing of any seat
         variant = daemon.session.palette if daemon.session else daemon.config.palette
-        doc = games.table(daemon.game_name).palette_doc
         return {"game": daemon.game_name, "palette": variant, "variants": list(VARIANTS),
-                "legend": legend(doc, variant) if doc else []}
+                "legend": games.table(daemon.game_name).legend(variant)}
 
     @api
     async def palette(request: Request) -> Response:

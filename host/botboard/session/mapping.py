@@ -103,14 +103,17 @@ class TableMapping(ABC, Generic[S]):
         return None
 
     # -- the board -------------------------------------------------------------
-    def palette_for(self, variant: str = "standard") -> tuple[tuple[int, int, int], ...]:
+    @classmethod
+    def palette_for(cls, variant: str = "standard") -> tuple[tuple[int, int, int], ...]:
         """The 16 colours of a palette variant ("standard", "colourblind"); same names, same indices."""
         check_variant(variant)
-        return colours(self.palette_doc, variant) if self.palette_doc else self.palette
+        return colours(cls.palette_doc, variant) if cls.palette_doc else cls.palette
 
-    def legend(self, variant: str = "standard") -> list[dict[str, Any]]:
+    @classmethod
+    def legend(cls, variant: str = "standard") -> list[dict[str, Any]]:
         """What each lit palette entry means, with its colour in ``variant`` (public: no seat's secrets)."""
-        return legend(self.palette_doc, variant) if self.palette_doc else []
+        check_variant(variant)
+        return legend(cls.palette_doc, variant) if cls.palette_doc else []
 
     @classmethod
     @abstractmethod
