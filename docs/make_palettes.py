@@ -74,7 +74,7 @@ def svg(game: str, entries: list[dict]) -> str:
             ("colourblind", [e.get("colourblind", e["rgb"]) for e in entries])]
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{110 + 16 * width}" height="{20 + 40 * len(rows)}" '
            f'font-family="sans-serif" font-size="11">',
-           f'<rect width="100%" height="100%" fill="#111"/>']
+           '<rect width="100%" height="100%" fill="#111"/>']
     for r, (label, colours) in enumerate(rows):
         y = 10 + 40 * r
         out.append(f'<text x="6" y="{y + 20}" fill="#ddd">{label}</text>')
