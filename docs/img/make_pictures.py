@@ -312,7 +312,8 @@ def _goblins_until(seed: int, done: object) -> tuple[GoblinsState, GoblinsState,
 
 def goblins() -> None:
     effects = {"cockpit": m.SOLID, "choice": m.PULSE, "alert": m.BLINK}
-    legend = [(name, gl.look(name, effects.get(name, m.SOLID))) for name in gl.INDEX if name != "off"]
+    lit = [e["name"] for e in gl.PALETTE_DOC["palette"] if e["role"] != "off"]
+    legend = [(name, gl.look(name, effects.get(name, m.SOLID))) for name in lit]
     (OUT / "goblins-legend.svg").write_text(square_rows_svg(legend, palette=gl.PALETTE))
     _, state, _ = _goblins_until(1, lambda s, e: len(s.robots[0].yard) >= 7 and s.queue
                               and s.queue[0][1] == "place" and s.queue[0][0] == s.robots[0].members[0])

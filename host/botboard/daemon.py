@@ -24,6 +24,7 @@ from .link.image import BoardImage
 from .session.mapping import TableError
 from .board.sim import SimBoard
 from .board.sim_control import SimControl
+from .session.palette import PaletteError, check_variant
 
 log = logging.getLogger("botboard.daemon")
 
@@ -46,6 +47,7 @@ class DaemonConfig:
     step_s: float | None = None  # animation seconds per step
     computers: dict[int, str] | None = None  # seat -> level of the seats the computer plays
     think_s: float = 2.0  # the computer's thinking time a move
+    palette: str = "standard"  # the LED palette variant (session/palette.py VARIANTS)
 
 
 class ConfigError(ValueError):
@@ -130,6 +132,10 @@ class Daemon:
         self.config = config
         self.token = check_listen(config.listen, config.token)
         self.game_name, mapping = table_game(config.game)
+        try:
+            check_variant(config.palette)
+        except PaletteError as err:
+            raise ConfigError(f"--palette: {err}") from err
         self.layout_id: str = config.layout or mapping.default_layout(config.players or 2)
         config.layout = self.layout_id
         self.layout = layouts.load(self.layout_id)
@@ -173,7 +179,8 @@ class Daemon:
         from .session.host import attach
 
         cfg = self.config
-        session = attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name)
+        session = attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name,
+                         cfg.palette)
         session.set_computers(cfg.computers or {}, cfg.think_s)
 
     def _on_board_message(self, msg: Message) -> None:

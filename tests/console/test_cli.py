@@ -88,8 +88,9 @@ def test_leds_test_walks_every_cell_in_chain_order(live: LiveDaemon) -> None:
         if f["type"] == "set_cells" and f["dir"] == "out":
             entries = [f["cells"][i:i + 8] for i in range(0, len(f["cells"]), 8)]
             lit += [int(e[:4], 16) for e in entries if e[4:] == white]
-    walk = lit[lit.index(0):] if 0 in lit else lit
-    assert walk[:61] == list(range(61))  # chain order: the layout lists cells in chain order
+    walk = list(range(61))  # chain order: the layout lists cells in chain order
+    # earlier tests' frames may light cells in the same colour: the walk is one unbroken run
+    assert any(lit[i:i + 61] == walk for i in range(len(lit))), lit[:80]
 
 
 @pytest.mark.parametrize("args,says", [(["status"], "--console"), (["trace"], "--console"),

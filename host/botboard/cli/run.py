@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import games
 from ..board import layouts
+from ..session.palette import VARIANTS
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
@@ -40,6 +41,9 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    help="an engine option of a new game, e.g. ruleset=\"v1\" or max_turns=10")
     p.add_argument("--speed", type=float, default=None,
                    help="animation seconds per step (default 0.35; 0: no animation)")
+    p.add_argument("--palette", choices=VARIANTS, default="standard",
+                   help="the LED colours: standard, or colourblind (kept apart under simulated "
+                   "deuteranopia and protanopia; docs/palettes.md)")
     p.add_argument("--computer", action="append", default=[], metavar="SEAT[=LEVEL]",
                    help="the computer plays this seat (1 = the first seat), at LEVEL random, "
                    "greedy or search (default search); give it once per seat")
@@ -126,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
                           console_port=args.console_port, token=args.token, sim_baud=args.sim_baud,
                           data_dir=args.data_dir, players=args.players, seed=args.seed,
                           options=new_game_options(args.variants, args.option), step_s=args.speed,
-                          computers=computer_seats(args.computer), think_s=args.think)
+                          computers=computer_seats(args.computer), think_s=args.think,
+                          palette=args.palette)
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:

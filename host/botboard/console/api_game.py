@@ -9,11 +9,13 @@ POST /api/game/resume    {game}              continue one of them (the running o
 POST /api/game/decide    {choice}            a pending decision, as the session names it
 POST /api/game/speed     {speed}
 POST /api/game/skip
+GET  /api/game/palette   the LED legend: {palette, variants, legend: [{index, name, role, hex, meaning}]}
+POST /api/game/palette   {palette}           light the board in another variant (standard, colourblind)
 
 The session is built by another part of the host (``botboard.session``); this
 module only relies on its methods ``new_game(players, options, seed)``,
 ``unfinished()``, ``resume(game_id)``, ``undo()``, ``decide(choice)``, ``view()``,
-``set_speed(speed)``, ``skip()``
+``set_speed(speed)``, ``skip()``, ``use_palette(variant)``, ``palette``
 (plain or async) and says "no game session" while there is none.
 """
 
@@ -27,6 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import games
+from ..session.palette import VARIANTS
 from .common import ApiError, api, get_int, json_body, maybe_await
 
 if TYPE_CHECKING:
@@ -131,8 +134,22 @@ def routes(daemon: "Daemon") -> list[Route]:
         await maybe_await(session().skip())
         return await view_response()
 
+    def palette_view() -> dict[str, Any]:
+        # the palette file is public: every entry's colour and meaning, nothing of any seat
+        variant = daemon.session.palette if daemon.session else daemon.config.palette
+        return {"game": daemon.game_name, "palette": variant, "variants": list(VARIANTS),
+                "legend": games.table(daemon.game_name).legend(variant)}
+
+    @api
+    async def palette(request: Request) -> Response:
+        if request.method == "POST":
+            body = await json_body(request)
+            await maybe_await(session().use_palette(str(body.get("palette", ""))))  # PaletteError: 400
+        return JSONResponse(palette_view())
+
     return [
         Route("/api/games", game_names),
+        Route("/api/game/palette", palette, methods=["GET", "POST"]),
         Route("/api/game", game),
         Route("/api/game/new", new, methods=["POST"]),
         Route("/api/game/undo", undo, methods=["POST"]),

@@ -60,11 +60,12 @@ def open_journal(path: str | Path | None) -> Journal:
 
 def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None,
                  publish: Callable[[dict[str, Any]], None] | None = None,
-                 step_s: float | None = None, game: str = "twin-tin-bots") -> GameSession:
+                 step_s: float | None = None, game: str = "twin-tin-bots",
+                 palette: str = "standard") -> GameSession:
     folder = data_dir(where)
     registry = games.table(game).load_registry(folder)
     session = GameSession(layout, Journal.in_dir(folder), ConnBoard(conn), registry,
-                          publish=publish, step_s=step_s, game=game)
+                          publish=publish, step_s=step_s, game=game, palette=palette)
     conn.listeners.append(session.on_message)
     conn.state_listeners.append(session.on_link_state)
     return session
@@ -72,10 +73,11 @@ def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None
 
 def attach(daemon: Any, where: str | Path | None, players: int | None = None,
            options: dict[str, Any] | None = None, seed: int = 0,
-           step_s: float | None = None, game: str = "twin-tin-bots") -> GameSession:
+           step_s: float | None = None, game: str = "twin-tin-bots",
+           palette: str = "standard") -> GameSession:
     """Give ``daemon`` its session: resume the latest unfinished game, else start one."""
     assert daemon.conn is not None, "start the board first"
-    session = make_session(daemon.layout, daemon.conn, where, daemon.publish, step_s, game)
+    session = make_session(daemon.layout, daemon.conn, where, daemon.publish, step_s, game, palette)
     daemon.session = session
     try:
         if not session.resume() and players:

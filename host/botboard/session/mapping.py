@@ -33,6 +33,7 @@ from .. import games
 from ..games.base import Decision, Event, Game
 from ..board.layouts import Layout
 from ..link.image import CellState
+from .palette import check_variant, colours, legend
 
 S = TypeVar("S")
 Picture = dict[int, CellState]  # engine cell index -> what it shows
@@ -88,6 +89,7 @@ class TableMapping(ABC, Generic[S]):
     game: str  # the engine's registry name
     palette: tuple[tuple[int, int, int], ...]  # the 16 colours the board is given
     palette_index: dict[str, int]  # name -> palette index (the session asks for "alert", "choice")
+    palette_doc: dict[str, Any] = {}  # the palette file: roles, meanings, variants (session/palette.py)
     secret_slots: bool = False  # slot contents are hidden information (programs before the reveal)
     default_speed_s: float = 0.35  # animation seconds per step
     settings_per_action: bool = False  # a seat's settings are forgotten once its action is taken
@@ -102,6 +104,18 @@ class TableMapping(ABC, Generic[S]):
         return None
 
     # -- the board -------------------------------------------------------------
+    @classmethod
+    def palette_for(cls, variant: str = "standard") -> tuple[tuple[int, int, int], ...]:
+        """The 16 colours of a palette variant ("standard", "colourblind"); same names, same indices."""
+        check_variant(variant)
+        return colours(cls.palette_doc, variant) if cls.palette_doc else cls.palette
+
+    @classmethod
+    def legend(cls, variant: str = "standard") -> list[dict[str, Any]]:
+        """What each lit palette entry means, with its colour in ``variant`` (public: no seat's secrets)."""
+        check_variant(variant)
+        return legend(cls.palette_doc, variant) if cls.palette_doc else []
+
     @classmethod
     @abstractmethod
     def default_layout(cls, players: int) -> str:

@@ -1,6 +1,14 @@
 """A game's LED palette file (``table/data/palette.json``): 16 named colours, in board order.
 
     PALETTE, INDEX, doc = load_palette(path)   # rgb tuples; name -> index; the whole document
+    colours(doc, "colourblind")                # the 16 colours of a variant (a missing one: rgb)
+    legend(doc, "colourblind")                 # what each lit entry means, for the console and docs
+
+Each entry: ``name`` (what table/leds.py asks for), ``role`` (which entries must look apart:
+tests/session/palette_rules.py measures it on the WS2812B), ``rgb``, optionally ``colourblind``
+(its colour in the colour-blind palette), ``of`` (a mark: the seat it is a dim form of) and
+``meaning`` (the legend's words). Names and indices never change between variants, so a
+variant is only other colours sent with SET_PALETTE: no game code knows which one plays.
 """
 
 from __future__ import annotations
@@ -10,10 +18,38 @@ from pathlib import Path
 from typing import Any
 
 RGB = tuple[int, int, int]
+ROLES = ("off", "floor", "seat", "mark", "piece", "effect", "choice", "alert")
+VARIANTS = ("standard", "colourblind")
+
+
+class PaletteError(ValueError):
+    """An unknown palette variant; the message lists the known ones."""
 
 
 def load_palette(path: Path) -> tuple[tuple[RGB, ...], dict[str, int], dict[str, Any]]:
     doc = json.loads(path.read_text())
-    entries = doc["palette"]
-    colours = tuple((e["rgb"][0], e["rgb"][1], e["rgb"][2]) for e in entries)
-    return colours, {e["name"]: i for i, e in enumerate(entries)}, doc
+    return colours(doc), {e["name"]: i for i, e in enumerate(doc["palette"])}, doc
+
+
+def check_variant(variant: str) -> str:
+    if variant not in VARIANTS:
+        raise PaletteError(f"no palette {variant!r}: choose one of {', '.join(VARIANTS)}")
+    return variant
+
+
+def _rgb(entry: dict[str, Any], variant: str) -> RGB:
+    c = entry.get(variant, entry["rgb"]) if variant != "standard" else entry["rgb"]
+    return (c[0], c[1], c[2])
+
+
+def colours(doc: dict[str, Any], variant: str = "standard") -> tuple[RGB, ...]:
+    check_variant(variant)
+    return tuple(_rgb(e, variant) for e in doc["palette"])
+
+
+def legend(doc: dict[str, Any], variant: str = "standard") -> list[dict[str, Any]]:
+    """Every entry a player may see lit (not 'off'), in board order: index, name, role, #rrggbb, meaning."""
+    check_variant(variant)
+    return [{"index": i, "name": e["name"], "role": e.get("role", ""),
+             "hex": "#%02x%02x%02x" % _rgb(e, variant), "meaning": e.get("meaning", "")}
+            for i, e in enumerate(doc["palette"]) if e.get("role") != "off"]

@@ -43,6 +43,7 @@ from ..link.image import CellState
 from .animation import TABLE_SPEEDS, Animation
 from .journal import Journal, replay
 from .mapping import TableError, TableMapping, TileError
+from .palette import check_variant
 from .picker import Picker
 from .seating import Seating
 from .boardmap import BoardMap
@@ -71,7 +72,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
-                 game: str = "twin-tin-bots") -> None:
+                 game: str = "twin-tin-bots", palette: str = "standard") -> None:
         self.layout = layout
         self.journal = journal
         self.board = board
@@ -112,11 +113,17 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         self._board_gone = False  # lost since, and said so
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
         self.think_s = 2.0
-        self.board.set_palette(list(self.mapping.palette))
+        self.palette = check_variant(palette)  # the LED colours: standard, colourblind
+        self.board.set_palette(list(self.mapping.palette_for(self.palette)))
 
     @property
     def secret_slots(self) -> bool:
         return self.mapping.secret_slots
+
+    def use_palette(self, variant: str) -> None:
+        """Light the board in another palette variant (PaletteError if unknown); the game goes on."""
+        self.palette = check_variant(variant)
+        self.board.set_palette(list(self.mapping.palette_for(variant)))
 
     # -- games ---------------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> int:

@@ -10,6 +10,7 @@ import { focusFirstSlot, setButton, setGameView, setSlot, setSlots, setupStation
          setupTilePicker } from "./stations.js";
 import { setupTools, showLedTest, showReaders, showSettings, startLedTest } from "./tools.js";
 import { showSeats } from "./seats.js";
+import { setupLegend } from "./legend.js";
 
 let slots = [];
 
@@ -30,6 +31,7 @@ async function start() {
   showSettings(status.tools.settings);
   showGame(game);
   showSeats(game.view?.seats).catch(() => {});
+  setupLegend().catch(() => {});
   slots = status.tools.slots;
   setSlots(slots);
   showReaders(slots);

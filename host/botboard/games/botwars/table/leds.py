@@ -24,13 +24,13 @@ its facing                  <colour>-nose, steady, on the square in front of it
 robots sharing a square     shared (violet): steady if one is real, pulse if all are virtual
 its checkpoint              <colour>-nose, pulse (where it comes back if destroyed)
 destroyed robot             its colour, blink, on its checkpoint (until reinstated)
-flag                        flag (cyan): pulse if it is some robot's next flag, steady if
+flag                        flag (pale lime): pulse if it is some robot's next flag, steady if
                             still ahead of a robot, dark once every robot has touched it
-laser beam (animation)      laser (magenta), steady, along the beam
+laser beam (animation)      laser (rose), steady, along the beam
 hit, damage, destroyed      damage (orange), steady, on the robot for one step
 flag or checkpoint reached  flag, steady, on the robot for one step
-decision choice             choice (white), pulse; the selected one steady (SPIN)
-wrong register              alert (red), blink, on the robot the station programs
+decision choice             choice (ice white), pulse; the selected one steady (SPIN)
+wrong register              alert (cyan), blink, on the robot the station programs
 ==========================  =====================================================
 
 One square shows one thing: a body hides the rest, then a destroyed robot's
@@ -58,7 +58,7 @@ from ..board import Board, neighbour
 from ..cards import robot_colours
 from ..state import ON_BOARD, State
 
-PALETTE, INDEX, _ = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
+PALETTE, INDEX, PALETTE_DOC = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
 # one colour per station of the reference board: the first four robot colours
 ROBOT_COLOURS: tuple[str, ...] = tuple(robot_colours()[:4])
 NONE = m.NO_FACING

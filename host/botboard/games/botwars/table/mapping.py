@@ -36,6 +36,7 @@ class BotWarsTable(TableMapping[State]):
     leds = leds
     palette = leds.PALETTE
     palette_index = leds.INDEX
+    palette_doc = leds.PALETTE_DOC
     secret_slots = True
     default_speed_s = 0.3
 

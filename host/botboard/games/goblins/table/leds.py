@@ -13,16 +13,16 @@ the cockpit                 cockpit (gold), steady; blinking once it holds no go
 a tile                      its type: weapon (red), armor (blue), engine (green),
                             decoration (violet); steady when joined to the cockpit
                             by metal, breathing when it is loose (it will fall off)
-a tile under a defense      token (cyan), steady (combat only)
+a tile under a defense      token (lime), steady (combat only)
 token
-the tile being placed       choice (white), breathing; the squares it joins by metal
-                            as it is turned now light white, steady
-the lines the dice name     dice (pale yellow), for one step after a roll
+the tile being placed       choice (ice white), breathing; the squares it joins by
+                            metal as it is turned now light ice white, steady
+the lines the dice name     dice (sky blue), for one step after a roll
 a hit                       hit (orange) on the square, for one step; then the square
                             goes dark if its tile fell off
-a decision's choices        choice (white), breathing, on the cockpit (secret choices)
+a decision's choices        choice (ice white), breathing, on the cockpit (secret choices)
                             or the square they name (tokens, Duct Tape, Crane)
-something to fix            alert (magenta), blinking, on the square to fix
+something to fix            alert (cyan), blinking, on the square to fix
 ==========================  ==========================================================
 """
 
@@ -43,7 +43,7 @@ from ..state import State
 from ..tiles import load_box
 from ..yard import ALL_SQUARES, COCKPIT, SIDE_NAMES, SIZE, connected, line_squares, xy
 
-PALETTE, INDEX, _ = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
+PALETTE, INDEX, PALETTE_DOC = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
 TYPE_COLOURS = {"weapon": "weapon", "armor": "armor", "engine": "engine", "decoration": "decoration"}
 YARD_GAP = 1  # empty columns between the two yards on the layout
 

@@ -45,6 +45,7 @@ class GoblinsTable(TableMapping[State]):
     leds = leds
     palette = leds.PALETTE
     palette_index = leds.INDEX
+    palette_doc = leds.PALETTE_DOC
     settings_per_action = True  # the turn of a tile is for that tile alone
     default_speed_s = 0.4
 

@@ -2,7 +2,8 @@
 
 One cell state per hex: a palette entry, a facing (the bright side LED) and
 an effect. The palette is data (data/palette.json); docs/playing.md shows
-every element, drawn by docs/img/make_pictures.py from this same code.
+every element, drawn by docs/img/make_pictures.py from this same code;
+docs/palettes.md lists the colours and why they are these.
 
 =====================  ================================================
 element                cell state
@@ -13,12 +14,12 @@ robot                  player colour, solid, facing side bright
 robot with a crystal   player colour, pulse, facing side bright
 crystal                crystal-blue / -green / -pink, solid
 rock / blob / mud      rock grey / blob orange / mud brown, solid
-teleporter             choice white, the pair's mark side bright
-countdown              choice white on the first N empty corner hexes
-zap path / hit         choice white, blink (one animation step)
-decision candidate     choice white, pulse; the one selected: spin
-wrong program slot     alert red, blink, on the robot the slot programs
-tile acknowledged      choice white on that robot for a moment
+teleporter             choice (ice white), the pair's mark side bright
+countdown              choice (ice white) on the first N empty corner hexes
+zap path / hit         choice (ice white), blink (one animation step)
+decision candidate     choice (ice white), pulse; the one selected: spin
+wrong program slot     alert (cyan), blink, on the robot the slot programs
+tile acknowledged      choice (ice white) on that robot for a moment
 winner                 winners' bases and robots spin
 =====================  ================================================
 """
@@ -34,8 +35,8 @@ from ....session.palette import load_palette
 from .. import content as C
 from .scene import Scene
 
-PALETTE, INDEX, _DATA = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
-TELEPORTER_MARKS: tuple[int, ...] = tuple(_DATA["teleporter_marks"][c] for c in C.TELEPORTER_COLOURS)
+PALETTE, INDEX, PALETTE_DOC = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
+TELEPORTER_MARKS: tuple[int, ...] = tuple(PALETTE_DOC["teleporter_marks"][c] for c in C.TELEPORTER_COLOURS)
 CRYSTAL_PALETTE = {p: INDEX[f"crystal-{C.CRYSTAL_COLOUR[p]}"] for p in C.CRYSTAL_POINTS}
 NONE = m.NO_FACING
 

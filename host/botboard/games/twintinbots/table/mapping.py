@@ -70,6 +70,7 @@ class TwinTinBotsTable(TableMapping[State]):
     game = "twin-tin-bots"
     palette = leds.PALETTE
     palette_index = leds.INDEX
+    palette_doc = leds.PALETTE_DOC
 
     @classmethod
     def load_registry(cls, data_dir: Path | None) -> Registry:

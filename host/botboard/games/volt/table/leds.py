@@ -10,11 +10,11 @@ empty square                floor, steady (a faint glow, so the grid shows)
 an operator's robot         its colour (red, blue, green, yellow), steady
 a KillBot                   killbot (violet), steady; the square it faces pulses violet
 a mine                      its owner's colour dimmed (<colour>-mine), steady
-a VP token                  vp (gold), pulse
-laser shot (animation)      laser (magenta) on the square it hits (CROSSFIRE: all four)
+a VP token                  vp (pale lime), pulse
+laser shot (animation)      laser (rose) on the square it hits (CROSSFIRE: all four)
 damage                      damage (orange) on the robot, for one step
 a detonation, a discharge   damage (orange) on the space and the eight around it
-a decision's choices        choice (white), pulse; the one selected steady
+a decision's choices        choice (ice white), pulse; the one selected steady
 something to fix            alert, blink, on the robot of the station to fix
 ==========================  ==========================================================
 
@@ -39,7 +39,7 @@ from ...squares import Square, parse_square
 from ..grid import step
 from ..state import State
 
-PALETTE, INDEX, _ = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
+PALETTE, INDEX, PALETTE_DOC = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
 SEAT_COLOURS = ("red", "blue", "green", "yellow")
 
 
