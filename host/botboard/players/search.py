@@ -1,14 +1,14 @@
 """Search: information-set Monte Carlo tree search (single observer).
 
 Every iteration samples a state as the seat may believe it (base.Situation),
-then walks one tree shared by all samples: at each node only the actions
-legal in this sample are candidates (UCB1 counted over the times a child was
-available), a node with many actions widens slowly (progressive widening:
-BotWars offers tens of thousands of programs), and the walk ends with a short
-random playout, until the searching seat is to move again, scored by the game's evaluation
-for every player. Each node
-keeps the reward of the player who chose its action. The move played is the
-root's most visited child.
+then walks one tree shared by all samples. The root weighs the seat's own
+moves (all, or 48 drawn, as greedy does); deeper, only the actions legal in
+this sample are candidates (UCB1 counted over the times a child was
+available), a node with many actions widens slowly (progressive widening),
+and another seat's program among thousands is drawn at random. The walk ends
+with a random playout until the searching seat is to move again, scored by
+the game's evaluation for every player; each node keeps the reward of the
+player who chose its action. The move played is the root's most visited child.
 """
 
 from __future__ import annotations
@@ -106,17 +106,20 @@ class Search(Player):
         count = len(legal)
         if count == 0:
             return None
+        if not root and count > 256:  # another seat's program among thousands: a random one
+            action = legal[self.rng.randrange(count)]
+            return action, node.children.setdefault(str(action), Node(player, action))
         if not root and len(node.children) < WIDEN * math.sqrt(node.visits + 1) + 1:
             action = legal[self.rng.randrange(count)]
             key = str(action)
             if key not in node.children:
                 node.children[key] = Node(player, action)
                 return action, node.children[key]
-        if count <= 256:
+        if root:  # the seat's own moves: legal in every sample
+            known = {k: c.action for k, c in node.children.items()}
+        else:
             here = {str(a): a for a in legal}
             known = {k: here[k] for k in node.children if k in here}
-        else:  # a lazy set of programs: membership is cheap, listing is not
-            known = {k: c.action for k, c in node.children.items() if c.action in legal}
         if not known:
             action = legal[self.rng.randrange(count)]
             child = node.children.setdefault(str(action), Node(player, action))
