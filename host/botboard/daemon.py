@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import os
 import secrets
 import socket
 from dataclasses import dataclass
@@ -117,10 +118,15 @@ def check_new_game(game: str, players: int, options: dict[str, Any] | None, layo
         raise ConfigError(f"--players {players}: {err}; give a bigger --layout or fewer players") from err
 
 
+BOARD_DEVICE = "/dev/botboard"  # the name the udev rule of `botboard service install` gives the board
+
+
 def find_board_port() -> str | None:
-    """A plugged-in Pico (Raspberry Pi's USB vendor id), if any."""
+    """The board named by the udev rule, else a plugged-in Pico (Raspberry Pi's USB vendor id)."""
     from serial.tools import list_ports
 
+    if os.path.exists(BOARD_DEVICE):
+        return BOARD_DEVICE
     for port in list_ports.comports():
         if port.vid == 0x2E8A:
             return str(port.device)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .venv_tools import venv_tool
 
-ROOT = Path(__file__).resolve().parents[3]
+from ..resources import ROOT
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "botboard" / "mpy"
 # Modules the board never imports: the simulated board's HAL and chip models
 # (unix port only) stay out of what deploy copies.

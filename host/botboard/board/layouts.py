@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[3]
+from ..resources import ROOT
 LAYOUT_DIR = ROOT / "hardware" / "layouts"
 BUTTON_ROLES = ("confirm", "cancel", "previous", "next")
 MAX_POWER_MA = 65535  # the largest budget SET_CONFIG carries

@@ -28,7 +28,7 @@ from pathlib import Path
 from . import firmware_build, layouts
 from .venv_tools import venv_tool
 
-ROOT = Path(__file__).resolve().parents[3]
+from ..resources import ROOT
 HEAP_KB = 160  # about what a Pico leaves for the MicroPython heap
 # The simulated board's chip models share the firmware's heap, which a Pico's
 # firmware does not: they get their own share on top (unix port, measured with

@@ -21,8 +21,8 @@ from .. import __version__
 if TYPE_CHECKING:
     from ..session.journal import Journal
 
-_COMMANDS = ("run", "sim", "probe", "bench", "scenario", "botwars", "status", "trace", "leds",
-             "selfplay", "replay", "games", "tiles", "deploy", "hardware")
+_COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "botwars", "status", "trace", "leds",
+             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor")
 
 
 class CliError(Exception):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from typing import Any
 
@@ -14,41 +13,41 @@ from ..session.palette import VARIANTS
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", help="the board's serial port (default: a plugged-in Pico, "
-                   "else the simulated board)")
-    p.add_argument("--layout", default=None, help="layout in hardware/layouts: "
-                   + ", ".join(layouts.names()) + " (default: the game's own; ttb-big for 5-6 "
-                   "players of Twin Tin Bots)")
-    p.add_argument("--game", default="twin-tin-bots",
-                   help="the game at the table: " + ", ".join(games.table_names()))
-    p.add_argument("--listen", default="127.0.0.1",
-                   help="console address (default 127.0.0.1; anything else needs --token)")
-    p.add_argument("--console-port", type=int, default=8700, help="console TCP port (default 8700)")
-    p.add_argument("--token", help="token every console request must carry; 'auto' makes one")
-    p.add_argument("--sim-baud", type=int, default=None,
-                   help="pace the simulated board's link like a UART at this rate")
-    p.add_argument("--data-dir", default=None,
-                   help="where the game journal and tile registry live (default ./var)")
+    """The table's settings as flags. A flag not given is absent from the namespace, so the
+    configuration file (botboard.settings) can supply it; defaults are named in the help."""
+    def flag(name: str, help: str, **kw: Any) -> None:
+        p.add_argument(name, default=argparse.SUPPRESS, help=help, **kw)
+
+    p.add_argument("--config", default=None, metavar="PATH",
+                   help="the table's settings file (default $BOTBOARD_CONFIG, else "
+                   "~/.config/botboard/botboard.toml, else /etc/botboard/botboard.toml); flags win")
+    flag("--port", "the board's serial port (default /dev/botboard, else a plugged-in Pico, "
+         "else the simulated board)")
+    flag("--layout", "layout in hardware/layouts: " + ", ".join(layouts.names())
+         + " (default: the game's own; ttb-big for 5-6 players of Twin Tin Bots)")
+    flag("--game", "the game at the table: " + ", ".join(games.table_names())
+         + " (default twin-tin-bots)")
+    flag("--listen", "console address (default 127.0.0.1; anything else needs --token)")
+    flag("--console-port", "console TCP port (default 8700)", type=int)
+    flag("--token", "token every console request must carry; 'auto' makes one")
+    flag("--sim-baud", "pace the simulated board's link like a UART at this rate", type=int)
+    flag("--data-dir", "where the game journal and tile registry live (default ./var)")
     p.add_argument("--new-journal", action="store_true",
                    help="start a new journal beside the data directory's current one (say, a "
                    "damaged one, which is left untouched); later runs use the new one")
-    p.add_argument("--players", type=int, default=None,
-                   help="start a game of this many players unless an unfinished one resumes")
-    p.add_argument("--seed", type=int, default=0, help="seed of a new game (default 0)")
-    p.add_argument("--variants", default=None, metavar="SPEC",
-                   help="Twin Tin Bots' variant pieces of a new game: 'all' or e.g. teleporters=1,rocks=2")
+    flag("--players", "start a game of this many players unless an unfinished one resumes", type=int)
+    flag("--seed", "seed of a new game (default 0)", type=int)
+    flag("--variants", "Twin Tin Bots' variant pieces of a new game: 'all' or e.g. "
+         "teleporters=1,rocks=2", metavar="SPEC")
     p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
                    help="an engine option of a new game, e.g. ruleset=\"v1\" or max_turns=10")
-    p.add_argument("--speed", type=float, default=None,
-                   help="animation seconds per step (default 0.35; 0: no animation)")
-    p.add_argument("--palette", choices=VARIANTS, default="standard",
-                   help="the LED colours: standard, or colourblind (kept apart under simulated "
-                   "deuteranopia and protanopia; docs/palettes.md)")
-    p.add_argument("--computer", action="append", default=[], metavar="SEAT[=LEVEL]",
-                   help="the computer plays this seat (1 = the first seat), at LEVEL random, "
-                   "greedy or search (default search); give it once per seat")
-    p.add_argument("--think", type=float, default=2.0, metavar="S",
-                   help="the computer's thinking time a move (default 2 s)")
+    flag("--speed", "animation seconds per step (default 0.35; 0: no animation)", type=float)
+    flag("--palette", "the LED colours: standard, or colourblind (kept apart under simulated "
+         "deuteranopia and protanopia; docs/palettes.md)", choices=VARIANTS)
+    flag("--computer", "the computer plays this seat (1 = the first seat), at LEVEL random, "
+         "greedy or search (default search); give it once per seat", action="append",
+         metavar="SEAT[=LEVEL]")
+    flag("--think", "the computer's thinking time a move (default 2 s)", type=float, metavar="S")
 
 
 def computer_seats(items: list[str]) -> dict[int, str]:
@@ -80,17 +79,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 def new_game_options(variants: str | None, items: list[str]) -> dict[str, Any]:
     """--variants and --option KEY=JSON as engine options; CliError on a bad JSON value."""
     from ..session.selfplay import parse_variants
+    from ..settings import SettingsError, flag_options
     from . import CliError
 
-    options = parse_variants(variants)
-    for item in items:
-        key, _, value = item.partition("=")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError as err:
-            raise CliError(f"--option {item}: the value is not JSON ({err}); strings need "
-                           "quotes, e.g. ruleset='\"v1\"'") from err
-    return options
+    try:
+        return {**parse_variants(variants), **flag_options(items)}
+    except SettingsError as err:
+        raise CliError(str(err)) from err
+
+
+def table_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings in effect (flags over the file over defaults); CliError on a bad file."""
+    from ..session.selfplay import parse_variants
+    from ..settings import SettingsError, resolve
+    from . import CliError
+
+    try:
+        values = resolve(args).values
+        values["options"] = {**parse_variants(values["variants"]), **values["options"]}
+    except SettingsError as err:
+        raise CliError(str(err)) from err
+    return values
 
 
 def _usable_journal(where: str | None, new: bool) -> None:
@@ -125,13 +134,14 @@ def run(args: argparse.Namespace) -> int:
     from ..board.layouts import LayoutError
     from . import CliError
 
-    _usable_journal(args.data_dir, args.new_journal)
-    config = DaemonConfig(port=args.port, layout=args.layout, game=args.game, listen=args.listen,
-                          console_port=args.console_port, token=args.token, sim_baud=args.sim_baud,
-                          data_dir=args.data_dir, players=args.players, seed=args.seed,
-                          options=new_game_options(args.variants, args.option), step_s=args.speed,
-                          computers=computer_seats(args.computer), think_s=args.think,
-                          palette=args.palette)
+    v = table_settings(args)
+    _usable_journal(v["data_dir"], args.new_journal)
+    config = DaemonConfig(port=v["port"], layout=v["layout"], game=v["game"], listen=v["listen"],
+                          console_port=v["console_port"], token=v["token"], sim_baud=v["sim_baud"],
+                          data_dir=v["data_dir"], players=v["players"], seed=v["seed"],
+                          options=v["options"], step_s=v["speed"],
+                          computers=computer_seats(v["computer"]), think_s=v["think"],
+                          palette=v["palette"])
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:

@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 from bbshared import messages as m
 
-from ..board.layouts import ROOT, Layout
+from ..board.layouts import Layout
+from ..resources import DEFAULT_DATA_DIR
 from ..link.connection import BoardConnection
 from ..link.image import CellState
 from .. import games
@@ -21,7 +22,6 @@ from ..games.base import GameError
 from .journal import Journal, JournalError, journal_path
 from .session import GameSession, SessionError
 
-DEFAULT_DATA_DIR = ROOT / "var"
 log = logging.getLogger("botboard.session")
 
 

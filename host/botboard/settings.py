@@ -1,0 +1,183 @@
+"""A table's settings: what ``botboard run`` takes, from a TOML file and from flags.
+
+A flag given on the command line wins over the file, the file over the built-in
+default; ``resolve`` keeps where each value came from (``botboard config`` prints
+it). The file is found at ``--config PATH``, else ``$BOTBOARD_CONFIG``, else the
+first of ``~/.config/botboard/botboard.toml`` and ``/etc/botboard/botboard.toml``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class SettingsError(ValueError):
+    """A configuration file that cannot be used: says which file, which key and why."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str  # the TOML key, and the flag's dest (--console-port -> console_port)
+    kind: type  # str, int, float, list (of str) or dict
+    default: Any
+    meaning: str
+    example: Any = None  # shown in a new file for a setting with no default
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("game", str, "twin-tin-bots", "the game at the table"),
+    Setting("layout", str, None, "the board's layout (default: the game's own)", "ttb-big"),
+    Setting("players", int, None, "players of a new game when none is unfinished", 2),
+    Setting("seed", int, 0, "seed of a new game"),
+    Setting("variants", str, None, "Twin Tin Bots' variant pieces of a new game", "all"),
+    Setting("options", dict, {}, "engine options of a new game (a TOML table)"),
+    Setting("computer", list, [], "seats the computer plays, e.g. [\"2=search\"]"),
+    Setting("think", float, 2.0, "the computer's thinking time a move, in seconds"),
+    Setting("port", str, None, "the board's serial port (default /dev/botboard, else a plugged-in "
+            "Pico, else the simulated board)", "/dev/botboard"),
+    Setting("listen", str, "127.0.0.1", "the console's address (anything but loopback needs a token)"),
+    Setting("console_port", int, 8700, "the console's TCP port"),
+    Setting("token", str, None, "the token every console request carries", "a-long-random-string"),
+    Setting("data_dir", str, None, "where the journal and tile registry live (default ./var)",
+            "/var/lib/botboard"),
+    Setting("palette", str, "standard", "the LED colours: standard or colourblind"),
+    Setting("speed", float, None, "animation seconds a step (default 0.35)", 0.35),
+    Setting("sim_baud", int, None, "pace the simulated board's link like a UART at this rate", 115200),
+)
+BY_KEY = {s.key: s for s in SETTINGS}
+_KIND_WORDS = {str: "a string in quotes", int: "a whole number", float: "a number",
+               list: "a list of strings, e.g. [\"2=search\"]", dict: "a table, e.g. {max_turns = 10}"}
+
+
+def default_paths() -> list[Path]:
+    """Where a configuration file is looked for when none is named, in order."""
+    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return [home / "botboard" / "botboard.toml", Path("/etc/botboard/botboard.toml")]
+
+
+def find_file(named: str | None) -> tuple[Path | None, str]:
+    """(the configuration file in effect or None, how it was found)."""
+    if named:
+        return Path(named), "--config"
+    if os.environ.get("BOTBOARD_CONFIG"):
+        return Path(os.environ["BOTBOARD_CONFIG"]), "$BOTBOARD_CONFIG"
+    for path in default_paths():
+        if path.is_file():
+            return path, "found in its default place"
+    return None, "none found in " + " or ".join(str(p) for p in default_paths())
+
+
+def load_file(path: Path) -> dict[str, Any]:
+    """The settings a file gives, each checked; SettingsError names what is wrong and where."""
+    try:
+        with path.open("rb") as f:
+            doc = tomllib.load(f)
+    except FileNotFoundError as err:
+        raise SettingsError(f"{path}: no such configuration file (write one with "
+                            "`botboard config --init`, or leave out --config)") from err
+    except (OSError, UnicodeDecodeError) as err:
+        raise SettingsError(f"{path}: cannot be read ({err})") from err
+    except tomllib.TOMLDecodeError as err:
+        raise SettingsError(f"{path}: not valid TOML: {err}") from err
+    for key, value in doc.items():
+        _check(path, key, value)
+    return doc
+
+
+def _check(path: Path, key: str, value: Any) -> None:
+    setting = BY_KEY.get(key)
+    if setting is None:
+        near = difflib.get_close_matches(key, BY_KEY, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise SettingsError(f"{path}: unknown setting {key!r}{hint}; the settings are "
+                            + ", ".join(BY_KEY))
+    if not _is_kind(value, setting.kind):
+        raise SettingsError(f"{path}: {key} = {value!r}: {key} is {_KIND_WORDS[setting.kind]}")
+
+
+def _is_kind(value: Any, kind: type) -> bool:
+    if isinstance(value, bool):  # TOML's true is not a number
+        return False
+    if kind is float:
+        return isinstance(value, (int, float))
+    if kind is list:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, kind)
+
+
+@dataclass
+class Resolved:
+    """The settings in effect: values, where each came from, and the file read (if any)."""
+
+    values: dict[str, Any]
+    sources: dict[str, str]
+    file: Path | None
+    file_note: str
+
+
+def resolve(args: argparse.Namespace) -> Resolved:
+    """Defaults, then the file, then the flags given (absent flags are not in ``args``)."""
+    path, note = find_file(getattr(args, "config", None))
+    from_file = load_file(path) if path else {}
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for s in SETTINGS:
+        if s.key in vars(args):
+            values[s.key], sources[s.key] = getattr(args, s.key), "flag"
+        elif s.key in from_file:
+            values[s.key], sources[s.key] = from_file[s.key], str(path)
+        else:
+            values[s.key], sources[s.key] = s.default, "default"
+    values["think"] = float(values["think"])
+    if values["speed"] is not None:
+        values["speed"] = float(values["speed"])
+    flags = flag_options(getattr(args, "option", []))
+    if flags:
+        sources["options"] = "flag" if sources["options"] == "default" else f"{path} and flags"
+    values["options"] = {**values["options"], **flags}
+    return Resolved(values, sources, path, note)
+
+
+def flag_options(items: list[str]) -> dict[str, Any]:
+    """--option KEY=JSON items as a dict; SettingsError on a value that is not JSON."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError as err:
+            raise SettingsError(f"--option {item}: the value is not JSON ({err}); strings need "
+                                "quotes, e.g. ruleset='\"v1\"'") from err
+    return options
+
+
+def toml_value(value: Any) -> str:
+    """A value written as TOML (the kinds settings take)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a TOML basic string
+    return repr(value)
+
+
+def file_text(values: dict[str, Any]) -> str:
+    """A configuration file: the given settings set, every other one as a comment with its default."""
+    lines = ["# botboard table settings (botboard config shows what is in effect; docs/table-setup.md)", ""]
+    for s in SETTINGS:
+        lines.append(f"# {s.meaning}")
+        if s.key in values and values[s.key] is not None:
+            lines.append(f"{s.key} = {toml_value(values[s.key])}")
+        else:
+            lines.append(f"# {s.key} = {toml_value(s.default if s.default is not None else s.example)}")
+    return "\n".join(lines) + "\n"

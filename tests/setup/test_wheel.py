@@ -1,0 +1,89 @@
+"""The wheel: built from this checkout, installed into a fresh venv, and `botboard run` started
+outside any checkout plays on the simulated board from the firmware and layouts it carries."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv with only the wheel (and its pinned dependencies) installed."""
+    where = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(where / "dist"),
+                            str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    wheel = next((where / "dist").glob("botboard-*.whl"))
+    subprocess.run([sys.executable, "-m", "venv", str(where / "venv")], check=True, timeout=120)
+    done = subprocess.run([str(where / "venv/bin/pip"), "install", "-q", str(wheel)], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return where
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _status(port: int) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status", timeout=10) as reply:
+        return dict(json.loads(reply.read()))
+
+
+def test_the_wheel_carries_the_firmware_and_layouts(installed: Path) -> None:
+    python = installed / "venv/bin/python"
+    out = subprocess.run([str(python), "-c", "from botboard import resources as r; import json; "
+                          "print(json.dumps([str(r.ROOT), r.IN_CHECKOUT, str(r.DEFAULT_DATA_DIR)]))"],
+                         capture_output=True, text=True, cwd=installed, timeout=60,
+                         env={"HOME": str(installed), "PATH": "/usr/bin:/bin"})
+    root, in_checkout, data = json.loads(out.stdout)
+    assert not in_checkout and "site-packages/botboard/payload" in root
+    assert data == str(installed / ".local/share/botboard")
+    assert (Path(root) / "firmware/main.py").is_file() and (Path(root) / "shared/bbshared/link.py").is_file()
+    assert (Path(root) / "hardware/layouts/ttb-big.json").is_file()
+    listed = subprocess.run([str(installed / "venv/bin/botboard"), "games", "--playable"],
+                            capture_output=True, text=True, timeout=60, cwd=installed,
+                            env={"HOME": str(installed), "PATH": "/usr/bin:/bin"})
+    assert listed.returncode == 0 and "ttb-small" in listed.stdout, listed.stderr
+
+
+def test_botboard_run_from_the_wheel_plays_on_the_simulated_board(installed: Path) -> None:
+    port = _free_port()
+    env = {"HOME": str(installed), "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([str(installed / "venv/bin/botboard"), "run", "--console-port", str(port),
+                             "--players", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=installed, env=env)
+    try:
+        assert proc.stdout is not None
+        lines = []
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not any(line.startswith("console:") for line in lines):
+            lines.append(proc.stdout.readline())
+            assert proc.poll() is None, "".join(lines) + proc.stderr.read() if proc.stderr else ""
+        assert "simulated board" in lines[0]
+        status = _status(port)
+        while status["link"]["state"] != "connected" and time.monotonic() < deadline:
+            time.sleep(0.2)  # the console answers before the handshake is done
+            status = _status(port)
+        board = status["link"]["board"]
+        assert status["link"]["state"] == "connected" and board["layout"] == "ttb-small"
+        assert status["game"]["scores"] == {"red": 0, "blue": 0} and status["game"]["phase"] == "program"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    assert (installed / ".local/share/botboard/botboard.sqlite").is_file()  # the journal, outside a checkout
+    assert not (installed / "var").exists() and os.path.isdir(installed / "venv")
