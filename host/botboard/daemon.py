@@ -41,7 +41,7 @@ class DaemonConfig:
     console_port: int = DEFAULT_CONSOLE_PORT
     token: str | None = None
     sim_baud: int | None = None
-    data_dir: str | None = None  # the journal and tile registry (default ./var)
+    data_dir: str | None = None  # the journal and tile registry (default: the settings file's data_dir, else var/; docs/journal.md)
     players: int | None = None  # start a game if none of this game is unfinished
     seed: int = 0
     options: dict[str, Any] | None = None

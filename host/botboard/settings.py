@@ -11,11 +11,15 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import logging
 import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+
+log = logging.getLogger("botboard.settings")
 
 
 class SettingsError(ValueError):
@@ -45,7 +49,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("listen", str, "127.0.0.1", "the console's address (anything but loopback needs a token)"),
     Setting("console_port", int, 8700, "the console's TCP port"),
     Setting("token", str, None, "the token every console request carries", "a-long-random-string"),
-    Setting("data_dir", str, None, "where the journal and tile registry live (default ./var)",
+    Setting("data_dir", str, None, "where the journal and tile registry live (default: the settings file's data_dir, else var/; docs/journal.md)",
             "/var/lib/botboard"),
     Setting("palette", str, "standard", "the LED colours: standard or colourblind"),
     Setting("speed", float, None, "animation seconds a step (default 0.35)", 0.35),
@@ -110,6 +114,17 @@ def _is_kind(value: Any, kind: type) -> bool:
     if kind is list:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return isinstance(value, kind)
+
+
+def configured_data_dir() -> str | None:
+    """The settings file's data_dir, for commands that read the journal without taking
+    every setting; a file that cannot be read is left to `botboard run` to report."""
+    path, _ = find_file(None)
+    try:
+        return load_file(path).get("data_dir") if path else None
+    except SettingsError as err:
+        log.warning("%s", err)
+        return None
 
 
 @dataclass

@@ -31,7 +31,7 @@ class CliError(Exception):
 
 @contextmanager
 def opened_journal(data_dir: str | None) -> Iterator[Journal]:
-    """The journal in ``data_dir`` (default ./var), closed afterwards; its errors become CliError."""
+    """The journal in ``data_dir`` (default: the settings file's data_dir, else var/; docs/journal.md), closed afterwards; its errors become CliError."""
     from ..session.host import open_journal
     from ..session.journal import JournalError
 

@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,
     report.add_argument("source", metavar="GAME-OR-SCENARIO",
                         help="a journaled game's id (see `botboard games`) or a BotWars scenario file")
     report.add_argument("--json", action="store_true", help="print the report as JSON")
-    report.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
+    report.add_argument("--data-dir", default=None, help="journal directory (default: the settings file's data_dir, else var/; docs/journal.md)")
     report.set_defaults(func=_report)
     board = verbs.add_parser("board", help="print a board as text")
     board.add_argument("name", help="a board name (see data/boards) or a board JSON file")

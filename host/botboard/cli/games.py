@@ -11,7 +11,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("games", help="list journaled games, or export one as JSON",
                        description="Lists the games in the journal (id, game, players, seed, "
                        "actions, started, outcome). --export ID prints one game as one JSON record.")
-    p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
+    p.add_argument("--data-dir", default=None, help="journal directory (default: the settings file's data_dir, else var/; docs/journal.md)")
     p.add_argument("--export", type=int, metavar="ID", help="print this game's record as JSON")
     p.add_argument("--json", action="store_true", help="the list as JSON")
     p.add_argument("--playable", action="store_true",

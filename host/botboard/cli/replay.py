@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "every recorded state hash, and prints the final one. --json prints the "
                        "game's whole record (its export) with the replayed hash.")
     p.add_argument("game", type=int, help="the game's id (see `botboard games`)")
-    p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
+    p.add_argument("--data-dir", default=None, help="journal directory (default: the settings file's data_dir, else var/; docs/journal.md)")
     p.add_argument("--json", action="store_true", help="print the game's record as one JSON object")
     p.set_defaults(func=_run)
 

@@ -31,7 +31,7 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     flag("--console-port", "console TCP port (default 8700)", type=int)
     flag("--token", "token every console request must carry; 'auto' makes one")
     flag("--sim-baud", "pace the simulated board's link like a UART at this rate", type=int)
-    flag("--data-dir", "where the game journal and tile registry live (default ./var)")
+    flag("--data-dir", "where the game journal and tile registry live (default: the settings file's data_dir, else var/; docs/journal.md)")
     p.add_argument("--new-journal", action="store_true",
                    help="start a new journal beside the data directory's current one (say, a "
                    "damaged one, which is left untouched); later runs use the new one")

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     run_p.add_argument("--journal", action="store_true",
                        help="also journal the game and its actions (a scenario without a "
                        "position); the JSON gets its id as journaled.id (docs/journal.md)")
-    run_p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
+    run_p.add_argument("--data-dir", default=None, help="journal directory (default: the settings file's data_dir, else var/; docs/journal.md)")
     run_p.set_defaults(func=_run)
     check_p = verbs.add_parser("check", help="exit 0 only if every file's expect block holds")
     check_p.add_argument("files", nargs="+", metavar="FILE")

@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="any other engine option, e.g. score_victory=false")
     p.add_argument("--layout", default=None, help="layout: " + ", ".join(layouts.names())
                    + " (default: the game's own; ttb-big for 5-6 players of Twin Tin Bots)")
-    p.add_argument("--data-dir", default=None, help="journal directory (default ./var)")
+    p.add_argument("--data-dir", default=None, help="journal directory (default: the settings file's data_dir, else var/; docs/journal.md)")
     p.add_argument("--speed", type=float, default=0.0,
                    help="animation seconds per step (default 0: no waiting)")
     p.add_argument("--port", default=None, help="use this (simulated) board instead of starting one")

@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--uid", required=True, help="the tag's uid in hex (the console's trace shows it)")
     e.add_argument("--kind", required=True)
     e.add_argument("--colour", default=None)
-    e.add_argument("--data-dir", default=None, help="registry directory (default ./var)")
+    e.add_argument("--data-dir", default=None, help="registry directory (default: the settings file's data_dir, else var/; docs/journal.md)")
     e.set_defaults(func=_enroll)
     rb = verbs.add_parser("read-box", help="Goblins, Inc.: the box file's tile list from the "
                           "construction tiles lying on the board's readers")

@@ -47,7 +47,13 @@ class ConnBoard:
 
 
 def data_dir(path: str | Path | None) -> Path:
-    return Path(path) if path else DEFAULT_DATA_DIR
+    """The folder given, else the settings file's data_dir (a service's journal is found by
+    `botboard games` too), else the default (resources.DEFAULT_DATA_DIR)."""
+    if path:
+        return Path(path)
+    from ..settings import configured_data_dir
+
+    return Path(configured_data_dir() or DEFAULT_DATA_DIR)
 
 
 def open_journal(path: str | Path | None) -> Journal:
