@@ -271,8 +271,7 @@ def power_block(bs: list[Board]) -> str:
           amps(max(s.load_ma for s in b.stations)),
           percent(max(s.load_ma for s in b.stations) / REGULATOR[1])] for b in bs])
     return "\n\n".join([
-        "LEDs: a dark LED draws about 1 mA; at full white the datasheet gives 3 x 12 mA, the "
-        "firmware estimates 3 x 20 mA (the figure it holds under the budget).", leds,
+        "LEDs, with no limit:", leds,
         "Supply: LEDs at the most the firmware lets them draw, every reader's field on, "
         f"readers' 3.3 V made from 5 V at {percent(BUCK_EFFICIENCY)} efficiency; the supply is the "
         "smallest that keeps 20 % headroom.", supply,
