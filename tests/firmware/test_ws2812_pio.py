@@ -169,8 +169,8 @@ def span_ns(cycles: int, sys_hz: int, div: int) -> tuple[float, float]:
     """Shortest and longest time of `cycles` PIO cycles. A fractional divider makes each PIO cycle
     a whole number of system cycles, int(div) or one more, so that any run of them is within one
     system cycle of nominal (RP2040 datasheet 3.5.5); an integer divider has no such spread."""
-    sixteenths = cycles * div
-    shortest, longest = sixteenths // 256, -(-sixteenths // 256)
+    in_256ths = cycles * div  # of a system cycle
+    shortest, longest = in_256ths // 256, -(-in_256ths // 256)
     return shortest * 1e9 / sys_hz, longest * 1e9 / sys_hz
 
 

@@ -48,10 +48,10 @@ _T0H = const(20)  # 320 | 313-320 ns: 60 ns under the V5's 380 ns maximum
 _T1H = const(50)  # 800 | 793-800 ns: the classic nominal, 143 ns from its 650 ns minimum
 _T0L = const(53)  # 848 | 847-853 ns: 147 ns from the classic 700 ns minimum
 _T1L = const(37)  # 592 | 587-593 ns: 8 | 6.7 ns from the V5's 580 min and classic 600 max;
-#                   no clock that a Pico or Pico 2 divides to does better on both
+#                   the best either board can do (system cycles of 8 and 6.7 ns)
 # The low that ends every bit is T1L; a 0 adds _T0L - _T1L to it.  One
 # instruction lasts at most 16 cycles (4 delay bits beside 1 side-set bit), so
-# the phases are split over several.  tests/firmware/test_ws2812_pio.py runs
+# the phases are split over several (8 of a PIO's 32 instruction slots).  tests/firmware/test_ws2812_pio.py runs
 # this program in a PIO emulator and checks every time against both windows.
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
              autopull=True, pull_thresh=8)
