@@ -51,8 +51,9 @@ _T1L = const(37)  # 592 | 587-593 ns: 8 | 6.7 ns from the V5's 580 min and class
 #                   the best either board can do (system cycles of 8 and 6.7 ns)
 # The low that ends every bit is T1L; a 0 adds _T0L - _T1L to it.  One
 # instruction lasts at most 16 cycles (4 delay bits beside 1 side-set bit), so
-# the phases are split over several (8 of a PIO's 32 instruction slots).  tests/firmware/test_ws2812_pio.py runs
-# this program in a PIO emulator and checks every time against both windows.
+# the phases are split over several: 8 of a PIO's 32 instruction slots.
+# tests/firmware/test_ws2812_pio.py runs this program in a PIO emulator and
+# checks every time against both windows.
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
              autopull=True, pull_thresh=8)
 def _ws2812():
