@@ -101,5 +101,5 @@ print(json.dumps({"segs": segs, "sm": [L.chain_sm(i) for i in (0, 3, 4, 7)],
     assert r["sm"] == [[0, 0], [0, 3], [1, 0], [1, 3]]
     assert r["txf"] == [0x50200010, 0x50300018]
     assert r["dreq"] == [1, 11]
-    assert r["us"] == 637 * 30 + 300
+    assert r["us"] == 21_281 + 300  # 637 LEDs of 24 bits of at most 1392 ns, and the latch
     assert len(r["errs"]) == 3

@@ -5,7 +5,7 @@
 #   chain_sm(i) -> (pio, sm)          chains 0..3 on PIO0, 4..7 on PIO1
 #   pio_txf_addr(pio, sm) -> int      TX FIFO register address (DMA write target)
 #   dreq_pio_tx(pio, sm) -> int       DMA transfer request of that TX FIFO
-#   frame_us(leds) -> int             time to send a chain plus the latch gap
+#   frame_us(leds) -> int             time to send a chain (at most) plus the latch gap
 # Addresses and DREQ numbers are the same on RP2040 and RP2350 for PIO0/PIO1
 # (RP2040 datasheet 2.5.3.1 and 3.7; RP2350 datasheet 12.6 and 11.7).
 from micropython import const
@@ -13,8 +13,8 @@ from micropython import const
 _PIO0_BASE = const(0x50200000)
 _PIO_STRIDE = const(0x100000)  # PIO1 at 0x50300000 (PIO2 on RP2350 at 0x50400000)
 _TXF0 = const(0x010)
-US_PER_LED = const(30)  # 24 bits at 800 kbit/s
-LATCH_US = const(300)  # WS2812B V5 needs > 280 us low to latch
+BIT_NS = const(1392)  # the longest bit, a 1: T1H + T1L = 87 PIO cycles of 16 ns (ws2812.py)
+LATCH_US = const(300)  # WS2812B-V5 needs > 280 us low to latch (the classic part > 50 us)
 MAX_CHAINS = const(8)
 
 
@@ -44,4 +44,5 @@ def dreq_pio_tx(pio, sm):
 
 
 def frame_us(leds):
-    return leds * US_PER_LED + LATCH_US
+    # worst case, every bit a 1 (a 0 takes 1168 ns); 24 bits an LED
+    return (leds * 24 * BIT_NS + 999) // 1000 + LATCH_US

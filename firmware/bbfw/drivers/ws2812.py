@@ -23,6 +23,7 @@
 from machine import Pin
 import rp2
 import time
+from micropython import const
 
 from .ledchain import segments, chain_sm, pio_txf_addr, dreq_pio_tx, frame_us
 
@@ -31,18 +32,42 @@ if TYPE_CHECKING:
     from rp2.asm_pio import *  # noqa: F401,F403  names of the PIO assembler
 
 
-# 10 PIO cycles per bit at 8 MHz = 800 kbit/s: a 1 is high 7 cycles (875 ns),
-# a 0 is high 2 cycles (250 ns), the rest of the 1.25 us low.
+# Bit timing.  Each time must suit both parts a chain may hold (Worldsemi
+# datasheets, "data transfer time"): the classic WS2812B (T0H 0.4, T1H 0.8,
+# T0L 0.85, T1L 0.45 us, each +-150 ns) and the WS2812B-V5 of the BOM (T0H
+# 220-380 ns; T1H, T0L and T1L 580-1000 ns).  Both hold in T0H 250-380,
+# T1H 650-950, T0L 700-1000 and T1L 580-600 ns; T1L's 20 ns is what binds.
+# The state machine runs at 62.5 MHz, 16 ns a cycle: system clock / 2 on a
+# Pico (125 MHz, an integer divider, exact and without jitter).  On a Pico 2
+# (150 MHz) the divider is 2 + 102/256 (62.54 MHz, +0.065 %): a fractional
+# divider makes each PIO cycle 2 or 3 system cycles, so any time is within one
+# system cycle (6.7 ns) of nominal (RP2040 datasheet 3.5.5; the RP2350's is alike).
+# Worst cases (Pico | Pico 2) and the distance to the nearer common edge:
+_PIO_HZ = const(62_500_000)
+_T0H = const(20)  # 320 | 313-320 ns: 60 ns under the V5's 380 ns maximum
+_T1H = const(50)  # 800 | 793-800 ns: the classic nominal, 143 ns from its 650 ns minimum
+_T0L = const(53)  # 848 | 847-853 ns: 147 ns from the classic 700 ns minimum
+_T1L = const(37)  # 592 | 587-593 ns: 8 | 6.7 ns from the V5's 580 min and classic 600 max;
+#                   the best either board can do (system cycles of 8 and 6.7 ns)
+# The low that ends every bit is T1L; a 0 adds _T0L - _T1L to it.  One
+# instruction lasts at most 16 cycles (4 delay bits beside 1 side-set bit), so
+# the phases are split over several: 8 of a PIO's 32 instruction slots.
+# tests/firmware/test_ws2812_pio.py runs this program in a PIO emulator and
+# checks every time against both windows.
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
              autopull=True, pull_thresh=8)
 def _ws2812():
     wrap_target()
     label("bitloop")
-    out(x, 1).side(0)[2]
-    jmp(not_x, "do_zero").side(1)[1]
-    jmp("bitloop").side(1)[4]
-    label("do_zero")
-    nop().side(0)[4]
+    out(x, 1).side(0)[15]                       # low 16: the next bit, MSB first
+    nop().side(0)[15]                           # low 16
+    nop().side(0)[_T1L - 33]                    # low 5: T1L
+    nop().side(1)[_T0H - 17]                    # high 4
+    jmp(not_x, "zero").side(1)[15]              # high 16: T0H
+    nop().side(1)[14]                           # high 15
+    jmp("bitloop").side(1)[_T1H - _T0H - 16]    # high 15: T1H
+    label("zero")
+    nop().side(0)[_T0L - _T1L - 1]              # low 16, then T1L from bitloop: T0L
     wrap()
 
 
@@ -62,7 +87,7 @@ class WS2812:
         for i in range(len(segs)):
             first, n = segs[i]
             pio, sm = chain_sm(i)
-            s = rp2.StateMachine(4 * pio + sm, _ws2812, freq=8_000_000,
+            s = rp2.StateMachine(4 * pio + sm, _ws2812, freq=_PIO_HZ,
                                  sideset_base=Pin(pins[i]))
             s.active(1)
             d = rp2.DMA()

@@ -3,7 +3,7 @@
 Runs the real firmware (precompiled as deploy puts it on the board) in the
 MicroPython unix port (firmware/bbfw/sim/bench.py) and converts what it counts
 into time on the reference hardware: SPI at 10 Mbit/s, ISO 14443-A at 106
-kbit/s, WS2812 at 30 us per LED, the link at 115200 baud or USB full speed.
+kbit/s, WS2812 at 33.4 us per LED (every bit a 1), the link at 115200 baud or USB full speed.
 Interpreter time on the Pico is the time measured here scaled by a calibration
 loop (the Pico's time for it is an assumption until measured on a board: see
 docs/benchmarks.md). The heap peak is the smallest ``-X heapsize`` in which
@@ -27,7 +27,7 @@ RF_US_PER_BIT = 9.44  # 106 kbit/s
 RF_PARITY = 9 / 8  # a parity bit after every byte on the air
 FDT_US = 86  # tag answer delay after a frame (ISO/IEC 14443-3, 1172/fc)
 NO_ANSWER_US = 500  # the driver's timer when no tag answers
-WS2812_US_PER_LED = 30
+WS2812_NS_PER_LED = 24 * 1392  # 24 bits of at most 1392 ns (firmware ledchain.BIT_NS)
 WS2812_LATCH_US = 300
 UART_US_PER_BYTE = 10 / 115200 * 1e6
 USB_FRAME_US = 1000  # full speed: a CDC packet waits for the next 1 ms frame at worst
@@ -128,7 +128,7 @@ def worst_case(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: f
     send = t["slot_event_send"] * k + link_us
     latency = wait + select + between + read + send
     steady_step = (STATION_SLOTS - 1) * empty + 2 * present + between
-    wire = fig["longest_chain_leds"] * WS2812_US_PER_LED + WS2812_LATCH_US
+    wire = fig["longest_chain_leds"] * WS2812_NS_PER_LED / 1000 + WS2812_LATCH_US
     frame_us = max(FRAME_MS * 1000, wire, steady_step)
     return {"tag_to_event_ms_worst": round(latency / 1000, 2),
             "other_arrival_ms": round((select + read) / 1000, 2),
@@ -197,9 +197,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "link_us_slot_arrival_uart_115200": round(arrival_bytes * UART_US_PER_BYTE),
             "link_us_slot_arrival_usb_worst": USB_FRAME_US,
             "led_bytes_per_frame": 3 * leds,
-            "led_wire_ms_per_frame_one_chain": round(leds * WS2812_US_PER_LED / 1000, 2),
+            "led_wire_ms_per_frame_one_chain": round(leds * WS2812_NS_PER_LED / 1e6, 2),
             "led_wire_ms_per_frame_parallel_chains": round(
-                (fig["longest_chain_leds"] * WS2812_US_PER_LED + WS2812_LATCH_US) / 1000, 2),
+                (fig["longest_chain_leds"] * WS2812_NS_PER_LED / 1000 + WS2812_LATCH_US) / 1000, 2),
             "render_frame_us_here": fig["time_us"]["render_frame_all_animated"],
             "input_step_us_here_with_chip_models": fig["time_us"]["input_step"],
             "buttons_scan_us_here": counts["buttons_scan_us"],
