@@ -94,7 +94,8 @@ class Layout:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "grid": self.grid,
                 "cells": [list(c) for c in self.cells], "leds_per_cell": self.leds_per_cell,
-                "chains": list(self.chains), "touch": self.touch, "power_ma": self.power_ma, "game": self.game, "pins": self.pins,
+                "chains": list(self.chains), "touch": self.touch, "power_ma": self.power_ma, "chain_ma": self.chain_ma, "game": self.game,
+                "pins": self.pins,
                 "stations": [{"name": s.name, "slots": list(s.slots), "buttons": s.buttons}
                              for s in self.stations]}
 
