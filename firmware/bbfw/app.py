@@ -22,6 +22,7 @@ import struct
 import time
 
 import asyncio
+from micropython import const
 from bbshared import messages as m
 from bbshared.crc32 import crc32
 from bbshared.frame import MAX_WIRE
@@ -36,6 +37,12 @@ from .watchdog import INPUT_TASK, LINK_TASK, RENDER_TASK
 HOST_SILENT_MS = 3000  # no frame from the host for this long: show the waiting pattern
 SCAN_BUDGET = 4  # reader polls per input step with no priorities set (3 + 1 other)
 PRESENT_EVERY = 4  # a priority slot holding a tag is checked on one visit in 4
+# A tile arrives on the poll that first selects it: the select reads its UID
+# (the SAK answer CRC-checked) and the payload READ (CRC-checked) follows at
+# once, two reads of the tag.  Waiting for a later poll to confirm it cost a
+# whole round of the other slots (docs/benchmarks.md, tag to event); the host
+# may ask for more polls (SET_CONFIG present_after).
+_PRESENT_AFTER = const(1)
 BUTTON_MS = 8  # matrix scan period: with 3 agreeing scans, a 24 ms debounce
 FRAME_MS = 20  # renderer period: 50 frames/s
 _WAITING_PALETTE = 15
@@ -84,6 +91,7 @@ class Board:
         self.frame_ms = FRAME_MS
         self.scan_budget = SCAN_BUDGET
         self.scanner.present_every = PRESENT_EVERY
+        self.scanner.present_after = _PRESENT_AFTER
         self._next_buttons = self.started
         self._rx = bytearray(256)
         self._rxv = memoryview(self._rx)
@@ -334,10 +342,11 @@ class Board:
 
     def _set_priority(self, payload):
         # every priority slot (the active station) polled in each input step,
-        # plus one of the others so that nothing starves
+        # plus one slow poll (one of the others, or a tag check) so that nothing
+        # starves; one only: each can be a select, and the next tile waits for it
         slots = [s for s in payload if s < self.cfg["slots"]]
         self.scanner.set_priority(slots)
-        self.scan_budget = max(SCAN_BUDGET, len(slots) + 1)
+        self.scan_budget = len(slots) + 1 if slots else SCAN_BUDGET
 
     def _write_tag(self, payload):
         # Write a tile payload to the tag on a slot's reader (botboard tiles
@@ -373,6 +382,7 @@ class Board:
 
     def input_step(self, now):
         self.scanner.step(self.scan_budget)
+        self.scanner.watch()
         if time.ticks_diff(now, self._next_buttons) >= 0:
             self._next_buttons = time.ticks_add(now, BUTTON_MS)
             self.buttons.scan(now)
