@@ -86,6 +86,7 @@ class Board:
         self.renderer.set_chains(board_config.first_cells(cfg) or [0], board_config.chain_ma(cfg))
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
                                    on_error=self._on_reader_error, on_trouble=self._on_trouble)
+        hal.readers.on_hot = self._on_reader_hot
         self.buttons = hal.make_buttons(self._on_key, self._on_button_error)
         self.game = cfg.get("game", 0)  # tilepayload game id of this board's tiles, 0: any
         self.frame_ms = FRAME_MS
@@ -182,6 +183,13 @@ class Board:
     def _on_reader_error(self, slot, code, text):
         self.error(code, slot, text)
 
+    def _on_reader_hot(self, slot, hot):
+        if hot:
+            self.error(m.E_READER, slot, "slot %d: reader over temperature, antenna off: let it "
+                       "cool; check its 3.3 V supply and antenna" % slot)
+        else:
+            self.send(m.LOG, m.LOG_INFO, "slot %d: reader cooled, antenna on" % slot)
+
     def _on_key(self, key, action):
         # keys past the station buttons are the arena cells' touch pads
         buttons = self.cfg["buttons"]
@@ -256,6 +264,17 @@ class Board:
             value = stats[key] if key in stats else getattr(self, key)
             struct.pack_into(">I", buf, 4 * i, value & 0xFFFFFFFF)
         self.link.send(m.LINK_STATS, buf)
+
+    def _get_reader_stats(self, payload):
+        # the readers with an error counted or over temperature now (docs/protocol.md)
+        bank = self.hal.readers
+        e = bank.errors
+        out = bytearray()
+        for s in range(bank.count):
+            o = 3 * s
+            if bank.hot[s] or e[o] or e[o + 1] or e[o + 2]:
+                out += struct.pack(">BBHHH", s, bank.hot[s], e[o], e[o + 1], e[o + 2])
+        self.link.send(m.READER_STATS, out)
 
     def _report_drops(self, now):
         if not self.session or self.waiting:
@@ -451,6 +470,7 @@ _HANDLERS = {
     m.HELLO_REQ: Board._hello_req,
     m.PING: Board._ping,
     m.GET_LINK_STATS: Board._get_link_stats,
+    m.GET_READER_STATS: Board._get_reader_stats,
     m.SET_CELLS: Board._set_cells,
     m.SET_RANGE: Board._set_range,
     m.SET_PALETTE: Board._set_palette,
