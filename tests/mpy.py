@@ -14,7 +14,12 @@ from pathlib import Path
 from botboard.board.sim import micropython_binary
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAP = "160K"  # the RP2040 Pico has about 190 KB free for the MicroPython heap
+# The RP2040 Pico has about 190 KB free for the MicroPython heap, and objects
+# on this 64-bit port take up to twice their size there: 168 KB here is still
+# stricter than the board. (160 KB until Nov 2026, when the big arena's board
+# with the reader error counters no longer fitted it; the bench's heap peak,
+# docs/benchmarks.md, is the figure that tracks the growth.)
+HEAP = "168K"
 
 
 def mpy_env() -> dict[str, str]:

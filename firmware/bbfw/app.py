@@ -22,6 +22,7 @@ import struct
 import time
 
 import asyncio
+from micropython import const
 from bbshared import messages as m
 from bbshared.crc32 import crc32
 from bbshared.frame import MAX_WIRE
@@ -36,6 +37,12 @@ from .watchdog import INPUT_TASK, LINK_TASK, RENDER_TASK
 HOST_SILENT_MS = 3000  # no frame from the host for this long: show the waiting pattern
 SCAN_BUDGET = 4  # reader polls per input step with no priorities set (3 + 1 other)
 PRESENT_EVERY = 4  # a priority slot holding a tag is checked on one visit in 4
+# A tile arrives on the poll that first selects it: the select reads its UID
+# (the SAK answer CRC-checked) and the payload READ (CRC-checked) follows at
+# once, two reads of the tag.  Waiting for a later poll to confirm it cost a
+# whole round of the other slots (docs/benchmarks.md, tag to event); the host
+# may ask for more polls (SET_CONFIG present_after).
+_PRESENT_AFTER = const(1)
 BUTTON_MS = 8  # matrix scan period: with 3 agreeing scans, a 24 ms debounce
 FRAME_MS = 20  # renderer period: 50 frames/s
 _WAITING_PALETTE = 15
@@ -79,11 +86,13 @@ class Board:
         self.renderer.set_chains(board_config.first_cells(cfg) or [0], board_config.chain_ma(cfg))
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
                                    on_error=self._on_reader_error, on_trouble=self._on_trouble)
+        hal.readers.on_hot = self._on_reader_hot
         self.buttons = hal.make_buttons(self._on_key, self._on_button_error)
         self.game = cfg.get("game", 0)  # tilepayload game id of this board's tiles, 0: any
         self.frame_ms = FRAME_MS
         self.scan_budget = SCAN_BUDGET
         self.scanner.present_every = PRESENT_EVERY
+        self.scanner.present_after = _PRESENT_AFTER
         self._next_buttons = self.started
         self._rx = bytearray(256)
         self._rxv = memoryview(self._rx)
@@ -174,6 +183,13 @@ class Board:
     def _on_reader_error(self, slot, code, text):
         self.error(code, slot, text)
 
+    def _on_reader_hot(self, slot, hot):
+        if hot:
+            self.error(m.E_READER, slot, "slot %d: reader over temperature, antenna off: let it "
+                       "cool; check its 3.3 V supply and antenna" % slot)
+        else:
+            self.send(m.LOG, m.LOG_INFO, "slot %d: reader cooled, antenna on" % slot)
+
     def _on_key(self, key, action):
         # keys past the station buttons are the arena cells' touch pads
         buttons = self.cfg["buttons"]
@@ -248,6 +264,17 @@ class Board:
             value = stats[key] if key in stats else getattr(self, key)
             struct.pack_into(">I", buf, 4 * i, value & 0xFFFFFFFF)
         self.link.send(m.LINK_STATS, buf)
+
+    def _get_reader_stats(self, payload):
+        # the readers with an error counted or over temperature now (docs/protocol.md)
+        bank = self.hal.readers
+        e = bank.errors
+        out = bytearray()
+        for s in range(bank.count):
+            o = 3 * s
+            if bank.hot[s] or e[o] or e[o + 1] or e[o + 2]:
+                out += struct.pack(">BBHHH", s, bank.hot[s], e[o], e[o + 1], e[o + 2])
+        self.link.send(m.READER_STATS, out)
 
     def _report_drops(self, now):
         if not self.session or self.waiting:
@@ -334,10 +361,11 @@ class Board:
 
     def _set_priority(self, payload):
         # every priority slot (the active station) polled in each input step,
-        # plus one of the others so that nothing starves
+        # plus one slow poll (one of the others, or a tag check) so that nothing
+        # starves; one only: each can be a select, and the next tile waits for it
         slots = [s for s in payload if s < self.cfg["slots"]]
         self.scanner.set_priority(slots)
-        self.scan_budget = max(SCAN_BUDGET, len(slots) + 1)
+        self.scan_budget = len(slots) + 1 if slots else SCAN_BUDGET
 
     def _write_tag(self, payload):
         # Write a tile payload to the tag on a slot's reader (botboard tiles
@@ -373,6 +401,7 @@ class Board:
 
     def input_step(self, now):
         self.scanner.step(self.scan_budget)
+        self.scanner.watch()
         if time.ticks_diff(now, self._next_buttons) >= 0:
             self._next_buttons = time.ticks_add(now, BUTTON_MS)
             self.buttons.scan(now)
@@ -441,6 +470,7 @@ _HANDLERS = {
     m.HELLO_REQ: Board._hello_req,
     m.PING: Board._ping,
     m.GET_LINK_STATS: Board._get_link_stats,
+    m.GET_READER_STATS: Board._get_reader_stats,
     m.SET_CELLS: Board._set_cells,
     m.SET_RANGE: Board._set_range,
     m.SET_PALETTE: Board._set_palette,

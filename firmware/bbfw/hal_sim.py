@@ -250,6 +250,8 @@ class Hal:
                                  bytes.fromhex(payload) if payload else None, FAULTS[fault])
         elif op == "remove":
             self.field.remove(req["slot"])
+        elif op == "heat":  # the slot's reader overheats (hot true) or cools (false)
+            self.field.overheat(req["slot"], req.get("hot", True))
         elif op == "tag":  # what the tag on a slot holds in its payload pages (tests)
             tag = self.field.tag(req["slot"])
             return {"ok": True, "payload": bytes(tag.byte(16 + i) for i in range(16)).hex()}
@@ -268,7 +270,9 @@ class Hal:
                     "present": board.present_slots(), "events_dropped": board.events_dropped, "cell_updates": board.cell_updates,
                     "cell_updates_check": board.cell_updates_check,
                     "brightness": board.renderer.brightness, "power_ma": board.renderer.budget_ma,
-                    "current_ma": board.renderer.current_ma}
+                    "current_ma": board.renderer.current_ma,
+                    # per reader: bad-CRC answers, collisions, over-temperature episodes
+                    "reader_errors": list(self.readers.errors), "readers_hot": list(self.readers.hot)}
         elif op == "flood":  # link tests: send n LOG lines numbered 0..n-1
             asyncio.create_task(self._flood(board, req["count"]))
         else:

@@ -15,6 +15,18 @@
 #                                    mfrc522 OK..CHIP_TIMEOUT, NO_PAYLOAD,
 #                                    BAD_PAYLOAD
 #   bank.collided[slot]              1 when the last poll saw several tags
+#   bank.errors                      per reader 3 counters (array of u16,
+#                                    saturating): [3 * slot] answers with a bad
+#                                    CRC, [3 * slot + 1] bit collisions,
+#                                    [3 * slot + 2] over-temperature episodes
+#   bank.hot[slot]                   1 while the reader is over temperature
+#   bank.on_hot(slot, hot)           called when a reader overheats (its chip
+#                                    switched the antenna off: it reads nothing)
+#                                    and when it has cooled and reads again
+#
+# Over temperature (ErrorReg TempErr): the slot reads as empty, and each poll
+# only asks the chip whether it is still hot (one register read); once it is
+# not, the antenna goes back on and polling goes on as before.
 #
 # A polled tag is left selected (ACTIVE): an arrival reads its payload at once,
 # and the next poll only checks that the same tag still answers (FAST_READ of
@@ -23,16 +35,22 @@
 # ignores WUPA, so one poll in RECHECK_EVERY halts it first and wakes the
 # whole field: a second tile laid on the first collides there and is seen
 # (bank.collided).  Polls allocate nothing.
+from array import array
+
 from micropython import const
 
 from bbshared import tilepayload
 from bbshared.messages import TAG_STATUS
-from .drivers.mfrc522 import OK, CHIP_TIMEOUT, PROTOCOL_ERROR
+from .drivers.mfrc522 import OK, CHIP_TIMEOUT, PROTOCOL_ERROR, TIMEOUT
 
 NO_PAYLOAD = const(7)  # the tag answered but holds no tile payload
 BAD_PAYLOAD = const(8)  # a tile payload with a wrong CRC or unknown version
 STATUS_NAMES = TAG_STATUS  # the same codes the host reads in TAG_WRITTEN
 RECHECK_EVERY = const(4)  # of a selected tag's polls, one wakes the whole field
+# ErrorReg bits in MFRC522.errors (the driver's values; MFRC522 datasheet 9.3.1.7)
+_ERR_TEMP = const(0x40)  # TempErr: the chip switched its antenna drivers off
+_ERR_COLL = const(0x08)  # CollErr
+_ERR_CRC = const(0x04)  # CRCErr: an answer whose CRC_A was wrong
 
 
 class ReaderBank:
@@ -45,12 +63,34 @@ class ReaderBank:
         self.alive = bytearray(n)
         self._selected = bytearray(n)
         self._checks = bytearray(n)  # polls of a selected tag since the field was woken whole
+        self.errors = array("H", bytes(6 * n))
+        self.hot = bytearray(n)
+        self.on_hot = None
 
     def init(self):
         for i in range(self.count):
             self.alive[i] = 1 if self._d[i].init() else 0
             self.status[i] = OK if self.alive[i] else CHIP_TIMEOUT
         return sum(self.alive)
+
+    def _count(self, slot):
+        # ErrorReg bits the driver saw in the last operation on this reader
+        d = self._d[slot]
+        e = d.errors
+        type(d).errors = 0  # a class attribute: shared by all readers
+        c = self.errors
+        o = 3 * slot
+        if e & _ERR_CRC and c[o] < 0xFFFF:
+            c[o] += 1
+        if e & _ERR_COLL and c[o + 1] < 0xFFFF:
+            c[o + 1] += 1
+        if e & _ERR_TEMP and not self.hot[slot]:
+            self.hot[slot] = 1
+            self._selected[slot] = 0  # the field went off: every tag in it reset
+            if c[o + 2] < 0xFFFF:
+                c[o + 2] += 1
+            if self.on_hot is not None:
+                self.on_hot(slot, True)
 
     def _wake(self, slot):
         # halt a tag left selected, then WUPA + select; returns a status
@@ -59,6 +99,13 @@ class ReaderBank:
             if not d.init():
                 return CHIP_TIMEOUT
             self.alive[slot] = 1
+        if self.hot[slot]:
+            if d.overheated():
+                return TIMEOUT  # the antenna is off: nothing can answer
+            d.antenna(True)  # cooled down: on again
+            self.hot[slot] = 0
+            if self.on_hot is not None:
+                self.on_hot(slot, False)
         if self._selected[slot]:
             # a selected tag answers alone: now and then it is sent to sleep and
             # the field woken whole, so that a second tag laid on it collides
@@ -79,12 +126,20 @@ class ReaderBank:
 
     def poll(self, slot):
         st = self._wake(slot)
+        if self._d[slot].errors:
+            self._count(slot)
         self.status[slot] = st
         if st == OK:
             return self._d[slot].uid
         return None
 
     def read_payload(self, slot):
+        p = self._read_payload(slot)
+        if self._d[slot].errors:
+            self._count(slot)
+        return p
+
+    def _read_payload(self, slot):
         d = self._d[slot]
         if not self._selected[slot]:
             st = self._wake(slot)
@@ -129,5 +184,7 @@ class ReaderBank:
                     st = PROTOCOL_ERROR
         if st != OK:
             self._selected[slot] = 0
+        if self._d[slot].errors:
+            self._count(slot)
         self.status[slot] = st
         return st

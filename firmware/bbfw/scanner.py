@@ -4,13 +4,15 @@
 #                    on_error=None, read_retries=3)
 #   sc.set_priority(slots_first)   host-set order, the active station first
 #   sc.step(budget) -> int         poll up to `budget` slots, returns how many
+#   sc.watch() -> int              the empty priority slots once more (see
+#                                  Scheduling), returns how many
 #   sc.present_after, sc.absent_after   may be changed at any time
 #   sc.present_every = k           a priority slot holding a tag is checked at
 #       most once in k steps (default 1: every visit), and only one such slot
 #       per step, the most overdue first (so each gets its turn); the visits
 #       skipped cost no budget, so the empty slots of the active station, where
 #       the next tile will land, are polled every step.  With T tags in the
-#       station a departure takes about max(k, T) * absent_after steps to be
+#       station a departure takes about 2 * max(k, T) * absent_after steps to be
 #       seen; arrivals are what must be quick.
 #   on_event(slot, present, uid_bytes, payload_bytes_or_None)
 #       once per arrival (after present_after consecutive reads of the same
@@ -26,9 +28,15 @@
 #       its slot is in trouble.
 #
 # Scheduling: priority slots are polled first in every step, rotating when the
-# budget is short, but one poll per step is kept for the other slots (round
-# robin) so that nothing starves.  With budget B, P priority slots and R
-# others, a priority slot is polled every ceil(P / (B - 1)) steps.
+# budget is short; the rest of the budget goes to the other slots (round robin)
+# and to tag checks of priority slots, at least one poll a step, so nothing
+# starves.  With the budget of the board (priority slots + 1) that is one slow
+# poll a step, a tag check and another slot taking turns.  With budget B, P
+# priority slots and R others, a priority slot is polled every
+# ceil(P / (B - 1)) steps.  watch() after a step polls the empty priority
+# slots again, so that the step's slow poll and the other tasks' time never
+# fall between the same two looks at an empty slot: the worst wait for a new
+# tile is one of them, not their sum (host/botboard/bench/scan_worst.py).
 # The bank needs poll(slot) and read_payload(slot); when it also has
 # status / collided byte arrays (ReaderBank), errors are classified.
 # A step without arrivals or departures allocates nothing.
@@ -79,6 +87,7 @@ class SlotScanner:
         self.polls = 0
         self.present_every = 1
         self._skips = bytearray(slots)
+        self._check_turn = False  # a tag check waited while another slot was polled
         self.set_priority(())
 
     def set_priority(self, slots_first):
@@ -121,15 +130,43 @@ class SlotScanner:
                 continue
             self._poll(s)
             polled += 1
-        if oldest >= 0 and polled < quota:
-            # one tag check per step (they are the slow polls), the most
-            # overdue first: every slot holding a tag gets its turn
-            skips[oldest] = 0
-            self._poll(oldest)
-            polled += 1
-        for _ in range(min(budget - polled, nr)):
+        # the polls beyond the priority visits (a skipped visit still uses its
+        # share): tag checks and the other slots.  Both can be slow (a select),
+        # so with one such poll a step they take turns: no step holds two
+        slow = budget - min(quota, np)
+        if oldest >= 0:
+            if slow > 1 or self._check_turn or (not nr and polled < quota):
+                # one tag check per step, the most overdue first: every slot
+                # holding a tag gets its turn
+                self._check_turn = False
+                skips[oldest] = 0
+                self._poll(oldest)
+                polled += 1
+                slow -= 1
+            else:
+                self._check_turn = True  # the other slots have this step, the check the next
+        for _ in range(min(slow, nr)):
             s = self._rest[self._rcur]
             self._rcur = (self._rcur + 1) % nr
+            self._poll(s)
+            polled += 1
+        return polled
+
+    def watch(self):
+        # The empty priority slots again, in the order of the last step, after
+        # its slow poll: between two looks at an empty slot there is then
+        # either that poll or the time the other tasks take, never both
+        # (a new tile is what must be seen quickly).  After a step that visited
+        # every priority slot, _pcur is where that step began.  Slots holding a tag, a
+        # candidate still being confirmed, trouble or a dead reader wait for
+        # the next step.  Returns the polls made.
+        np = self._nprio
+        polled = 0
+        for i in range(np):
+            s = self._prio[(self._pcur + i) % np]
+            if (self.present[s] or self._hits[s] or self.trouble[s]
+                    or self._flags[s] & _F_DEAD):
+                continue
             self._poll(s)
             polled += 1
         return polled

@@ -17,6 +17,8 @@ ACK = 0x05  # link level: every reliable frame up to seq received
 NAK = 0x06  # link level: frame seq missing, send again from there
 GET_LINK_STATS = 0x07  # host -> board: ask for LINK_STATS
 LINK_STATS = 0x08  # board -> host: the board's link health counters (LINK_COUNTERS)
+GET_READER_STATS = 0x09  # host -> board: ask for READER_STATS
+READER_STATS = 0x0A  # board -> host: error counters of the readers that have any (READER_COUNTERS)
 SLOT = 0x10  # board -> host: a tag arrived in / left a slot
 BUTTON = 0x11  # board -> host: a button was pressed, released or long-pressed
 TOUCH = 0x12  # board -> host: an arena cell was touched
@@ -45,6 +47,8 @@ CATALOGUE = {
     NAK: ("nak", "B", False),
     GET_LINK_STATS: ("get_link_stats", "", False),
     LINK_STATS: ("link_stats", "r", False),
+    GET_READER_STATS: ("get_reader_stats", "", False),
+    READER_STATS: ("reader_stats", "r", False),
     SLOT: ("slot", "BBbb", True),
     BUTTON: ("button", "BB", True),
     TOUCH: ("touch", "H", True),
@@ -73,6 +77,11 @@ LINK_COUNTERS = ("crc_errors", "cobs_errors", "short_frames", "oversize", "versi
                  "stale_frames", "queue_full", "frames_in", "frames_out", "bytes_in",
                  "bytes_out", "events_dropped", "unsequenced")
 
+# READER_STATS: 8 bytes per reader with a counter above 0 or over temperature
+# now: slot u8, hot u8 (1: over temperature now), then u16 counters since boot
+# (saturating at 65535): answers with a bad CRC, bit collisions, over-temperature
+# episodes (their names: botboard/link/fields.py READER_COUNTERS)
+
 # SLOT states (its "present" field): what a slot holds
 SLOT_EMPTY = 0
 SLOT_TAG = 1
@@ -95,7 +104,7 @@ NO_FACING = 15
 # SET_CONFIG keys
 CONFIG_BRIGHTNESS = 1  # 0..255
 CONFIG_POWER_MA = 2  # LED current budget in mA
-CONFIG_PRESENT_AFTER = 3  # consecutive reads before a tag counts as present
+CONFIG_PRESENT_AFTER = 3  # polls reading a tag before it counts as present (board default 1)
 CONFIG_ABSENT_AFTER = 4  # consecutive misses before a tag counts as gone
 CONFIG_FRAME_MS = 5  # renderer frame period
 
@@ -104,7 +113,7 @@ E_UNKNOWN_TYPE = 1
 E_BAD_PAYLOAD = 2
 E_BAD_CELL = 3
 E_BAD_TAG = 4  # ref: slot; no or corrupt tile payload
-E_READER = 5  # ref: slot; reader missing or not answering
+E_READER = 5  # ref: slot; reader missing, not answering, or over temperature (its text says)
 E_BUTTON_STUCK = 6  # ref: button
 E_CONFIG = 7
 E_VERSION = 8  # ref: frames dropped since the last report (at most one report a second)

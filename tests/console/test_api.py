@@ -85,3 +85,26 @@ def test_status_carries_the_boards_own_link_counters(live: LiveDaemon) -> None:
         if key in before:
             assert before[key] <= theirs[key] <= after[key], key
     assert theirs["bytes_out"] > 0 and live.status()["link"]["board_link_supported"] is True
+
+
+def test_reader_errors_show_in_the_reader_panel_and_the_status(live: LiveDaemon) -> None:
+    # READER_STATS, asked for every second, reaches /api/slots (the reader test
+    # panel) and /api/status; an overheated reader is a slot problem until it cools
+    control = live.daemon.sim_control
+    assert control is not None and live.loop is not None
+
+    def heat(hot: bool) -> None:
+        asyncio.run_coroutine_threadsafe(control.request("heat", slot=9, hot=hot), live.loop).result(10)
+
+    heat(True)
+    try:
+        reading = wait_for(lambda: live.get("/api/slots")[9]["reader"].get("hot") == 1
+                           and live.get("/api/slots")[9], 10, "the hot reader in /api/slots")
+        assert reading["reader"]["over_temperature"] >= 1
+        assert "over temperature" in reading["problem"]
+        assert live.status()["link"]["board_readers"]["9"]["hot"] == 1
+    finally:
+        heat(False)
+    cooled = wait_for(lambda: live.get("/api/slots")[9]["reader"].get("hot") == 0
+                      and live.get("/api/slots")[9], 10, "the reader cooled")
+    assert cooled["problem"] == "" and cooled["reader"]["over_temperature"] >= 1

@@ -240,3 +240,29 @@ def test_an_unreadable_tag_and_a_stacked_tile_are_slot_states_over_the_link(sim:
             assert states.count((6, m.SLOT_UNREADABLE)) == 1  # said once, not on every poll
 
     asyncio.run(scenario())
+
+
+def test_reader_errors_and_over_temperature_reach_the_host(sim: SimProcess) -> None:
+    from botboard.cli.status import summary
+
+    async def scenario() -> None:
+        async with connected(sim.port) as conn:
+            tile = tilepayload.encode(1, 3, 2, 79)
+            sim.control("place", slot=3, uid="04a1b2c3d4e5f9", payload=tile.hex(), fault="crc")
+            sim.control("heat", slot=7, hot=True)
+            readers = await until(lambda: conn.board_readers and 7 in conn.board_readers
+                                  and conn.board_readers.get(3, {}).get("crc_errors"),
+                                  10, "the counters in READER_STATS") and conn.board_readers
+            assert readers[7] == {"hot": 1, "crc_errors": 0, "collisions": 0, "over_temperature": 1}
+            assert readers[3]["hot"] == 0
+            await until(lambda: conn.board_error_kinds.get("reader fault"), 10, "the ERROR")
+            errors = [msg.fields["text"] for msg in conn.trace if msg.type == m.ERROR]
+            assert any(t.startswith("slot 7: reader over temperature") for t in errors), errors
+            status = summary({"link": conn.status()})
+            assert status["readers"]["7"]["over_temperature"] == 1
+            assert sim.control("stats")["readers_hot"][7] == 1
+            sim.control("heat", slot=7, hot=False)
+            await until(lambda: conn.board_readers and conn.board_readers[7]["hot"] == 0, 10,
+                        "the reader cooled")
+
+    asyncio.run(scenario())

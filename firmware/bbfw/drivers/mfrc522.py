@@ -20,6 +20,11 @@
 #   r.write(page, data) -> st   NTAG WRITE of one 4-byte page (ACK/NAK)
 #   r.halt() -> st           HLTA: the selected tag sleeps until the next WUPA
 #   r.crc(buf, n) -> int     CRC_A of buf[:n] computed by the chip's coprocessor
+#   r.overheated() -> bool   ErrorReg TempErr now: the chip switched its antenna
+#                            drivers off (antenna(True) once it has cooled)
+#   MFRC522.errors           ErrorReg bits seen since the owner last cleared it
+#                            (TempErr, CollErr; CRCErr for an answer whose
+#                            CRC_A the coprocessor refused); 0 when all was clean
 #   r.spi_bytes              running count of SPI bytes clocked by all readers
 #
 # Results are small ints: OK, TIMEOUT (no tag answered before the chip's timer
@@ -93,8 +98,11 @@ _IRQ_ERR = const(0x02)
 _IRQ_TIMER = const(0x01)
 _IRQ_ALL = const(0x7F)  # write with Set1=0: clears every flag
 _DIVIRQ_CRC = const(0x04)
-# ErrorReg bits
-_ERR_COLL = const(0x08)
+# ErrorReg bits (datasheet 9.3.1.7)
+# (the reader bank reads them from MFRC522.errors: readers.py has the same values)
+_ERR_TEMP = const(0x40)  # TempErr: overheating; the chip switches the antenna drivers off
+_ERR_COLL = const(0x08)  # CollErr: a bit collision
+_ERR_CRC = const(0x04)  # CRCErr (RxCRCEn is off here: set by the driver's own CRC check)
 _ERR_FAULTS = const(0x13)  # BufferOvfl | ParityErr | ProtocolErr
 # CollReg bits
 _COLL_POS_NOT_VALID = const(0x20)
@@ -172,6 +180,7 @@ class MFRC522:
     rx_len = 0  # bytes received
     rx_bits = 0  # valid bits in the last received byte (8 = all)
     collided = False  # the last select had to tell several tags apart
+    errors = 0  # ErrorReg bits seen since the owner cleared it (reader bank statistics)
     atqa = 0
     sak = 0
     spi_bytes = 0  # SPI bytes clocked by all readers (for the figures)
@@ -265,6 +274,9 @@ class MFRC522:
         self.antenna(True)
         return True
 
+    def overheated(self):
+        return self._rreg(_ErrorReg) & _ERR_TEMP != 0
+
     def antenna(self, on):
         v = self._rreg(_TxControlReg)
         self._wreg(_TxControlReg, (v | 0x03) if on else (v & 0xFC))
@@ -305,6 +317,7 @@ class MFRC522:
         if c < 0:
             return CHIP_TIMEOUT
         if a[n - 2] != c & 0xFF or a[n - 1] != c >> 8:
+            MFRC522.errors |= _ERR_CRC
             return CRC_ERROR
         return OK
 
@@ -332,12 +345,18 @@ class MFRC522:
             if irq & _IRQ_RX:
                 break
             if irq & _IRQ_TIMER:
+                if irq & _IRQ_ERR:
+                    # ErrIRq: some ErrorReg bit is set (datasheet 9.3.1.5); TempErr
+                    # shows here, the antenna off and nothing answering
+                    MFRC522.errors |= self._rreg(_ErrorReg)
                 return TIMEOUT
             if late:
                 return CHIP_TIMEOUT
         self._rreg3(_ErrorReg, _FIFOLevelReg, _ControlReg)
         b = _b4
         err = b[1]
+        if err:
+            MFRC522.errors |= err
         level = b[2] & 0x7F
         bits = b[3] & 0x07
         if err & _ERR_FAULTS:

@@ -95,7 +95,7 @@ def _counts():
     from bbfw.sim.spi_model import SimReaderField
     from bbfw.drivers.mfrc522 import MFRC522
     from bbfw.sim.mfrc522_model import MFRC522Model as Model
-    from bbfw.readers import ReaderBank
+    from bbfw.readers import ReaderBank, RECHECK_EVERY
 
     n = 36
     f = SimReaderField(n, chain=True)
@@ -118,6 +118,11 @@ def _counts():
     c["tag_arrival"] = {k: c["tag_select"][k] + c["payload_read"][k] for k in c["tag_select"]}
     bank.poll(4)
     measure("present_tag_poll", lambda: bank.poll(3))
+    # one poll in RECHECK_EVERY of a selected tag halts it and selects it again
+    bank._checks[3] = RECHECK_EVERY - 1
+    measure("tag_recheck_poll", lambda: bank.poll(3))
+    f.remove(3)
+    measure("tag_gone_poll", lambda: bank.poll(3))  # FAST_READ unanswered, then WUPA
     c["driver_us"] = _driver_times(f, bank)
     c["buttons_scan_us"] = _buttons_time()
     c["scanner_overhead_us"] = _scanner_overhead()
@@ -197,6 +202,9 @@ def _driver_times(f, bank):
     f.place(6, _uid(6), PAYLOAD)  # a fresh tag, idle: a full select
     t["arrival_select"] = timed(6, lambda d: d.detect(True))
     t["payload_read_and_crc"] = timed(6, lambda d: (d.read(4), d.crc(d.data, 14)))
+    t["recheck"] = timed(6, lambda d: (d.halt(), d.detect(True)))
+    f.remove(6)
+    t["gone"] = timed(6, lambda d: (d.still_there(), d.detect(True)))
     return t
 
 

@@ -7,6 +7,10 @@
 #   m.dead_miso                          -1, or what a reader that never
 #                                        answers drives on MISO
 #   m.remove_after                       -1, or frames until the tags leave
+#   m.hot                                0; 1 overheated (ErrorReg TempErr, the
+#                                        antenna drivers off, ErrIRq with every
+#                                        frame); 2 cooled, the drivers still off
+#                                        until TxControlReg switches them on
 #   m.frames, m.tx_bits, m.rx_bits       frames and bits on the air, all chips
 #                                        together (figures)
 #
@@ -81,6 +85,7 @@ class MFRC522Model:
         self.tags = _NO_TAGS
         self.dead_miso = -1  # -1: alive; else what a dead chip drives on MISO
         self.remove_after = -1
+        self.hot = 0
         self._addr = -1
         self._sent_at = 0  # ticks_us of a frame whose answer comes late (0: none)
         self.reset()
@@ -129,6 +134,8 @@ class MFRC522Model:
             return v
         if reg == _FIFOLevelReg:
             return self.level
+        if reg == _ErrorReg and self.hot == 1:
+            return self.regs[reg] | 0x40  # TempErr while it is hot
         return self.regs[reg]
 
     def _write(self, reg, v):
@@ -157,6 +164,8 @@ class MFRC522Model:
                 self._send(True)
         elif reg == _TxControlReg:
             r[reg] = v
+            if v & 0x03 == 0x03 and self.hot == 2:
+                self.hot = 0  # cooled, and the driver switched the antenna on again
             if v & 0x03 != 0x03:
                 for t in self.tags:
                     t.power_off()  # field off: every tag loses its state
@@ -211,7 +220,10 @@ class MFRC522Model:
         elif self.remove_after > 0:
             self.remove_after -= 1
         answered = 0
-        if r[_TxControlReg] & 0x03 == 0x03:
+        if self.hot == 1:
+            r[_ErrorReg] |= 0x40  # TempErr
+            r[_ComIrqReg] |= 0x02  # ErrIRq
+        if r[_TxControlReg] & 0x03 == 0x03 and not self.hot:
             k = 0
             for t in self.tags:
                 t.out = answer_buffer(k)

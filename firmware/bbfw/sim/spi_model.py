@@ -168,6 +168,7 @@ class FieldChip(MFRC522Model):
         self.slot_tags = [()] * count
         self.slot_dead = array("h", [-1] * count)  # -1 alive, else MISO level
         self.slot_remove = array("h", [-1] * count)  # frames until tags leave
+        self.slot_hot = bytearray(count)  # MFRC522Model.hot of each reader
         self._cur = -1
 
     def begin(self, slot=0):
@@ -175,12 +176,14 @@ class FieldChip(MFRC522Model):
         self.tags = self.slot_tags[slot]
         self.dead_miso = self.slot_dead[slot]
         self.remove_after = self.slot_remove[slot]
+        self.hot = self.slot_hot[slot]
         self._addr = -1
 
     def end(self, slot=0):
         if self._cur == slot:  # the chip may have counted tags out
             self.slot_tags[slot] = self.tags
             self.slot_remove[slot] = self.remove_after
+            self.slot_hot[slot] = self.hot
             self._cur = -1
         self._addr = -1
 
@@ -231,6 +234,18 @@ class SimReaderField:
 
     def revive(self, slot):
         self.engine.slot_dead[slot] = -1
+
+    def overheat(self, slot, hot=True):
+        # hot: the reader's chip reports TempErr and switches its antenna drivers
+        # off; not hot: TempErr clears, the antenna stays off until the driver
+        # switches it on
+        e = self.engine
+        if hot:
+            e.slot_hot[slot] = 1
+            for t in e.slot_tags[slot]:
+                t.power_off()
+        elif e.slot_hot[slot] == 1:
+            e.slot_hot[slot] = 2
 
     def tag(self, slot, k=0):
         return self.engine.slot_tags[slot][k]

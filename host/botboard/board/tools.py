@@ -69,11 +69,14 @@ class SlotReading:
     problem: str = ""  # why the tag is not a valid tile, if it is not
     reads: int = 0  # arrivals seen since the daemon started
     changed: float = 0.0  # time.time() of the last report
+    # the reader's error counters since the board booted (READER_STATS): answers
+    # with a bad CRC, bit collisions, over-temperature episodes; hot: 1 while over
+    reader: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"present": self.present, "uid": self.uid, "payload": self.payload,
                 "tile": self.tile, "problem": self.problem, "reads": self.reads,
-                "changed": round(self.changed, 3)}
+                "changed": round(self.changed, 3), "reader": dict(self.reader)}
 
 
 @dataclass
@@ -150,6 +153,8 @@ class BoardTools:
                 and 0 <= f["ref"] < len(self.slots):
             self.slots[f["ref"]].problem = f["text"]
             self._publish_slot(f["ref"])
+        elif msg.type == m.READER_STATS:
+            self._on_reader_stats(f["readers"])
         elif msg.type == m.BUTTON:
             self.buttons[f["button"]] = BUTTON_ACTIONS.get(f["action"], str(f["action"]))
             self.daemon.publish({"kind": "button", "button": f["button"],
@@ -177,6 +182,17 @@ class BoardTools:
             reading.uid = reading.payload = reading.problem = ""
             reading.tile = None
         self._publish_slot(slot)
+
+    def _on_reader_stats(self, readers: dict[int, dict[str, int]]) -> None:
+        for slot, reading in enumerate(self.slots):
+            counts = readers.get(slot, {})  # a reader not named has nothing to count
+            if counts == reading.reader:
+                continue
+            if reading.reader.get("hot") and not counts.get("hot") \
+                    and "over temperature" in reading.problem:
+                reading.problem = ""  # it cooled down and reads again
+            reading.reader = dict(counts)
+            self._publish_slot(slot)
 
     def _publish_slot(self, slot: int) -> None:
         self.daemon.publish({"kind": "slot", "slot": slot, "reading": self.slots[slot].to_json()})

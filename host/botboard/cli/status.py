@@ -34,6 +34,10 @@ def summary(status: dict[str, Any], full: bool = False) -> dict[str, Any]:
         # with firmware too old to report them (board_link_supported false)
         "board_link": _board_link(link, full),
         "board_errors": link.get("board_error_kinds", {}),
+        # the readers with errors counted since the board booted (READER_STATS), by
+        # slot: crc_errors, collisions, over_temperature (episodes), hot (now);
+        # null until the board answered, or with firmware too old to count them
+        "readers": link.get("board_readers"),
         "firmware": {"version": board.get("firmware"), "protocol": board.get("protocol"),
                      "layout": board.get("layout"), "cells": board.get("cells"),
                      "slots": board.get("slots"), "buttons": board.get("buttons"),

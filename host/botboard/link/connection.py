@@ -29,7 +29,7 @@ from bbshared import messages as m
 from bbshared.link import Link
 
 from .. import __version__
-from .fields import FIELD_NAMES
+from .fields import FIELD_NAMES, reader_stats
 from .image import MAX_PAYLOAD, BoardImage, CellState
 from .transport import PortError, open_port
 
@@ -91,6 +91,8 @@ def decode(direction: str, mtype: int, payload: bytes) -> Message:
     values = m.decode(mtype, payload)
     if mtype == m.LINK_STATS:  # counters by name, for the trace and status()
         values = (m.link_counters(values[0]),)
+    elif mtype == m.READER_STATS:
+        values = (reader_stats(values[0]),)
     return Message(time.time(), direction, mtype, m.name(mtype), dict(zip(names, values)))
 
 
@@ -113,6 +115,10 @@ class BoardConnection:
         self.board_error_kinds: dict[str, int] = {}  # ERROR_KINDS word -> ERRORs the board sent
         self.board_link: dict[str, int] | None = None  # the board's LINK_STATS, latest
         self.board_link_supported = True  # False: the firmware predates GET_LINK_STATS
+        # the board's READER_STATS, latest: {slot: {"hot", "crc_errors", "collisions",
+        # "over_temperature"}} for the readers that have any; None until it answered
+        self.board_readers: dict[int, dict[str, int]] | None = None
+        self.board_readers_supported = True  # False: the firmware predates GET_READER_STATS
         self._board_link_waiters: list[asyncio.Future[dict[str, int]]] = []
         self.trace: deque[Message] = deque(maxlen=trace_size)
         self.listeners: list[Callable[[Message], None]] = []
@@ -161,6 +167,9 @@ class BoardConnection:
             "board_error_kinds": dict(self.board_error_kinds),
             "board_link": dict(self.board_link) if self.board_link is not None else None,
             "board_link_supported": self.board_link_supported,
+            "board_readers": ({str(k): dict(v) for k, v in self.board_readers.items()}
+                              if self.board_readers is not None else None),
+            "board_readers_supported": self.board_readers_supported,
             "damage": {way: round(rate, 5) for way, rate in self.damage.items()},
             "max_payload": self._budget(),
         }
@@ -215,6 +224,8 @@ class BoardConnection:
         self.state = "handshake"
         self.board_link = None  # counters of this board, not of the one before
         self.board_link_supported = True
+        self.board_readers = None
+        self.board_readers_supported = True
         info = await self._handshake(timeout)
         self.info = info
         if info.protocol != m.PROTOCOL_VERSION:
@@ -331,6 +342,8 @@ class BoardConnection:
                 self._note_damage("in", self.link.stats)
                 if self.board_link_supported:
                     self.link.send(m.GET_LINK_STATS)  # the answer updates board_link
+                if self.board_readers_supported:
+                    self.link.send(m.GET_READER_STATS)  # ... and board_readers
             self.link.poll()
             try:
                 await asyncio.wait_for(self._lost.wait(), 0.01)
@@ -440,6 +453,8 @@ class BoardConnection:
             for waiter in self._board_link_waiters:
                 if not waiter.done():
                     waiter.set_result(self.board_link)
+        elif msg.type == m.READER_STATS:
+            self.board_readers = f["readers"]
         elif msg.type == m.ERROR:
             self._board_error(f["code"], f["ref"], f["text"])
         elif msg.type == m.LOG:
@@ -477,6 +492,9 @@ class BoardConnection:
                          "deploy --port %s` updates it", self.port_name)
             self.board_link_supported = False
             return
+        if code == m.E_UNKNOWN_TYPE and ref == m.GET_READER_STATS:
+            self.board_readers_supported = False  # firmware older than it: stop asking
+            return
         kind = ERROR_KINDS.get(code, f"error code {code}")
         self.board_errors += 1
         self.board_error_kinds[kind] = self.board_error_kinds.get(kind, 0) + 1
@@ -487,7 +505,8 @@ class BoardConnection:
             log.warning("board error: %s (code %d, ref %d): %s", kind, code, ref, text)
 
     def _record(self, msg: Message) -> None:
-        if msg.type not in (m.PING, m.PONG, m.GET_LINK_STATS, m.LINK_STATS):
+        if msg.type not in (m.PING, m.PONG, m.GET_LINK_STATS, m.LINK_STATS, m.GET_READER_STATS,
+                            m.READER_STATS):
             log.debug("%s %s %s", msg.direction, msg.name, msg.fields)
         self.trace.append(msg)
 

@@ -4,6 +4,8 @@ Only the host names fields (the trace, listeners, the console); the board
 reads payloads by position, so these stay off its heap.
 """
 
+import struct
+
 from bbshared import messages as m
 
 FIELD_NAMES: dict[int, tuple[str, ...]] = {
@@ -19,6 +21,8 @@ FIELD_NAMES: dict[int, tuple[str, ...]] = {
     m.NAK: ("seq",),
     m.GET_LINK_STATS: (),
     m.LINK_STATS: ("counters",),
+    m.GET_READER_STATS: (),
+    m.READER_STATS: ("readers",),
     m.SLOT: ("slot", "present", "uid", "payload"),
     m.BUTTON: ("button", "action"),
     m.TOUCH: ("cell",),
@@ -36,3 +40,17 @@ FIELD_NAMES: dict[int, tuple[str, ...]] = {
     m.ERROR: ("code", "ref", "text"),
     m.REPL: (),
 }
+
+
+# READER_STATS entries (docs/protocol.md): slot u8, hot u8, then these u16 counters
+READER_COUNTERS = ("crc_errors", "collisions", "over_temperature")
+READER_ENTRY = 2 + 2 * len(READER_COUNTERS)
+
+
+def reader_stats(payload: bytes) -> dict[int, dict[str, int]]:
+    """READER_STATS payload -> {slot: {"hot": 0/1, counter: value}}; readers not named have none."""
+    out = {}
+    for at in range(0, len(payload) - READER_ENTRY + 1, READER_ENTRY):
+        counts = struct.unpack_from(f">{len(READER_COUNTERS)}H", payload, at + 2)
+        out[payload[at]] = {"hot": payload[at + 1], **dict(zip(READER_COUNTERS, counts))}
+    return out

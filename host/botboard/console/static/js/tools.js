@@ -76,5 +76,17 @@ export function showReaders(slots) {
     el("td", {}, slot), el("td", {}, owner[slot] ?? ""), el("td", {}, reading.present ? reading.uid : "–"),
     el("td", {}, reading.tile === "hidden" ? "hidden" : reading.tile
       ? `${reading.tile.game} ${kindName(reading.tile.kind)} ${colourName(reading.tile.colour)} #${reading.tile.serial}` : "–"),
-    el("td", {}, reading.reads), el("td", {}, reading.problem || ""))));
+    el("td", {}, reading.reads), el("td", {}, readerErrors(reading.reader)),
+    el("td", {}, reading.problem || ""))));
+}
+
+// the reader's counters since the board booted (READER_STATS): empty when clean
+function readerErrors(r) {
+  if (!r || !Object.keys(r).length) return "";
+  const parts = [];
+  if (r.hot) parts.push("OVER TEMPERATURE");
+  if (r.crc_errors) parts.push(`${r.crc_errors} CRC`);
+  if (r.collisions) parts.push(`${r.collisions} collisions`);
+  if (r.over_temperature) parts.push(`${r.over_temperature}× hot`);
+  return parts.join(", ");
 }
