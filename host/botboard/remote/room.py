@@ -55,6 +55,7 @@ class Room:
         self._events: asyncio.Queue[Event] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._up = asyncio.Event()
+        self._closing = False
         room_hash = hashlib.sha1(url.room.encode()).hexdigest()[:8]
         self._link = Link(url, f"botboard-{table}-{room_hash}", on_connect=self._connected,
                           on_message=self._message, on_state=self._link_state,
@@ -68,6 +69,7 @@ class Room:
 
     async def close(self) -> None:
         """Leaves the room: says "gone" (a clean disconnect sends no last will) and disconnects."""
+        self._closing = True
         await self._link.publish(self.topics.presence(self.table), encode(self._presence("gone")),
                                  retain=True)
         if self._task is not None:
@@ -135,7 +137,7 @@ class Room:
 
     async def _presence_record(self, record: PresenceRecord) -> None:
         if record.table == self.table:
-            if record.state == "gone" and self._link.up:
+            if record.state == "gone" and self._link.up and not self._closing:
                 # our own last will, sent late by the broker for a link we already replaced
                 await self._link.publish(self.topics.presence(self.table), encode(self._presence("here")),
                                          retain=True)
