@@ -40,6 +40,8 @@ class Link:
             ssl.create_default_context() if url.tls else None)
         self._timeout = timeout
         self._client: aiomqtt.Client | None = None
+        self._lost = asyncio.Event()  # set when the current connection is gone
+        self._reported: bool | None = None  # the state last told to on_state
 
     @property
     def up(self) -> bool:
@@ -51,18 +53,14 @@ class Link:
         while True:
             try:
                 async with self._new_client() as client:
-                    self._client = client
                     delay = self._backoff[0]
-                    self._on_state(True, None)
-                    await self._on_connect()
-                    async for message in client.messages:
-                        await self._deliver(message.topic.value, message.payload)
+                    await self._serve(client)
                 error = "the broker closed the connection"
             except aiomqtt.MqttError as exc:
                 error = str(exc) or type(exc).__name__
             finally:
                 self._client = None
-            self._on_state(False, error)
+            self._state(False, error)
             log.info("%s: link to %s down (%s); again in %.2f s", self.client_id, self.url, error, delay)
             # a little jitter keeps the tables of a room from all coming back at the same instant
             await asyncio.sleep(delay * random.uniform(1.0, 1.25))
@@ -74,7 +72,7 @@ class Link:
         if client is None:
             return False
         try:
-            await client.publish(topic, payload, qos=1, retain=retain, timeout=self._timeout)
+            await self._unless_lost(client.publish(topic, payload, qos=1, retain=retain, timeout=self._timeout))
         except aiomqtt.MqttError as exc:
             log.info("%s: not published to %s: %s", self.client_id, topic, exc)
             return False
@@ -83,7 +81,53 @@ class Link:
     async def subscribe(self, *topics: str) -> None:
         client = self._client
         if client is not None:
-            await client.subscribe([(topic, 1) for topic in topics], timeout=self._timeout)
+            await self._unless_lost(client.subscribe([(topic, 1) for topic in topics], timeout=self._timeout))
+
+    async def _serve(self, client: aiomqtt.Client) -> None:
+        """One connection: messages are read as they come (so a drop is seen at once, even
+        while a handler waits) and handled one at a time, in order."""
+        self._client, self._lost = client, asyncio.Event()
+        inbox: asyncio.Queue[tuple[str, object]] = asyncio.Queue()
+        reader = asyncio.create_task(self._read(client, inbox, self._lost))
+        try:
+            self._state(True, None)
+            await self._on_connect()
+            while not (reader.done() and inbox.empty()):
+                item = asyncio.create_task(inbox.get())
+                await asyncio.wait({item, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if item.done():
+                    await self._deliver(*item.result())
+                else:
+                    item.cancel()
+            reader.result()  # how the connection ended: MqttError for a drop
+        finally:
+            reader.cancel()
+
+    @staticmethod
+    async def _read(client: aiomqtt.Client, inbox: asyncio.Queue[tuple[str, object]],
+                    lost: asyncio.Event) -> None:
+        try:
+            async for message in client.messages:
+                inbox.put_nowait((message.topic.value, message.payload))
+        finally:
+            lost.set()
+
+    async def _unless_lost(self, call: Awaitable[object]) -> None:
+        # aiomqtt leaves a QoS 1 publish waiting for its PUBACK until the timeout even when
+        # the connection is gone; the room must not stall for that long
+        done = asyncio.ensure_future(call)
+        lost = asyncio.ensure_future(self._lost.wait())
+        await asyncio.wait({done, lost}, return_when=asyncio.FIRST_COMPLETED)
+        lost.cancel()
+        if not done.done():
+            done.cancel()
+            raise aiomqtt.MqttError("the connection dropped")
+        done.result()
+
+    def _state(self, up: bool, error: str | None) -> None:
+        if up != self._reported:  # only changes: not every failed attempt while the broker is away
+            self._reported = up
+            self._on_state(up, error)
 
     def _new_client(self) -> aiomqtt.Client:
         return aiomqtt.Client(
