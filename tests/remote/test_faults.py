@@ -13,8 +13,8 @@ from typing import Any
 import aiomqtt
 
 from botboard.remote.events import LinkChange
-from botboard.remote.protocol import CatchUp, Entry, RoomRecord, Topics, decode, encode
-from botboard.remote.room import HostRoom, JoinedRoom
+from botboard.remote.protocol import CatchUp, Entry, Proposal, RoomRecord, Topics, decode, encode
+from botboard.remote.room import HostRoom, JoinedRoom, MemoryRecord
 
 from .broker import Broker
 from .helpers import FAST, Adder, Seen, public_log, run, three_tables, until
@@ -166,4 +166,34 @@ def test_a_table_that_drops_is_shown_gone_by_its_last_will_then_back(broker: Bro
             await table.start()
             await until(lambda: seen_b.presence("a") == ["joined", "gone", "back"], "table a back", timeout=8)
             await table.kill()
+    run(play())
+
+
+def test_a_restarted_host_goes_on_from_its_record_and_still_applies_each_proposal_once(broker: Broker) -> None:
+    async def play() -> None:
+        record, game, seen_a = MemoryRecord(), Adder(), Seen()
+
+        def host_room(**resume: Any) -> HostRoom:
+            return HostRoom(broker.url(), "host", accept=game, game="adder", players=2,
+                            seats={"host": [1], "a": [2]}, record=record, **resume, **FAST)
+
+        first = host_room()
+        a = JoinedRoom(broker.url(), "a", seats=[2], on_event=seen_a, **FAST)
+        async with a:
+            async with first:
+                assert (await a.propose(2, {"add": 1})).n == 1
+                await first.append({"deal": 1})
+            epoch, last_n = first.epoch, first.last_n
+            # the host is gone; a's proposal waits, and a duplicate of the first comes from a raw client
+            waiting = asyncio.create_task(a.propose(2, {"add": 2}))
+            async with host_room(epoch=epoch, last_n=last_n) as second:
+                assert (await waiting).n == 3
+                async with aiomqtt.Client("127.0.0.1", broker.port) as raw:
+                    await raw.publish(TOPICS.propose("a"), encode(Proposal("a", a.run, 1, epoch, 2, {"add": 1})),
+                                      qos=1)
+                await second.append({"deal": 2})
+                await until(lambda: len(seen_a.entries()) == 4, "4 entries")
+            assert [e.public for e in seen_a.entries()] == [
+                {"seat": 2, "add": 1}, {"deal": 1}, {"seat": 2, "add": 2}, {"deal": 2}]
+            assert [payload["add"] for _, _, payload in game.calls] == [1, 2]
     run(play())

@@ -9,6 +9,7 @@ import aiomqtt
 import pytest
 
 from botboard.remote.protocol import CHANNEL_KINDS, Answer, Proposal, Topics, decode, encode
+from botboard.remote.events import RoomChange
 from botboard.remote.room import JoinedRoom, SpectatorRoom
 
 from .broker import Broker
@@ -141,4 +142,25 @@ def test_a_spectator_sees_public_parts_only_and_catches_up_late(broker: Broker) 
                 with pytest.raises(PermissionError):
                     await spectator.propose(2, {"add": 1})
                 assert "joined" in t.seen["host"].presence("watcher")
+    run(play())
+
+
+def test_a_new_game_starts_a_new_epoch_counted_from_one(broker: Broker) -> None:
+    async def play() -> None:
+        async with three_tables(broker) as t:
+            old = t.host.epoch
+            assert (await t.a.propose(2, {"add": 1})).n == 1
+            new = await t.host.new_game(game="adder", players=3, seats={"host": [1]}, claimable=[2])
+            await until(lambda: t.a.epoch == new != old, "the new epoch at table a")
+            fresh = await t.a.propose(2, {"add": 2})
+            assert fresh.ok and fresh.n == 1
+            await until(lambda: len(t.seen["a"].entries()) == 2, "entry 1 of the new game")
+            assert [(e.epoch, e.n) for e in t.seen["a"].entries()] == [(old, 1), (new, 1)]
+            changes = [e.new_epoch for e in t.seen["a"].events if isinstance(e, RoomChange)]
+            assert changes[0] and changes[-1] and True in changes[1:]
+            # the tables here claimed again: a's seat is open in the new game, b's is not
+            assert t.host.record is not None and t.host.record.seats == {"host": (1,), "a": (2,)}
+            assert "seat 3 is not open to remote tables" in t.seen["b"].refusals()[-1].reason
+            assert t.b.seats == ()
+            assert not (await t.b.propose(3, {"add": 1})).ok
     run(play())

@@ -240,7 +240,10 @@ class HostRoom(Room):
         async with self._lock:
             self._game = (game, players, dict(options or {}), layout)
             self._seq = Sequencer(self.table, secrets.token_hex(8), seats, claimable)
+            # the tables already here claim their seats again
+            claims = [self._claim_seats(record) for record in self.presence.values()]
             await self._publish_room(new_epoch=True)
+        await self._tell_refusals([refusal for _, refusal in claims if refusal])
         return self.epoch
 
     async def propose(self, seat: int, payload: Any) -> Answer:
@@ -318,17 +321,26 @@ class HostRoom(Room):
         await self._link.publish(self.topics.to(request.table), encode(CaughtUp(self.epoch, last)))
 
     async def _presence_changed(self, record: PresenceRecord) -> None:
-        if record.role != "player" or record.state != "here" or not record.seats:
-            return
         async with self._lock:
-            changed, refused = self._seq.claim(record.table, record.seats)
+            changed, refusal = self._claim_seats(record)
             if changed:
                 await self._publish_room(new_epoch=False)
-        if refused:
-            reason = "; ".join(refused.values())
-            self._refuse(reason, table=record.table, seats=tuple(refused))
-            await self._link.publish(self.topics.to(record.table),
-                                     encode(ClaimRefused(tuple(refused), reason)))
+        await self._tell_refusals([refusal] if refusal else [])
+
+    def _claim_seats(self, record: PresenceRecord) -> tuple[bool, tuple[str, ClaimRefused] | None]:
+        """Grants a present player table the seats it claims: (seats changed, what to tell it)."""
+        if record.role != "player" or record.state != "here" or not record.seats:
+            return False, None
+        changed, refused = self._seq.claim(record.table, record.seats)
+        if not refused:
+            return changed, None
+        reason = "; ".join(refused.values())
+        self._refuse(reason, table=record.table, seats=tuple(refused))
+        return changed, (record.table, ClaimRefused(tuple(refused), reason))
+
+    async def _tell_refusals(self, refusals: list[tuple[str, ClaimRefused]]) -> None:
+        for table, refusal in refusals:
+            await self._link.publish(self.topics.to(table), encode(refusal))
 
 
 # --- the joined tables ------------------------------------------------------------------------
@@ -400,19 +412,22 @@ class JoinedRoom(Room):
         changed = new_epoch or record != self.record
         self.record = record
         if new_epoch:
+            if self.epoch is not None:  # proposals made before any game was known go to the first
+                self._fail_pending("a new game began before the host answered")
             self.epoch = record.epoch
             self._order.reset()
-            for counter, (_, _, answer) in sorted(self._pending.items()):
-                if not answer.done():
-                    answer.set_result(Answer(record.epoch, self.run, counter, False,
-                                             reason="a new game began before the host answered"))
-            self._pending.clear()
         if changed:
             self._emit(RoomChange(record, new_epoch))
         # on every record (the host republishes it when it reconnects): catch up, send again
         await self._ask(self.last_n + 1)
         for counter in sorted(self._pending):
             await self._send(counter)
+
+    def _fail_pending(self, reason: str) -> None:
+        for counter, (_, _, answer) in sorted(self._pending.items()):
+            if not answer.done():
+                answer.set_result(Answer(self.epoch or "0", self.run, counter, False, reason=reason))
+        self._pending.clear()
 
     async def _entry(self, entry: Entry) -> None:
         for due in self._order.offer(entry):
