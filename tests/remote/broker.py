@@ -30,7 +30,7 @@ class Broker:
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = directory / "mosquitto.log"
-        lines = [f"listener {self.port} 127.0.0.1", "persistence true",
+        lines = [f"listener {self.port} 127.0.0.1", "persistence true", "set_tcp_nodelay true",
                  f"persistence_location {directory}/", f"log_dest file {self.log}",
                  # run as root, mosquitto would switch to its own user and lose the temp directory
                  f"user {pwd.getpwuid(os.getuid()).pw_name}"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import socket
 import ssl
 from collections.abc import Awaitable, Callable
 
@@ -133,7 +134,10 @@ class Link:
         return aiomqtt.Client(
             self.url.host, self.url.port, username=self.url.username, password=self.url.password,
             identifier=self.client_id, will=self._will, keepalive=self._keepalive, clean_session=True,
-            tls_context=self._tls, timeout=self._timeout)
+            tls_context=self._tls, timeout=self._timeout,
+            # small messages answered at once: with Nagle's algorithm, a PUBACK and the next
+            # publish written back to back wait for the peer's delayed ACK (some 40 ms on Linux)
+            socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
 
     async def _deliver(self, topic: str, payload: object) -> None:
         data = payload if isinstance(payload, bytes) else str(payload or "").encode()
