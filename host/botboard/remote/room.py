@@ -19,7 +19,7 @@ import logging
 import secrets
 import ssl
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from .events import Event, LinkChange, PresenceChange, Refusal, RoomChange, presence_change
 from .link import Link
@@ -80,7 +80,7 @@ class Room:
                 pass
             self._task = None
 
-    async def __aenter__(self) -> Room:
+    async def __aenter__(self) -> Self:
         await self.start()
         return self
 
@@ -474,5 +474,6 @@ class SpectatorRoom(JoinedRoom):
         raise PermissionError("a spectator does not propose")
 
 
-__all__ = ["Accepted", "EntryRecord", "HostEntry", "HostRoom", "JoinedRoom", "MemoryRecord", "Refused",
-           "Room", "SpectatorRoom", "PresenceChange"]
+# what the session wiring needs, from one place
+__all__ = ["Accepted", "EntryRecord", "Event", "HostEntry", "HostRoom", "JoinedRoom", "LinkChange",
+           "MemoryRecord", "PresenceChange", "Refusal", "Refused", "Room", "RoomChange", "SpectatorRoom"]
