@@ -255,7 +255,8 @@ class HostRoom(Room):
 
     async def append(self, public: Any, private: Mapping[str, Any] | None = None,
                      seat: int | None = None) -> HostEntry:
-        """An entry of the host's own (a deal, a die roll): no proposal, no accept()."""
+        """An entry of the host's own (a deal, a die roll): no proposal, no accept().
+        Raises ProtocolError, and records nothing, when a table's view would be over 64 KB."""
         async with self._lock:
             entry = self._seq.new_entry(self.table, seat, Accepted(public, dict(private or {})))
             self._seq.commit(entry)
