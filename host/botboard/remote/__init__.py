@@ -1,0 +1,9 @@
+"""Remote play: tables in different places share one game through an MQTT broker.
+
+Modules, each with one job: ``url`` (a room's mqtt:// address), ``protocol`` (topics and
+strictly checked messages), ``ordering`` (a table applies entries in order n),
+``sequencer`` (the host numbers accepted proposals once each), ``link`` (an MQTT
+connection that comes back after a broker restart), ``room`` (HostRoom, JoinedRoom,
+SpectatorRoom: the asyncio rooms a game session drives). The layer is game-agnostic:
+proposals and entries carry opaque JSON. docs/remote-play.md tells the whole story.
+"""

@@ -1,0 +1,480 @@
+"""The asyncio rooms: ``HostRoom`` (the table whose journal is the record: it sequences
+every proposal), ``JoinedRoom`` (a table that plays some seats) and ``SpectatorRoom``
+(read-only, public parts only).
+
+    async with JoinedRoom(parse_remote_url("mqtt://broker/club"), "kitchen", seats=[2]) as room:
+        answer = await room.propose(2, {"action": "F1"})
+        async for event in room.events():   # Entry in order n, PresenceChange, Refusal, ...
+            ...
+
+Every message is checked (protocol.decode); a malformed one is logged, reported as a
+Refusal event, and changes nothing. See docs/remote-play.md for topics and faults.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import ssl
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol, Self
+
+from .events import Event, LinkChange, PresenceChange, Refusal, RoomChange, presence_change
+from .link import Link
+from .ordering import InOrder
+from .protocol import (CHANNEL_KINDS, Answer, CatchUp, CaughtUp, ClaimRefused, Entry, Message,
+                       PresenceRecord, ProtocolError, Proposal, RoomRecord, Topics, decode, encode, valid_id)
+from .sequencer import Accepted, AcceptFn, HostEntry, Refused, Sequencer
+from .url import RemoteUrl
+
+log = logging.getLogger(__name__)
+
+CATCHUP_BATCH = 256  # entries per catch-up answer; the table asks again for the rest
+
+
+class Room:
+    """What host, players and spectators share: the link, presence, checked messages, events."""
+
+    role = "player"
+
+    def __init__(self, url: RemoteUrl, table: str, *, seats: Iterable[int] = (), keepalive: int = 30,
+                 backoff: tuple[float, float] = (0.5, 30.0), tls_context: ssl.SSLContext | None = None,
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        if not valid_id(table):
+            raise ValueError(f"table id {table!r}: use 1-64 of A-Z a-z 0-9 _ -")
+        self.url = url
+        self.table = table
+        self.topics = Topics(url.room)
+        self.run = secrets.token_hex(8)  # names this Room object's proposals (see Proposal.run)
+        self.record: RoomRecord | None = None
+        self.presence: dict[str, PresenceRecord] = {}
+        self._claim = tuple(seats)
+        self._on_event = on_event
+        self._events: asyncio.Queue[Event] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._up = asyncio.Event()
+        self._closing = False
+        room_hash = hashlib.sha1(url.room.encode()).hexdigest()[:8]
+        self._link = Link(url, f"botboard-{table}-{room_hash}", on_connect=self._connected,
+                          on_message=self._message, on_state=self._link_state,
+                          will=(self.topics.presence(table), encode(self._presence("gone"))),
+                          keepalive=keepalive, backoff=backoff, tls_context=tls_context)
+
+    # --- life ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._link.run(), name=f"remote room {self.table}")
+
+    async def close(self) -> None:
+        """Leaves the room: says "gone" (a clean disconnect sends no last will) and disconnects."""
+        self._closing = True
+        await self._link.publish(self.topics.presence(self.table), encode(self._presence("gone")),
+                                 retain=True)
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def wait_up(self) -> None:
+        """Until the link to the broker is up (and subscribed)."""
+        await self._up.wait()
+
+    @property
+    def up(self) -> bool:
+        return self._up.is_set()
+
+    async def events(self) -> AsyncIterator[Event]:
+        """Every event in order, for callers that gave no ``on_event`` callback."""
+        while True:
+            yield await self._events.get()
+
+    def _emit(self, event: Event) -> None:
+        if self._on_event is not None:
+            self._on_event(event)
+        else:
+            self._events.put_nowait(event)
+
+    # --- the link's callbacks -----------------------------------------------------------
+
+    def _link_state(self, up: bool, error: str | None) -> None:
+        if not up:
+            self._up.clear()
+        self._emit(LinkChange(up, error))
+
+    async def _connected(self) -> None:
+        await self._link.subscribe(*self._subscriptions())
+        await self._link.publish(self.topics.presence(self.table), encode(self._presence("here")),
+                                 retain=True)
+        await self._after_connect()
+        self._up.set()
+
+    async def _message(self, topic: str, data: bytes) -> None:
+        try:
+            channel, table = self.topics.split(topic)
+            message = decode(data, CHANNEL_KINDS[channel])
+            # a table's own topics carry only its own messages (the broker's ACL checks who sends)
+            if channel != "to" and table is not None and getattr(message, "table") != table:
+                raise ProtocolError(f"table {getattr(message, 'table')!r} sent on {topic!r}")
+        except ProtocolError as exc:
+            self._refuse(f"malformed message on {topic}: {exc}")
+            return
+        if isinstance(message, PresenceRecord):
+            await self._presence_record(message)
+        else:
+            await self._handle(channel, table, message)
+
+    async def _presence_record(self, record: PresenceRecord) -> None:
+        if record.table == self.table:
+            if record.state == "gone" and self._link.up and not self._closing:
+                # our own last will, sent late by the broker for a link we already replaced
+                await self._link.publish(self.topics.presence(self.table), encode(self._presence("here")),
+                                         retain=True)
+            return
+        change = presence_change(self.presence.get(record.table), record)
+        self.presence[record.table] = record
+        if change is not None:
+            log.info("room %s: table %s %s", self.url.room, record.table, change.change)
+            self._emit(change)
+        await self._presence_changed(record)
+
+    def _refuse(self, reason: str, **what: Any) -> None:
+        log.warning("room %s, table %s: refused: %s", self.url.room, self.table, reason)
+        self._emit(Refusal(reason, **what))
+
+    def _presence(self, state: str) -> PresenceRecord:
+        return PresenceRecord(self.table, state, self.role, self._claim)
+
+    # --- what each kind of room adds ----------------------------------------------------
+
+    def _subscriptions(self) -> list[str]:
+        raise NotImplementedError
+
+    async def _after_connect(self) -> None:
+        pass
+
+    async def _presence_changed(self, record: PresenceRecord) -> None:
+        pass
+
+    async def _handle(self, channel: str, table: str | None, message: Message) -> None:
+        raise NotImplementedError
+
+
+# --- the host -------------------------------------------------------------------------------
+
+class EntryRecord(Protocol):
+    """Where the host keeps its entries (in the product, the game's journal): entries n..m of
+    an epoch must come back, with their private parts, for tables that catch up."""
+
+    def add(self, epoch: str, entry: HostEntry) -> None: ...
+
+    def fetch(self, epoch: str, first: int, last: int) -> Sequence[HostEntry]: ...
+
+
+class MemoryRecord:
+    """An EntryRecord in memory, for a host without a journal (and for tests)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, list[HostEntry]] = {}
+
+    def add(self, epoch: str, entry: HostEntry) -> None:
+        entries = self._entries.setdefault(epoch, [])
+        if entry.n != len(entries) + 1:
+            raise ValueError(f"entry {entry.n} added after {len(entries)}")
+        entries.append(entry)
+
+    def fetch(self, epoch: str, first: int, last: int) -> Sequence[HostEntry]:
+        return self._entries.get(epoch, [])[first - 1:last]
+
+
+class HostRoom(Room):
+    """The table that decides: it numbers every accepted proposal and sends it to every table.
+
+    ``accept(table, seat, payload)`` returns Accepted(public, private_by_table) or Refused(reason);
+    it is called for one proposal at a time, in the order they arrive. ``seats`` maps tables
+    (the host's own included) to the seats they own; a remote table may claim any free seat in
+    ``claimable``. A restarted host passes the ``epoch`` and ``last_n`` it had and its ``record``.
+    """
+
+    role = "host"
+
+    def __init__(self, url: RemoteUrl, table: str, *, accept: AcceptFn, game: str, players: int,
+                 seats: Mapping[str, Iterable[int]], claimable: Iterable[int] = (),
+                 options: Mapping[str, Any] | None = None, layout: str | None = None,
+                 epoch: str | None = None, last_n: int = 0, record: EntryRecord | None = None,
+                 **room_options: Any) -> None:
+        super().__init__(url, table, **room_options)
+        self._accept = accept
+        self._store: EntryRecord = record if record is not None else MemoryRecord()
+        self._lock = asyncio.Lock()  # one decision at a time: the order of n is the order of decisions
+        self._counter = 0
+        self._game = (game, players, dict(options or {}), layout)
+        epoch = epoch or secrets.token_hex(8)
+        history = self._store.fetch(epoch, 1, last_n) if last_n else ()
+        self._seq = Sequencer(table, epoch, seats, claimable, history)
+        self.record = self._room_record()
+
+    @property
+    def epoch(self) -> str:
+        return self._seq.epoch
+
+    @property
+    def last_n(self) -> int:
+        return self._seq.last_n
+
+    async def new_game(self, *, game: str, players: int, seats: Mapping[str, Iterable[int]],
+                       claimable: Iterable[int] = (), options: Mapping[str, Any] | None = None,
+                       layout: str | None = None) -> str:
+        """Starts a new epoch (entries count from 1 again) and tells every table; returns it."""
+        async with self._lock:
+            self._game = (game, players, dict(options or {}), layout)
+            self._seq = Sequencer(self.table, secrets.token_hex(8), seats, claimable)
+            # the tables already here claim their seats again
+            claims = [self._claim_seats(record) for record in self.presence.values()]
+            await self._publish_room(new_epoch=True)
+        await self._tell_refusals([refusal for _, refusal in claims if refusal])
+        return self.epoch
+
+    async def propose(self, seat: int, payload: Any) -> Answer:
+        """The host table's own action for one of its seats, decided like any other."""
+        self._counter += 1
+        proposal = Proposal(self.table, self.run, self._counter, self.epoch, seat, payload)
+        encode(proposal)  # too large: ProtocolError now, like at a joined table
+        return await self._decide(proposal)
+
+    async def append(self, public: Any, private: Mapping[str, Any] | None = None,
+                     seat: int | None = None) -> HostEntry:
+        """An entry of the host's own (a deal, a die roll): no proposal, no accept().
+        Raises ProtocolError, and records nothing, when a table's view would be over 64 KB."""
+        async with self._lock:
+            entry = self._seq.new_entry(self.table, seat, Accepted(public, dict(private or {})))
+            self._seq.commit(entry)
+            await self._publish_entry(entry)
+        return entry
+
+    # --- inside -------------------------------------------------------------------------
+
+    def _subscriptions(self) -> list[str]:
+        return [self.topics.presence(), self.topics.propose(), self.topics.catchup()]
+
+    async def _after_connect(self) -> None:
+        # the broker may have lost the retained record in a restart; tables catch up on seeing it
+        await self._publish_room(new_epoch=False)
+
+    def _room_record(self) -> RoomRecord:
+        game, players, options, layout = self._game
+        return RoomRecord(self.table, self.epoch, game, players, options, dict(self._seq.seats), layout)
+
+    async def _publish_room(self, *, new_epoch: bool) -> None:
+        before = self.record
+        self.record = self._room_record()
+        if new_epoch or self.record != before:
+            self._emit(RoomChange(self.record, new_epoch))
+        await self._link.publish(self.topics.room, encode(self.record), retain=True)
+
+    async def _handle(self, channel: str, table: str | None, message: Message) -> None:
+        if isinstance(message, Proposal):
+            answer = await self._decide(message)
+            await self._link.publish(self.topics.to(message.table), encode(answer))
+        elif isinstance(message, CatchUp):
+            await self._catch_up(message)
+
+    async def _decide(self, proposal: Proposal) -> Answer:
+        async with self._lock:
+            answer, entry, duplicate = await self._seq.decide(proposal, self._accept)
+            if entry is not None:
+                await self._publish_entry(entry)
+        if not answer.ok and not duplicate:
+            self._refuse(answer.reason or "refused", table=proposal.table, counter=proposal.counter,
+                         seat=proposal.seat)
+        return answer
+
+    async def _publish_entry(self, entry: HostEntry) -> None:
+        # recorded before it is sent: a table may ask for it back at once
+        self._store.add(self.epoch, entry)
+        self._emit(entry)
+        await self._link.publish(self.topics.entries, encode(entry.view(self.epoch, None)))
+        for reader in sorted(self._readers()):
+            await self._link.publish(self.topics.to(reader), encode(entry.view(self.epoch, reader)))
+
+    def _readers(self) -> set[str]:
+        players = {table for table, record in self.presence.items() if record.role == "player"}
+        return (set(self._seq.seats) | players) - {self.table}
+
+    async def _catch_up(self, request: CatchUp) -> None:
+        last = self.last_n
+        if request.epoch == self.epoch:
+            for entry in self._store.fetch(self.epoch, request.first,
+                                           min(last, request.first + CATCHUP_BATCH - 1)):
+                await self._link.publish(self.topics.to(request.table),
+                                         encode(entry.view(self.epoch, request.table)))
+        await self._link.publish(self.topics.to(request.table), encode(CaughtUp(self.epoch, last)))
+
+    async def _presence_changed(self, record: PresenceRecord) -> None:
+        async with self._lock:
+            changed, refusal = self._claim_seats(record)
+            if changed:
+                await self._publish_room(new_epoch=False)
+        await self._tell_refusals([refusal] if refusal else [])
+
+    def _claim_seats(self, record: PresenceRecord) -> tuple[bool, tuple[str, ClaimRefused] | None]:
+        """Grants a present player table the seats it claims: (seats changed, what to tell it)."""
+        if record.role != "player" or record.state != "here" or not record.seats:
+            return False, None
+        changed, refused = self._seq.claim(record.table, record.seats)
+        if not refused:
+            return changed, None
+        reason = "; ".join(refused.values())
+        self._refuse(reason, table=record.table, seats=tuple(refused))
+        return changed, (record.table, ClaimRefused(tuple(refused), reason))
+
+    async def _tell_refusals(self, refusals: list[tuple[str, ClaimRefused]]) -> None:
+        for table, refusal in refusals:
+            await self._link.publish(self.topics.to(table), encode(refusal))
+
+
+# --- the joined tables ------------------------------------------------------------------------
+
+class JoinedRoom(Room):
+    """A table that plays ``seats`` in a room another table hosts.
+
+    Entries come out of ``events()`` strictly in order n, each once, with this table's own
+    private part. A restarted table passes the ``epoch`` and ``last_n`` it had applied and
+    catches up from there; a new epoch in the room record starts again from n = 1.
+    """
+
+    def __init__(self, url: RemoteUrl, table: str, *, seats: Iterable[int] = (), epoch: str | None = None,
+                 last_n: int = 0, **room_options: Any) -> None:
+        super().__init__(url, table, seats=seats, **room_options)
+        self.epoch = epoch
+        self._order = InOrder(last_n if epoch else 0)
+        self._asked: int | None = None  # the n the last catch-up request asked from
+        self._counter = 0
+        self._pending: dict[int, tuple[int, Any, asyncio.Future[Answer]]] = {}  # counter -> unanswered
+
+    @property
+    def last_n(self) -> int:
+        """The last entry applied (handed to events())."""
+        return self._order.last_n
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats the host granted this table."""
+        return self.record.seats.get(self.table, ()) if self.record else ()
+
+    async def propose(self, seat: int, payload: Any) -> Answer:
+        """Sends an action for ``seat`` to the host and waits for its answer (accepted as entry n,
+        or refused). Unanswered proposals are sent again after a reconnect; the host applies
+        each once. Raises ProtocolError at once for a payload too large to send."""
+        self._counter += 1
+        encode(Proposal(self.table, self.run, self._counter, self.epoch or "0", seat, payload))
+        answer: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._pending[self._counter] = (seat, payload, answer)
+        if self.epoch is not None:
+            await self._send(self._counter)
+        return await asyncio.shield(answer)
+
+    # --- inside -------------------------------------------------------------------------
+
+    def _subscriptions(self) -> list[str]:
+        return [self.topics.room, self.topics.presence(), self.topics.to(self.table)]
+
+    async def _after_connect(self) -> None:
+        self._asked = None
+
+    async def _handle(self, channel: str, table: str | None, message: Message) -> None:
+        if isinstance(message, RoomRecord):
+            await self._room_record(message)
+        elif self.epoch is None or getattr(message, "epoch", self.epoch) != self.epoch:
+            log.info("table %s: dropped a %s of another game", self.table, message.KIND)
+        elif isinstance(message, Entry):
+            await self._entry(message)
+        elif isinstance(message, Answer):
+            self._answer(message)
+        elif isinstance(message, CaughtUp):
+            if self.last_n < message.last_n and self._asked is not None and self.last_n + 1 > self._asked:
+                await self._ask(self.last_n + 1)  # the rest of a long catch-up
+        elif isinstance(message, ClaimRefused):
+            self._refuse(message.reason, table=self.table, seats=message.seats)
+
+    async def _room_record(self, record: RoomRecord) -> None:
+        new_epoch = record.epoch != self.epoch
+        changed = new_epoch or record != self.record
+        self.record = record
+        if new_epoch:
+            if self.epoch is not None:  # proposals made before any game was known go to the first
+                self._fail_pending("a new game began before the host answered")
+            self.epoch = record.epoch
+            self._order.reset()
+        if changed:
+            self._emit(RoomChange(record, new_epoch))
+        # on every record (the host republishes it when it reconnects): catch up, send again
+        await self._ask(self.last_n + 1)
+        for counter in sorted(self._pending):
+            await self._send(counter)
+
+    def _fail_pending(self, reason: str) -> None:
+        for counter, (_, _, answer) in sorted(self._pending.items()):
+            if not answer.done():
+                answer.set_result(Answer(self.epoch or "0", self.run, counter, False, reason=reason))
+        self._pending.clear()
+
+    async def _entry(self, entry: Entry) -> None:
+        for due in self._order.offer(entry):
+            self._emit(due)
+        missing = self._order.missing
+        if missing is not None and missing != self._asked:
+            log.info("table %s: entry %d missing, asking the host", self.table, missing)
+            await self._ask(missing)
+
+    def _answer(self, answer: Answer) -> None:
+        pending = self._pending.pop(answer.counter, None) if answer.run == self.run else None
+        if pending is None:
+            return  # the answer to a proposal sent twice, or to an earlier run
+        seat, _, future = pending
+        if not answer.ok:
+            self._refuse(answer.reason or "refused", table=self.table, counter=answer.counter, seat=seat)
+        if not future.done():
+            future.set_result(answer)
+
+    async def _ask(self, first: int) -> None:
+        if self.epoch is not None and await self._link.publish(
+                self.topics.catchup(self.table), encode(CatchUp(self.table, self.epoch, first))):
+            self._asked = first
+
+    async def _send(self, counter: int) -> None:
+        seat, payload, _ = self._pending[counter]
+        assert self.epoch is not None
+        await self._link.publish(self.topics.propose(self.table),
+                                 encode(Proposal(self.table, self.run, counter, self.epoch, seat, payload)))
+
+
+class SpectatorRoom(JoinedRoom):
+    """Watches a room: public parts only (it reads the public entries topic), never proposes."""
+
+    role = "spectator"
+
+    def __init__(self, url: RemoteUrl, table: str, **room_options: Any) -> None:
+        super().__init__(url, table, seats=(), **room_options)
+
+    def _subscriptions(self) -> list[str]:
+        return [*super()._subscriptions(), self.topics.entries]
+
+    async def propose(self, seat: int, payload: Any) -> Answer:
+        raise PermissionError("a spectator does not propose")
+
+
+# what the session wiring needs, from one place
+__all__ = ["Accepted", "EntryRecord", "Event", "HostEntry", "HostRoom", "JoinedRoom", "LinkChange",
+           "MemoryRecord", "PresenceChange", "Refusal", "Refused", "Room", "RoomChange", "SpectatorRoom"]

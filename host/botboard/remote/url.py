@@ -1,0 +1,91 @@
+"""A room's address: ``mqtt://[user:password@]HOST[:PORT]/ROOM`` or ``mqtts://...`` (TLS).
+
+The room name becomes one level of MQTT topics (protocol.py), so it may not hold what
+a topic level cannot: the wildcards ``+`` and ``#``, the level separator ``/``, NUL, or
+control characters. Every error names the part of the URL that is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from urllib.parse import unquote
+
+DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}  # IANA's registered ports for MQTT and MQTT over TLS
+MAX_ROOM_BYTES = 100  # keeps every topic short; a room is a name people type
+
+
+class RemoteUrlError(ValueError):
+    """The remote-play URL cannot be used; the message says which part and why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class RemoteUrl:
+    host: str
+    port: int
+    room: str
+    tls: bool = False
+    username: str | None = None
+    password: str | None = dataclasses.field(default=None, repr=False)
+
+    def __str__(self) -> str:
+        # never print the password: the URL ends up in logs and on the console
+        user = f"{self.username}@" if self.username is not None else ""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'mqtts' if self.tls else 'mqtt'}://{user}{host}:{self.port}/{self.room}"
+
+
+def parse_remote_url(text: str) -> RemoteUrl:
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        raise RemoteUrlError(f"{text!r}: expected mqtt://HOST[:PORT]/ROOM or mqtts://...")
+    if scheme.lower() not in DEFAULT_PORTS:
+        raise RemoteUrlError(f"{text!r}: scheme {scheme!r} is not mqtt:// or mqtts://")
+    netloc, slash, room = rest.partition("/")
+    if not slash or not room:
+        raise RemoteUrlError(f"{text!r}: no room: add /ROOM after the broker's address")
+    tls = scheme.lower() == "mqtts"
+    username, password, hostport = _split_userinfo(text, netloc)
+    host, port = _split_hostport(text, hostport, DEFAULT_PORTS[scheme.lower()])
+    return RemoteUrl(host, port, _check_room(text, unquote(room)), tls, username, password)
+
+
+def _split_userinfo(text: str, netloc: str) -> tuple[str | None, str | None, str]:
+    userinfo, at, hostport = netloc.rpartition("@")
+    if not at:
+        return None, None, netloc
+    user, colon, password = userinfo.partition(":")
+    if not user:
+        raise RemoteUrlError(f"{text!r}: empty user name before '@'")
+    return unquote(user), (unquote(password) if colon else None), hostport
+
+
+def _split_hostport(text: str, hostport: str, default_port: int) -> tuple[str, int]:
+    if hostport.startswith("["):  # an IPv6 literal: [::1]:1883
+        host, bracket, after = hostport[1:].partition("]")
+        if not bracket:
+            raise RemoteUrlError(f"{text!r}: IPv6 address without its closing ']'")
+        if after and not after.startswith(":"):
+            raise RemoteUrlError(f"{text!r}: unexpected {after!r} after the IPv6 address")
+        port_text = after[1:] if after else None
+    else:
+        host, colon, port_text_or_empty = hostport.partition(":")
+        port_text = port_text_or_empty if colon else None
+    if not host:
+        raise RemoteUrlError(f"{text!r}: no broker host")
+    if port_text is None:
+        return host, default_port
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise RemoteUrlError(f"{text!r}: port {port_text!r} is not a number from 1 to 65535")
+    return host, int(port_text)
+
+
+def _check_room(text: str, room: str) -> str:
+    for char, name in (("+", "'+' (an MQTT wildcard)"), ("#", "'#' (an MQTT wildcard)"),
+                       ("/", "'/' (the MQTT topic separator)")):
+        if char in room:
+            raise RemoteUrlError(f"{text!r}: room {room!r} holds {name}; MQTT topics cannot carry it")
+    if any(ord(c) < 32 or ord(c) == 127 or c.isspace() for c in room):
+        raise RemoteUrlError(f"{text!r}: room {room!r} holds a space or control character")
+    if len(room.encode()) > MAX_ROOM_BYTES:
+        raise RemoteUrlError(f"{text!r}: room name longer than {MAX_ROOM_BYTES} bytes")
+    return room
