@@ -49,6 +49,10 @@ class DaemonConfig:
     computers: dict[int, str] | None = None  # seat -> level of the seats the computer plays
     think_s: float = 2.0  # the computer's thinking time a move
     palette: str = "standard"  # the LED palette variant (session/palette.py VARIANTS)
+    remote: str | None = None  # a room, mqtt://[user:password@]HOST[:PORT]/ROOM (remote play)
+    seats: tuple[int, ...] = ()  # the seats this table plays in the room (from 0)
+    table: str | None = None  # this table's name in the room (default: the computer's name)
+    spectate: bool = False  # watch the room's game: public information only
 
 
 class ConfigError(ValueError):
@@ -133,6 +137,38 @@ def find_board_port() -> str | None:
     return None
 
 
+def default_table_name() -> str:
+    """This computer's name, as a room's table id may spell it."""
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())[:64]
+    return name or "table"
+
+
+def remote_role(config: DaemonConfig) -> tuple[Any, str | None]:
+    """(the room's address, this table's part in it: host, join, spectate) or (None, None);
+    ConfigError when the flags do not say a part that can be played."""
+    if not config.remote:
+        if config.seats or config.spectate:
+            raise ConfigError("--seat and --spectate are for remote play: give --remote mqtt://HOST/ROOM")
+        return None, None
+    from .remote.url import RemoteUrlError, parse_remote_url
+
+    try:
+        url = parse_remote_url(config.remote)
+    except RemoteUrlError as err:
+        raise ConfigError(f"--remote: {err}") from err
+    if config.spectate:
+        return url, "spectate"
+    if not config.seats:
+        raise ConfigError("--remote: say which seats this table plays with --seat N (once per seat); "
+                          "the table that gives --players hosts the game, the others join it")
+    if config.players is not None:
+        if max(config.seats) >= config.players:
+            raise ConfigError(f"--seat {max(config.seats) + 1}: a {config.players}-player game has seats "
+                              f"1 to {config.players}")
+        return url, "host"
+    return url, "join"
+
+
 class Daemon:
     def __init__(self, config: DaemonConfig) -> None:
         self.config = config
@@ -151,6 +187,8 @@ class Daemon:
             if config.players is not None and seat >= config.players:
                 raise ConfigError(f"--computer {seat + 1}: a {config.players}-player game has seats "
                                   f"1 to {config.players}")
+        self.remote_url, self.remote_role = remote_role(config)
+        self.remote: Any = None  # the room's HostTable or JoinedTable, in remote play
         self.sim: SimBoard | None = None
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
@@ -181,13 +219,43 @@ class Daemon:
         return port
 
     def _attach_session(self) -> None:
-        """The game session (botboard.session) owns the game slot."""
+        """The game session (botboard.session) owns the game slot; a table that joins a room
+        has the host's game instead (botboard.remote)."""
         from .session.host import attach
 
         cfg = self.config
+        if self.remote_role in ("join", "spectate"):
+            self._join_room()
+            return
         session = attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name,
                          cfg.palette)
         session.set_computers(cfg.computers or {}, cfg.think_s)
+        if self.remote_role == "host":
+            from .remote.host_table import HostTable
+
+            local = set(cfg.seats) | set(cfg.computers or {})  # the computer plays here
+            self.remote = HostTable(session, self.remote_url, self.table_name, local, self._room_store())
+
+    def _join_room(self) -> None:
+        from .remote.joined_table import JoinedTable
+        from .session.host import ConnBoard
+
+        assert self.conn is not None
+        cfg = self.config
+        self.remote = JoinedTable(self.conn, ConnBoard(self.conn), self.layout, self.game_name, self.remote_url,
+                                  self.table_name, set(cfg.seats), self._room_store(), self.publish,
+                                  spectator=self.remote_role == "spectate")
+        self.session = self.remote.game
+
+    def _room_store(self) -> Any:
+        from .remote.record import EntryStore
+        from .session.host import data_dir
+
+        return EntryStore(data_dir(self.config.data_dir) / f"room-{self.remote_url.room}.sqlite")
+
+    @property
+    def table_name(self) -> str:
+        return self.config.table or default_table_name()
 
     def _on_board_message(self, msg: Message) -> None:
         self.publish({"kind": "trace", "message": msg.to_json()})
@@ -227,6 +295,8 @@ class Daemon:
             console(self), host=self.config.listen, port=self.config.console_port,
             log_level="warning", lifespan="off"))
         link_task = asyncio.create_task(self.conn.run())
+        if self.remote is not None:
+            await self.remote.start()
         mirror_task = asyncio.create_task(self.tools.mirror_loop())
         serve_task = asyncio.create_task(server.serve())
         while not server.started and not serve_task.done():
@@ -244,6 +314,8 @@ class Daemon:
         try:
             await asyncio.wait({link_task, serve_task}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            if self.remote is not None:
+                await self.remote.close()
             link_task.cancel()
             mirror_task.cancel()
             server.should_exit = True

@@ -53,11 +53,17 @@ SETTINGS: tuple[Setting, ...] = (
             "/var/lib/botboard"),
     Setting("palette", str, "standard", "the LED colours: standard or colourblind"),
     Setting("speed", float, None, "animation seconds a step (default 0.35)", 0.35),
+    Setting("remote", str, None, "play in a room with other tables: mqtt://[user:password@]HOST[:PORT]/ROOM",
+            "mqtt://broker.local/club"),
+    Setting("seat", tuple, [], "the seats this table plays in the room, from 1, e.g. [1, 2]"),
+    Setting("table", str, None, "this table's name in the room (default: the computer's name)", "kitchen"),
+    Setting("spectate", bool, False, "watch the room's game (public information only)"),
     Setting("sim_baud", int, None, "pace the simulated board's link like a UART at this rate", 115200),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 _KIND_WORDS = {str: "a string in quotes", int: "a whole number", float: "a number",
-               list: "a list of strings, e.g. [\"2=search\"]", dict: "a table, e.g. {max_turns = 10}"}
+               list: "a list of strings, e.g. [\"2=search\"]", dict: "a table, e.g. {max_turns = 10}",
+               tuple: "a list of seat numbers, e.g. [1, 2]", bool: "true or false"}
 
 
 def default_paths() -> list[Path]:
@@ -107,8 +113,11 @@ def _check(path: Path, key: str, value: Any) -> None:
 
 
 def _is_kind(value: Any, kind: type) -> bool:
-    if isinstance(value, bool):  # TOML's true is not a number
-        return False
+    if kind is bool or isinstance(value, bool):  # TOML's true is not a number
+        return isinstance(value, bool) and kind is bool
+    if kind is tuple:
+        return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
+                                               for v in value)
     if kind is float:
         return isinstance(value, (int, float))
     if kind is list:

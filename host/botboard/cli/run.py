@@ -48,6 +48,13 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
          "greedy or search (default search); give it once per seat", action="append",
          metavar="SEAT[=LEVEL]")
     flag("--think", "the computer's thinking time a move (default 2 s)", type=float, metavar="S")
+    flag("--remote", "play in a room with other tables through an MQTT broker: "
+         "mqtt://[user:password@]HOST[:PORT]/ROOM (mqtts:// for TLS; docs/remote-play.md)", metavar="URL")
+    flag("--seat", "with --remote: a seat this table plays, from 1 (once per seat); the table that also "
+         "gives --players hosts the game", type=int, action="append", metavar="N")
+    flag("--table", "with --remote: this table's name in the room (default: the computer's name)")
+    flag("--spectate", "with --remote: watch the room's game, public information only",
+         action="store_true")
 
 
 def computer_seats(items: list[str]) -> dict[int, str]:
@@ -65,6 +72,15 @@ def computer_seats(items: list[str]) -> dict[int, str]:
             raise CliError(f"--computer {item}: no level {level!r}; levels: {', '.join(LEVELS)}")
         seats[int(seat) - 1] = level
     return seats
+
+
+def room_seats(seats: list[int]) -> tuple[int, ...]:
+    """--seat N (from 1) as seat indexes; CliError on a seat below 1."""
+    from . import CliError
+
+    if any(n < 1 for n in seats):
+        raise CliError("--seat N: seats count from 1")
+    return tuple(sorted({n - 1 for n in seats}))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -141,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
                           data_dir=v["data_dir"], players=v["players"], seed=v["seed"],
                           options=v["options"], step_s=v["speed"],
                           computers=computer_seats(v["computer"]), think_s=v["think"],
-                          palette=v["palette"])
+                          palette=v["palette"], remote=v["remote"], seats=room_seats(v["seat"]),
+                          table=v["table"], spectate=v["spectate"])
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:

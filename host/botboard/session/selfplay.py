@@ -14,6 +14,7 @@ import asyncio
 import sys
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from bbshared import messages as m
@@ -30,14 +31,22 @@ WAIT_S = 20.0  # longest wait for the board or the session before giving up
 
 
 
-def random_program(session: GameSession, seat: int, rng: random.Random) -> list[Any]:
+def random_program(session: GameSession, seat: int, rng: random.Random, phone: Any = None) -> list[Any]:
     """A random legal program's tiles for ``seat``; what tiles cannot say (a VOLT die's face and
-    key) is set as the seat's phone would set it."""
+    key) is set as the seat's phone would set it (``phone``: the game its phone talks to)."""
     settings: dict[str, Any] = {}
     tiles = session.mapping.random_program(session.state, seat, rng, settings)
     for name, value in settings.items():
-        session.set_control(seat, name, value)
+        (phone or session).set_control(seat, name, value)
     return tiles
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a seat's hands play: its table's board, that board's control, its phone's game."""
+    conn: BoardConnection
+    ctl: SimControl
+    phone: Any
 
 class SelfplayError(RuntimeError):
     pass
@@ -48,16 +57,25 @@ class BoardRestarted(SelfplayError):
 
 
 class Hands:
+    """``places``: seats that play at another table (remote play) and where; the others play
+    at ``conn``'s board, their phones talking to ``session``."""
+
     def __init__(self, session: GameSession, conn: BoardConnection, control: SimControl,
-                 seed: int, wait_s: float = WAIT_S) -> None:
+                 seed: int, wait_s: float = WAIT_S, places: dict[int, Place] | None = None) -> None:
         self.session = session
+        self.places = places or {}
+        self.here = Place(conn, control, session)
         self.wait_s = wait_s  # longest wait for the board or the session (a damaged link needs more)
         self.conn = conn
         self.ctl = control
         self.rng = random.Random(seed)
         self.alive: Any = lambda: True  # False once the board is known dead (selfplay's own sim)
         self.reported: list[tuple[int, int]] = []  # (button, action) the board reported
-        conn.listeners.append(self._hear)
+        for conn_ in {id(p.conn): p.conn for p in [self.here, *self.places.values()]}.values():
+            conn_.listeners.append(self._hear)
+
+    def at(self, seat: int) -> Place:
+        return self.places.get(seat, self.here)
 
     def _hear(self, msg: Any) -> None:
         if msg.type == m.BUTTON:
@@ -106,7 +124,7 @@ class Hands:
         emptied = []
         for pos, slot in enumerate(slots):
             if not keep[pos] and table.reading(slot) is not None:
-                await self.ctl.remove(slot)
+                await self.at(seat).ctl.remove(slot)
                 emptied.append(slot)
         await self._see_taken_out(seat, emptied)
         in_use = {table.reading(slot).uid for pos, slot in enumerate(slots)  # type: ignore[union-attr]
@@ -119,7 +137,7 @@ class Hands:
                 if uid not in in_use:
                     break
             in_use.add(uid)
-            await self.ctl.place(slot, uid, data)
+            await self.at(seat).ctl.place(slot, uid, data)
         name = self.session.seat_name(seat)
         await self.until(lambda: [self.held(s) for s in slots] == want,
                          f"the {name} station to read {[str(t) for t in want]}")
@@ -145,9 +163,9 @@ class Hands:
             for slot in emptied:
                 reading = table.reading(slot)
                 if reading is not None:
-                    await self.ctl.place(slot, reading.uid, reading.payload)
+                    await self.at(seat).ctl.place(slot, reading.uid, reading.payload)
                     await asyncio.sleep(0.3)
-                    await self.ctl.remove(slot)
+                    await self.at(seat).ctl.remove(slot)
 
     async def press(self, seat: int, role: str) -> None:
         """Press and release as a finger does: held until the board has reported it or
@@ -156,12 +174,13 @@ class Hands:
         assert self.session.seating is not None
         button = self.session.seating.button_of(seat, role)
         self.reported.clear()
-        await self.ctl.button(button, "press")
+        ctl = self.at(seat).ctl
+        await ctl.button(button, "press")
         await asyncio.sleep(HOLD_S)
         held = asyncio.get_running_loop().time() + HOLD_MAX_S - HOLD_S
         while (button, m.PRESS) not in self.reported and asyncio.get_running_loop().time() < held:
             await asyncio.sleep(0.01)
-        await self.ctl.button(button, "release")
+        await ctl.button(button, "release")
         await self.until(lambda: (button, m.RELEASE) in self.reported or not self.alive(),
                          f"the board to report the {role} button's press and release")
 
@@ -191,7 +210,7 @@ class Hands:
             if session.mode != "program" or seat not in session.acting():
                 return  # the game moved on (the last confirm played the turn)
             done = len(session.journal.actions(session.game_id))
-            await self.set_station(seat, random_program(session, seat, self.rng))
+            await self.set_station(seat, random_program(session, seat, self.rng, self.at(seat).phone))
             await self.press(seat, "confirm")
             deadline = time.monotonic() + self.wait_s
             while seat in session.acting() and len(session.journal.actions(session.game_id)) == done:
@@ -225,12 +244,13 @@ class Hands:
         by_phone = (session.mapping.private_choices(picker.decision)
                     or (len(picker.candidates) > PHONE_OVER and not alone))
         if by_phone:  # as a player does with a secret or long list: on the seat's phone
-            session.decide(chosen.choice, seat)
+            self.at(seat).phone.decide(chosen.choice, seat)
         elif alone and session.layout.touch:
             cell = session.bmap.to_board[chosen.cell]
-            await self.ctl.request("touch", cell=cell, action="press")
+            ctl = self.at(seat).ctl
+            await ctl.request("touch", cell=cell, action="press")
             await asyncio.sleep(HOLD_S)
-            await self.ctl.request("touch", cell=cell, action="release")
+            await ctl.request("touch", cell=cell, action="release")
         else:
             while session.picker is picker and picker.selected.choice != chosen.choice:
                 before = picker.index
@@ -248,7 +268,8 @@ class Hands:
                              across_restarts=True)
             if turn == 0:  # hands let go of what they held when a killed host left them
                 for button in range(session.layout.button_count):
-                    await self.ctl.button(button, "release")
+                    for place in {id(p.ctl): p for p in [self.here, *self.places.values()]}.values():
+                        await place.ctl.button(button, "release")
             if session.mode == "over":
                 return
             try:

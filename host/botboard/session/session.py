@@ -111,6 +111,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         self._census: dict[int, tuple[int, bytes, bytes]] | None = None
         self._board_seen = False  # connected at least once
         self._board_gone = False  # lost since, and said so
+        self.remote_seats: frozenset[int] = frozenset()  # seats played at another table (remote play)
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
         self.think_s = 2.0
         self.palette = check_variant(palette)  # the LED colours: standard, colourblind
@@ -219,9 +220,14 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
                      "while held")
             self._hold(f["ref"])
 
-    def on_slot(self, slot: int, state: int, uid: bytes, payload: bytes) -> None:
+    def on_slot(self, slot: int, state: int, uid: bytes, payload: bytes, remote: bool = False) -> None:
         """A slot's reading (SLOT): ``state`` m.SLOT_EMPTY, SLOT_TAG, or a trouble that keeps
-        it from counting (SLOT_UNREADABLE, SLOT_SEVERAL); True and False stand for the first two."""
+        it from counting (SLOT_UNREADABLE, SLOT_SEVERAL); True and False stand for the first two.
+        ``remote``: read at the table where the slot's seat plays (remote play); this board's
+        own slot of that station is empty and says nothing."""
+        ref = self.seating.slot(slot) if self.seating is not None else None
+        if (ref is not None and ref.seat in self.remote_seats) != remote:
+            return
         now = self.clock()
         present, trouble = bool(state), TROUBLE.get(int(state), "")
         if not self.table.update(slot, present, uid, payload, now, trouble):
@@ -261,12 +267,14 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         self.acks[(seat, pos)] = self.clock() + ACK_S
         self._schedule(ACK_S + 0.01, self._draw)
 
-    def on_button(self, button: int, action: int) -> None:
+    def on_button(self, button: int, action: int, remote: bool = False) -> None:
         if self.seating is None or self.state is None:
             return
         try:
             seat, role = self.seating.button(button)
         except ValueError:
+            return
+        if (seat in self.remote_seats) != remote:  # pressed at the table where its seat plays
             return
         if seat is None:
             self.say(f"the {role} button of an empty station does nothing")

@@ -1,0 +1,76 @@
+"""A table's record of a room's entries, in SQLite beside its journal (DATA_DIR/room.sqlite).
+
+The host keeps every entry it sequenced (with every private part and the proposal it
+came from, so a restarted host still applies each proposal once) and answers catch-up
+from it; a joined table keeps the entries it applied, so a restarted table draws the
+game again before it asks for what it missed. ``meta`` says which room, epoch and
+journal game the entries belong to.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Sequence
+
+from .protocol import Entry
+from .sequencer import HostEntry
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    epoch TEXT NOT NULL, n INTEGER NOT NULL, tbl TEXT NOT NULL, seat INTEGER,
+    public TEXT NOT NULL, private TEXT NOT NULL, run TEXT, counter INTEGER,
+    PRIMARY KEY (epoch, n));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class EntryStore:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.path, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")  # an entry added is on disk
+        self.db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- the host's EntryRecord ----------------------------------------------------------
+    def add(self, epoch: str, entry: HostEntry) -> None:
+        self.db.execute("INSERT OR IGNORE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (epoch, entry.n, entry.table, entry.seat, json.dumps(entry.public),
+                         json.dumps(dict(entry.private)), entry.run, entry.counter))
+
+    def fetch(self, epoch: str, first: int, last: int) -> Sequence[HostEntry]:
+        rows = self.db.execute("SELECT n, tbl, seat, public, private, run, counter FROM entries "
+                               "WHERE epoch = ? AND n BETWEEN ? AND ? ORDER BY n", (epoch, first, last))
+        return [HostEntry(n, tbl, seat, json.loads(pub), json.loads(priv), run, counter)
+                for n, tbl, seat, pub, priv, run, counter in rows]
+
+    # -- a joined table's entries ------------------------------------------------------------
+    def add_seen(self, entry: Entry) -> None:
+        """An entry this table applied (its own private part only)."""
+        self.db.execute("INSERT OR IGNORE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (entry.epoch, entry.n, entry.table, entry.seat, json.dumps(entry.public),
+                         json.dumps(entry.private), None, None))
+
+    def seen(self, epoch: str) -> list[Entry]:
+        rows = self.db.execute("SELECT n, tbl, seat, public, private FROM entries WHERE epoch = ? "
+                               "ORDER BY n", (epoch,))
+        return [Entry(epoch=epoch, n=n, table=tbl, public=json.loads(pub), seat=seat,
+                      private=json.loads(priv)) for n, tbl, seat, pub, priv in rows]
+
+    # -- which room and game --------------------------------------------------------------
+    def last_n(self, epoch: str) -> int:
+        row = self.db.execute("SELECT MAX(n) FROM entries WHERE epoch = ?", (epoch,)).fetchone()
+        return int(row[0] or 0)
+
+    def meta(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
+
+    def set_meta(self, **values: Any) -> None:
+        for key, value in values.items():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
