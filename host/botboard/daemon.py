@@ -158,14 +158,19 @@ def remote_role(config: DaemonConfig) -> tuple[Any, str | None]:
         raise ConfigError(f"--remote: {err}") from err
     if config.spectate:
         return url, "spectate"
+    if config.players is not None:  # the table that says the game hosts it
+        local = set(config.seats) | set(config.computers or {})
+        if not local:
+            raise ConfigError("--remote: say which seats this table plays with --seat N (once per "
+                              "seat; a computer's seat counts); the other seats are for the tables "
+                              "that join")
+        if max(local) >= config.players:
+            raise ConfigError(f"--seat {max(local) + 1}: a {config.players}-player game has seats "
+                              f"1 to {config.players}")
+        return url, "host"
     if not config.seats:
         raise ConfigError("--remote: say which seats this table plays with --seat N (once per seat); "
                           "the table that gives --players hosts the game, the others join it")
-    if config.players is not None:
-        if max(config.seats) >= config.players:
-            raise ConfigError(f"--seat {max(config.seats) + 1}: a {config.players}-player game has seats "
-                              f"1 to {config.players}")
-        return url, "host"
     return url, "join"
 
 

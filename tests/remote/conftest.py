@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from .broker import MOSQUITTO, Broker
+from botboard.remote.local_broker import MOSQUITTO, Broker
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from botboard.remote.protocol import Entry
 from botboard.remote.room import HostRoom, JoinedRoom
 from botboard.remote.sequencer import Accepted, HostEntry, Refused
 
-from .broker import Broker
+from botboard.remote.local_broker import Broker
 
 # short keepalive and backoff keep the fault tests fast
 FAST: dict[str, Any] = {"keepalive": 2, "backoff": (0.05, 0.3)}

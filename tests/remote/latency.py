@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .broker import Broker
+from botboard.remote.local_broker import Broker
 from .helpers import three_tables
 
 

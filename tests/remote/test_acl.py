@@ -14,7 +14,7 @@ import pytest
 from botboard.remote.protocol import Proposal, Topics, encode
 from botboard.remote.room import HostRoom, JoinedRoom
 
-from .broker import Broker
+from botboard.remote.local_broker import Broker
 from .helpers import FAST, Adder, Seen, run, until
 
 USERS = {"host": "host-pw", "a": "a-pw", "b": "b-pw"}

@@ -16,7 +16,7 @@ from botboard.remote.events import LinkChange
 from botboard.remote.protocol import CatchUp, Entry, Proposal, RoomRecord, Topics, decode, encode
 from botboard.remote.room import HostRoom, JoinedRoom, MemoryRecord
 
-from .broker import Broker
+from botboard.remote.local_broker import Broker
 from .helpers import FAST, Adder, Seen, public_log, run, three_tables, until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from botboard.remote.protocol import CHANNEL_KINDS, Answer, Proposal, Topics, de
 from botboard.remote.events import RoomChange
 from botboard.remote.room import JoinedRoom, SpectatorRoom
 
-from .broker import Broker
+from botboard.remote.local_broker import Broker
 from .helpers import FAST, Seen, joined_and_ready, public_log, run, three_tables, until
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from botboard.remote.record import EntryStore
 
-from .broker import Broker
+from botboard.remote.local_broker import Broker
 from .two_tables import two_tables, until
 
 pytestmark = pytest.mark.timeout(600)
@@ -41,8 +41,7 @@ def test_a_whole_game_across_two_tables(broker: Broker, tmp_path: Path, game: st
             seen = EntryStore(tmp_path / "b" / "room-club.sqlite")
             entries = seen.seen(seen.meta()["epoch"])
             assert [e.n for e in entries] == list(range(1, len(entries) + 1))  # each once, in order
-            hashes = [e.public["event"]["state_hash"] for e in entries
-                      if isinstance(e.public, dict) and e.public.get("event", {}).get("event") == "action"]
+            hashes = _action_hashes(entries)
             assert hashes == [a["state_hash"] for a in actions]  # every action, same order, same hash
 
     asyncio.run(play())
@@ -60,5 +59,110 @@ def test_a_seat_view_reaches_only_its_table(broker: Broker, tmp_path: Path) -> N
             text = json.dumps([[e.public, e.private] for e in seen.seen(seen.meta()["epoch"])])
             cards = [str(c) for c in hand0.get("hand", [])]
             assert cards and not any(f'"{c}"' in text for c in cards if len(c) > 3)
+
+    asyncio.run(play())
+
+
+def _entries(where: Path, name: str) -> list:
+    seen = EntryStore(where / name / "room-club.sqlite")
+    return seen.seen(seen.meta()["epoch"])
+
+
+def _action_hashes(entries: list) -> list[str]:
+    return [event["state_hash"] for e in entries if isinstance(e.public, dict)
+            for event in e.public.get("events", []) if event.get("event") == "action"]
+
+
+def _actions(session) -> int:
+    return len(session.journal.actions(session.game_id))
+
+
+async def _play_with(tables, fault, after: int = 3) -> None:
+    """Hands play the game; ``fault(tables)`` strikes once ``after`` actions are in."""
+    hands = tables.hands()
+    game = asyncio.create_task(hands.play())
+    await until(lambda: _actions(tables.host.session) >= after or game.done(), 120, "the first actions")
+    assert not game.done(), "the game ended before the fault"
+    await fault(tables, hands)
+    await asyncio.wait_for(game, 300)
+
+
+def _same_game(tmp_path: Path, host_session) -> None:
+    entries = _entries(tmp_path, "b")
+    assert [e.n for e in entries] == list(range(1, len(entries) + 1))  # none lost, none twice
+    assert _action_hashes(entries) == [a["state_hash"] for a in host_session.journal.actions(host_session.game_id)]
+
+
+def test_a_broker_restart_mid_game_loses_nothing(broker: Broker, tmp_path: Path) -> None:
+    async def restart_broker(tables, hands) -> None:
+        broker.kill()
+        await asyncio.sleep(1.0)
+        broker.start()
+
+    async def play() -> None:
+        async with two_tables(broker, tmp_path, "botwars", 2, (0,), (1,), {"max_turns": 3}) as tables:
+            await _play_with(tables, restart_broker)
+            assert tables.host.session.mode == "over"
+            await until(lambda: tables.joined.session.state.get("phase") == "over", 30, "the end at b")
+            _same_game(tmp_path, tables.host.session)
+
+    asyncio.run(play())
+
+
+def test_a_joined_table_restarted_mid_game_catches_up(broker: Broker, tmp_path: Path) -> None:
+    from botboard.session.selfplay import Place
+
+    from .two_tables import start, stop, table_daemon
+
+    async def restart_joined(tables, hands) -> None:
+        await stop(tables.tasks["b"])
+        await until(lambda: "table b (blue) is gone" in tables.host.session.message
+                    or any("table b (blue) is gone" in line for line in tables.host.session.log), 20,
+                    "the host to say table b is gone")
+        joined = table_daemon(broker, tmp_path, "b", "twin-tin-bots", (1,))
+        tables.tasks["b"] = await start(joined)
+        tables.joined = joined
+        await until(lambda: joined.conn.state == "connected" and 1 in joined.session.seat_views, 30,
+                    "the restarted table to show its seat")
+        hands.places[1] = Place(joined.conn, joined.sim_control, joined.session)
+        joined.conn.listeners.append(hands._hear)
+
+    async def play() -> None:
+        async with two_tables(broker, tmp_path, "twin-tin-bots", 2, (0,), (1,), {"track": 1}) as tables:
+            await _play_with(tables, restart_joined, after=2)
+            await until(lambda: tables.joined.session.state.get("phase") == "over", 30, "the end at b")
+            await until(lambda: tables.joined.conn.image.cells == tables.host.conn.image.cells, 20,
+                        "the same picture on both boards")
+            _same_game(tmp_path, tables.host.session)
+
+    asyncio.run(play())
+
+
+def test_a_spectator_sees_the_public_game_only(broker: Broker, tmp_path: Path) -> None:
+    from .two_tables import start, stop
+    from botboard.daemon import Daemon, DaemonConfig
+
+    async def play() -> None:
+        async with two_tables(broker, tmp_path, "botwars", 2, (0,), (1,), {"max_turns": 1}) as tables:
+            watcher = Daemon(DaemonConfig(game="botwars", console_port=0, data_dir=str(tmp_path / "s"),
+                                          remote=f"mqtt://127.0.0.1:{broker.port}/club", spectate=True,
+                                          table="watcher", step_s=0.0))
+            task = await start(watcher)
+            try:
+                await until(lambda: watcher.session.state is not None, 20, "the spectator's view")
+                view = watcher.session.view()
+                assert view["remote"]["seats"] == [] and view.get("phase") == tables.host.session.view()["phase"]
+                for seat in (0, 1):
+                    with pytest.raises(ValueError):
+                        watcher.session.seat_view(seat)
+                with pytest.raises(Exception, match="another table"):
+                    watcher.session.press(0, "confirm")
+                entries = _entries(tmp_path, "s")
+                assert entries and all(e.private is None for e in entries)
+                hand = tables.host.session.seat_view(0)["private"]["hand"]
+                text = json.dumps([e.public for e in entries])
+                assert not any(f'"{card}"' in text for card in hand)
+            finally:
+                await stop(task)
 
     asyncio.run(play())

@@ -7,7 +7,7 @@ import importlib
 import json
 
 # kind -> module in botboard.bench with add_arguments(parser) and run(args) -> dict
-_KINDS: tuple[str, ...] = ("link", "damage", "engine", "firmware", "table", "ai")
+_KINDS: tuple[str, ...] = ("link", "damage", "engine", "firmware", "table", "ai", "remote")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -52,12 +52,34 @@ class TeeBoard:
         self.inner.set_priority(slots)
 
 
+def merge(parts: list[tuple[Any, dict[str, Any]]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Parts of entries as one: cells and events in order, the latest view, palette, seat views."""
+    public: dict[str, Any] = {}
+    private: dict[str, dict[str, Any]] = {}
+    for pub, priv in parts:
+        _fold(public, pub)
+        for table, part in priv.items():
+            _fold(private.setdefault(table, {}), part)
+    return public, private
+
+
+def _fold(into: dict[str, Any], part: dict[str, Any]) -> None:
+    for key, value in part.items():
+        if key in ("cells", "events"):
+            into[key] = into.get(key, []) + value
+        elif key == "seat_views":
+            into[key] = {**into.get(key, {}), **value}
+        else:
+            into[key] = value
+
+
 class HostTable:
     def __init__(self, session: GameSession, url: RemoteUrl, table: str, seats: set[int],
                  store: EntryStore, **room_options: Any) -> None:
         self.session, self.url, self.table, self.store = session, url, table, store
         self.local = frozenset(seats)
-        self._outbox: asyncio.Queue[tuple[Any, dict[str, Any]] | None] = asyncio.Queue()
+        self._outbox: list[tuple[Any, dict[str, Any]]] = []  # entry parts not yet sent
+        self._wake = asyncio.Event()
         self._seat_views: dict[int, Any] = {}
         self._room_options = room_options
         self.palette: list[list[int]] = []
@@ -89,7 +111,7 @@ class HostTable:
 
     async def close(self) -> None:
         if self._task is not None:
-            self._outbox.put_nowait(None)
+            self._put("close", {})
             try:
                 await asyncio.wait_for(self._task, 5)
             except asyncio.TimeoutError:
@@ -115,26 +137,26 @@ class HostTable:
 
     # -- what the session shows -----------------------------------------------------------------
     def _cells(self, changed: dict[int, CellState]) -> None:
-        self._outbox.put_nowait(({"cells": cells_to_json(changed)}, {}))
+        self._put({"cells": cells_to_json(changed)}, {})  # merged by _send_entries
 
     def _palette(self, rgb: list[tuple[int, int, int]]) -> None:
         self.palette = [list(c) for c in rgb]
-        self._outbox.put_nowait(({"palette": self.palette}, {}))
+        self._put({"palette": self.palette}, {})
 
     def _event(self, event: dict[str, Any]) -> None:
         if event.get("kind") != "game":
             return
         if self.session.game_id != self.game_id:  # a new game at this table: a new epoch
             self.game_id = self.session.game_id
-            self._outbox.put_nowait(("new game", {}))
+            self._put("new game", {})
         if event.get("event") == "view":
             self._view_entry()
         elif event.get("private"):
             owner = self._owner(event.get("seat"))
             if owner is not None:
-                self._outbox.put_nowait((None, {owner: {"events": [event]}}))
+                self._put({}, {owner: {"events": [event]}})
         else:
-            self._outbox.put_nowait(({"event": event}, {}))
+            self._put({"events": [event]}, {})
 
     def _view_entry(self) -> None:
         session = self.session
@@ -147,8 +169,7 @@ class HostTable:
             if owner is not None and self._seat_views.get(seat) != view:
                 self._seat_views[seat] = view
                 private.setdefault(owner, {"seat_views": {}})["seat_views"][str(seat)] = view
-        self._outbox.put_nowait(({"view": session.view(), "stations": list(session.seating.station_of)},
-                                 private))
+        self._put({"view": session.view(), "stations": list(session.seating.station_of)}, private)
 
     def _owner(self, seat: Any) -> str | None:
         if self.room is None or self.room.record is None or not isinstance(seat, int):
@@ -157,13 +178,29 @@ class HostTable:
         return owner if owner != self.table else None
 
     async def _send_entries(self) -> None:
+        """One entry for everything the session showed at once (a confirm's journal line,
+        first frame and view): each entry costs a round trip to the broker per table."""
         assert self.room is not None
-        while (item := await self._outbox.get()) is not None:
-            public, private = item
-            if public == "new game":
-                await self._new_epoch()
-                continue
-            await self.room.append(public, private)
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            items, self._outbox = self._outbox, []
+            batch: list[tuple[Any, dict[str, Any]]] = []
+            for item in items + [None]:
+                if item is None or item[0] in ("new game", "close"):
+                    if batch:
+                        await self.room.append(*merge(batch))
+                    batch = []
+                    if item is not None and item[0] == "close":
+                        return
+                    if item is not None:
+                        await self._new_epoch()
+                else:
+                    batch.append(item)
+
+    def _put(self, public: Any, private: dict[str, Any]) -> None:
+        self._outbox.append((public, private))
+        self._wake.set()
 
     async def _new_epoch(self) -> None:
         assert self.room is not None

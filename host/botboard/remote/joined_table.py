@@ -234,7 +234,7 @@ class JoinedTable:
                 self._resend_station()
         for seat, view in (private.get("seat_views") or {}).items():
             self.game.seat_views[int(seat)] = view
-        events = ([public["event"]] if "event" in public else []) + list(private.get("events") or [])
+        events = list(public.get("events") or []) + list(private.get("events") or [])
         if not keep:
             return
         for event in events:

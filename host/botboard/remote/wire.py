@@ -9,9 +9,10 @@ board or the seat's phone gave it::
     {"press": "confirm"} / {"decide": "c3"} / {"control": "face", "value": 2}   the seat's phone
 
 Entries, from the host: ``{"cells": [[board cell, palette, facing, effect], ...]}`` (the
-LEDs, public by the table's rules), ``{"palette": [[r, g, b], ...]}``, ``{"event": ...}`` (a
-session event every table may see) and ``{"view": shared view, "stations": [station of each
-seat]}``; a table's private part carries ``{"events": [...], "seat_views": {seat: view}}``.
+LEDs, public by the table's rules), ``{"palette": [[r, g, b], ...]}``, ``{"events": [...]}``
+(session events every table may see) and ``{"view": shared view, "stations": [station of each
+seat]}``, several of them in one entry (what the session showed at once); a table's private
+part carries ``{"events": [...], "seat_views": {seat: view}}``.
 """
 
 from __future__ import annotations

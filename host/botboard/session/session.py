@@ -112,6 +112,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         self._board_seen = False  # connected at least once
         self._board_gone = False  # lost since, and said so
         self.remote_seats: frozenset[int] = frozenset()  # seats played at another table (remote play)
+        self._local_slots: dict[int, tuple[bool, bytes, bytes]] = {}  # this board's slots, remote play
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
         self.think_s = 2.0
         self.palette = check_variant(palette)  # the LED colours: standard, colourblind
@@ -174,7 +175,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
     def _start(self, game_id: int, state: Any) -> None:
         self.animation.stop()
         self.game_id, self.state = game_id, state
-        self.seating, self.bmap = self._fit(state)
+        self._seat(*self._fit(state))
         self.awaiting.clear()
         self.confirmed.clear()
         self.submitted.clear()
@@ -188,6 +189,24 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         self._draw()
         self._check_table()
         self._publish_view()  # every console and phone sees the new game, whoever started it
+
+    def _seat(self, seating: Seating, bmap: BoardMap) -> None:
+        """Take a new seating. In remote play a station whose seat now plays at another table
+        (or again here) reads from that table's board: its slots are read anew from there."""
+        before = self.seating
+        self.seating, self.bmap = seating, bmap
+        if before is None or not self.remote_seats:
+            return
+        for slot in range(self.layout.slot_count):
+            was, now = before.slot(slot), seating.slot(slot)
+            remote_before = was is not None and was.seat in self.remote_seats
+            remote_now = now is not None and now.seat in self.remote_seats
+            if remote_before == remote_now:
+                continue
+            if remote_now:  # the other table says what it holds (it sends its slots on a new seating)
+                self.table.update(slot, False, b"", b"", self.clock(), "")
+            else:
+                self.table.update(slot, *self._local_slots.get(slot, (False, b"", b"")), self.clock(), "")
 
     def seat_name(self, seat: int) -> str:
         return self.mapping.seat_name(self.state, seat) if self.state is not None else str(seat)
@@ -225,6 +244,8 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         it from counting (SLOT_UNREADABLE, SLOT_SEVERAL); True and False stand for the first two.
         ``remote``: read at the table where the slot's seat plays (remote play); this board's
         own slot of that station is empty and says nothing."""
+        if not remote:
+            self._local_slots[slot] = (bool(state), uid, payload)
         ref = self.seating.slot(slot) if self.seating is not None else None
         if (ref is not None and ref.seat in self.remote_seats) != remote:
             return
@@ -471,7 +492,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
     def _enter_mode(self) -> None:
         state = self.state
         assert state is not None
-        self.seating, self.bmap = self._fit(state)  # partners may change stations between rounds
+        self._seat(*self._fit(state))  # partners may change stations between rounds
         decision = self.mapping.decision(state)
         if self.engine.outcome(state) is not None:
             self.mode = "over"

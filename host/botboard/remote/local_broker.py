@@ -1,5 +1,6 @@
-"""A real mosquitto for the remote-play tests: its own config, port and persistence in a
-temporary directory (the system's mosquitto service, if any, plays no part)."""
+"""A real mosquitto on loopback for remote play's tests and `botboard bench remote`: its own
+config, port and persistence in a temporary directory (the system's mosquitto service, if
+any, plays no part)."""
 
 from __future__ import annotations
 
