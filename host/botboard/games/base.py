@@ -119,6 +119,14 @@ class Game(ABC, Generic[S, A]):
     def apply(self, state: S, action: A) -> tuple[S, list[Event]]:
         """Return the next state and what happened; raise IllegalAction."""
 
+    def advance(self, state: S, action: A) -> S:
+        """The next state alone: ``apply`` without its events, for search and benchmarks.
+
+        Games override it where leaving the events out saves time; the state must
+        be the one ``apply`` returns.
+        """
+        return self.apply(state, action)[0]
+
     @abstractmethod
     def current_player(self, state: S) -> int | None:
         """Who acts next (the decider when a decision is pending); None at the end."""
