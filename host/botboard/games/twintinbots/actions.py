@@ -38,6 +38,7 @@ Programs = tuple[tuple[int, int, int], tuple[int, int, int]]  # one seat's robot
 _PASS: Action = (PASS,)
 _PAIRS = ((0, 1), (0, 2), (1, 2))
 _STANDARD = frozenset(C.STANDARD)
+_SPECIALS = frozenset(C.SPECIALS)
 
 
 # -- constructors ---------------------------------------------------------------
@@ -111,11 +112,15 @@ def _free(use: int) -> tuple[tuple[int, ...], int]:
 def _tiles_and_held(progs: Programs, hand: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     """The available tiles and how many of the six slots hold one of them."""
     a, b = progs
-    kinds, held = _free(_use(a) + _use(b))
-    if hand:
-        held += sum(a.count(t) + b.count(t) for t in hand)
-        return kinds + hand, held
-    return kinds, held
+    use_a, use_b = _USE.get(a), _USE.get(b)  # looked up inline: this runs twice a turn
+    kinds, held = _free((_use(a) if use_a is None else use_a)
+                        + (_use(b) if use_b is None else use_b))
+    if not hand:
+        return kinds, held
+    for t in hand:  # a special is in the hand or on a robot, but positions may say both
+        if t in a or t in b:
+            held += a.count(t) + b.count(t)
+    return kinds + hand, held
 
 
 def available(progs: Programs, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -195,25 +200,27 @@ def apply_change(progs: Programs, hand: tuple[int, ...],
         return progs, hand
     k = action[1]
     slots = list(progs[k])
-    back: list[int] = []
     if kind == PLACE:
         _, _, s, tile = action
-        back.append(slots[s])
+        back = slots[s]
         slots[s] = tile
-        if tile in C.SPECIALS:
+        if tile in _SPECIALS:
             hand = tuple(t for t in hand if t != tile)
+        if back in _SPECIALS:
+            hand = tuple(sorted(hand + (back,)))
     elif kind == SWAP:
         a, b = action[2], action[3]
         slots[a], slots[b] = slots[b], slots[a]
     elif kind == REMOVE:
-        back.append(slots[action[2]])
+        back = slots[action[2]]
         slots[action[2]] = 0
+        if back in _SPECIALS:
+            hand = tuple(sorted(hand + (back,)))
     else:  # RESET
-        back.extend(slots)
+        returned = tuple(t for t in slots if t in _SPECIALS)
+        if returned:
+            hand = tuple(sorted(hand + returned))
         slots = [0, 0, 0]
-    returned = tuple(t for t in back if t in C.SPECIALS)
-    if returned:
-        hand = tuple(sorted(hand + returned))
     new: tuple[int, int, int] = (slots[0], slots[1], slots[2])
     return ((new, progs[1]) if k == 0 else (progs[0], new)), hand
 

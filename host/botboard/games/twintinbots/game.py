@@ -216,8 +216,8 @@ class TwinTinBots(Game[State, Action]):
     def _program_and_run(self, state: State, action: Action,
                          tell: bool) -> tuple[State, list[Event]]:
         seat = state.player
-        progs, hand = self._seat_programs(state)
-        first = self._first_turn(state)
+        progs, hand = (state.programs[2 * seat], state.programs[2 * seat + 1]), state.hands[seat]
+        first = state.turns < state.layout.players
         problem = A.check_programming(progs, hand, first, not first and not state.dm_used[seat],
                                       action)
         if problem:

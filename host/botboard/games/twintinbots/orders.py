@@ -88,19 +88,18 @@ class Run:
         Returns where to resume when a decision interrupts, else None.
         """
         seat = self.player
-        plans = _TILE_PLANS
         for k in range(k0, 2):
             rid = 2 * seat + k
             program = self.programs[rid]
-            for s in range(s0 if k == k0 else 0, 3):
-                tile = program[s]
-                if not tile:
-                    continue
-                plan = plans[tile]
-                for m in range(m0 if (k == k0 and s == s0) else 0, len(plan)):
-                    plan[m](self, rid)
-                    if self.pending or self.result:
-                        return (k, s, m + 1)
+            steps = _PLANS.get(program)
+            if steps is None:
+                steps = _plan(program)
+            if k == k0 and (s0 or m0):
+                steps = tuple(x for x in steps if (x[0], x[1]) >= (s0, m0))
+            for s, m, step in steps:
+                step(self, rid)
+                if self.pending or self.result:
+                    return (k, s, m + 1)
         return None
 
     def step(self, rid: int, kind: int) -> None:
@@ -440,6 +439,16 @@ _STEP_FUNCS: tuple[Callable[[Run, int], None], ...] = (
     Run._zap, Run._longzap, Run.jump)
 assert (C.FWD, C.BACK, C.LEFT, C.RIGHT, C.LOAD, C.UNLOAD, C.ZAP, C.LONGZAP, C.JUMP) == tuple(
     range(1, 10))
-# tile -> what the robot does for each of its steps, looked up once per tile
-_TILE_PLANS: tuple[tuple[Callable[[Run, int], None], ...], ...] = tuple(
-    tuple(_STEP_FUNCS[kind] for kind in steps) for steps in C.STEPS)
+Plan = tuple[tuple[int, int, Callable[[Run, int], None]], ...]  # (slot, step, what it does)
+_PLANS: dict[tuple[int, ...], Plan] = {}
+
+
+def _plan(program: tuple[int, ...]) -> Plan:
+    """A program's steps in order, each with its slot and place in its tile.
+
+    Memoised without a limit: there are at most 21**3 programs.
+    """
+    plan = tuple((s, m, _STEP_FUNCS[kind]) for s, tile in enumerate(program)
+                 for m, kind in enumerate(C.STEPS[tile]))
+    _PLANS[program] = plan
+    return plan
