@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -70,9 +70,51 @@ class Board:
 
     def wall_between(self, square: Square, facing: int) -> bool:
         """A wall on the ``facing`` side of ``square`` or the matching side next door."""
-        if (square, facing) in self.walls:
-            return True
-        return (neighbour(square, facing), (facing + 2) % 4) in self.walls
+        return (square, facing) in self._wall_faces
+
+    # -- tables built once per board (the rules look them up in every stage) ----
+    @cached_property
+    def _wall_faces(self) -> frozenset[tuple[Square, int]]:
+        """Every wall seen from both of its squares."""
+        return self.walls | {(neighbour(square, side), (side + 2) % 4) for square, side in self.walls}
+
+    @cached_property
+    def bridges(self) -> frozenset[Square]:
+        """Squares holding a drawbridge (whether the ruleset knows drawbridges or not)."""
+        return frozenset(sq for sq, c in self.cells.items() if c["type"] == "drawbridge")
+
+    @cached_property
+    def _known_cells(self) -> dict[frozenset[str], dict[Square, Mapping[str, Any]]]:
+        return {}
+
+    def cells_of(self, kinds: frozenset[str]) -> dict[Square, Mapping[str, Any]]:
+        """The squares whose element is one of ``kinds`` (memoised per set of kinds)."""
+        found = self._known_cells.get(kinds)
+        if found is None:
+            found = {sq: c for sq, c in self.cells.items() if c["type"] in kinds}
+            self._known_cells[kinds] = found
+        return found
+
+    @cached_property
+    def _rays(self) -> dict[tuple[Square, int, bool], tuple[Square, ...]]:
+        return {}
+
+    def ray(self, start: Square, facing: int, from_next: bool) -> tuple[Square, ...]:
+        """The squares a beam crosses from ``start`` (or from the next square, for a robot's
+        laser) up to and including the last one before a wall or the edge (memoised)."""
+        key = (start, facing, from_next)
+        found = self._rays.get(key)
+        if found is None:
+            squares: list[Square] = []
+            here: Square | None = start
+            if from_next:
+                here = None if self.wall_between(start, facing) else neighbour(start, facing)
+            while here is not None and self.on_board(here):
+                squares.append(here)
+                here = None if self.wall_between(here, facing) else neighbour(here, facing)
+            found = tuple(squares)
+            self._rays[key] = found
+        return found
 
     def flag_number(self, square: Square) -> int:
         """1-based flag number at ``square``, 0 if none."""
