@@ -33,10 +33,11 @@ def span_name(squares: list[Square]) -> str:
     """A straight run of squares as the report writes it: r4-6c7, r5c2-4 or r3c3."""
     if not squares:
         return "-"
-    xs = sorted({s[0] for s in squares})
-    ys = sorted({s[1] for s in squares})
-    rows = f"{ys[0]}-{ys[-1]}" if len(ys) > 1 else f"{ys[0]}"
-    cols = f"{xs[0]}-{xs[-1]}" if len(xs) > 1 else f"{xs[0]}"
+    xs = [s[0] for s in squares]
+    ys = [s[1] for s in squares]
+    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+    rows = f"{low_y}-{high_y}" if high_y != low_y else f"{low_y}"
+    cols = f"{low_x}-{high_x}" if high_x != low_x else f"{low_x}"
     return f"r{rows}c{cols}"
 
 
@@ -87,6 +88,11 @@ class Board:
     def _known_cells(self) -> dict[frozenset[str], dict[Square, Mapping[str, Any]]]:
         return {}
 
+    @cached_property
+    def kinds(self) -> frozenset[str]:
+        """The element types on this floor (a pass for a type it lacks has nothing to do)."""
+        return frozenset(c["type"] for c in self.cells.values())
+
     def cells_of(self, kinds: frozenset[str]) -> dict[Square, Mapping[str, Any]]:
         """The squares whose element is one of ``kinds`` (memoised per set of kinds)."""
         found = self._known_cells.get(kinds)
@@ -118,10 +124,14 @@ class Board:
 
     def flag_number(self, square: Square) -> int:
         """1-based flag number at ``square``, 0 if none."""
-        try:
-            return self.flags.index(square) + 1
-        except ValueError:
-            return 0
+        return self._flag_numbers.get(square, 0)
+
+    @cached_property
+    def _flag_numbers(self) -> dict[Square, int]:
+        numbers: dict[Square, int] = {}
+        for number, square in enumerate(self.flags, 1):
+            numbers.setdefault(square, number)  # the first, as flags.index finds it
+        return numbers
 
     def squares_of(self, kind: str) -> list[Square]:
         return sorted((sq for sq, c in self.cells.items() if c["type"] == kind),

@@ -22,6 +22,7 @@ class Ctx:
         self.rules: Mapping[str, Any] = ruleset(state.ruleset)
         self.elements = frozenset(self.rules["elements"])
         self.cells = self.board.cells_of(self.elements)
+        self.kinds = self.board.kinds & self.elements  # element types that act on this floor
         self.events = events
         self.stage = 0  # 1..5 during a stage, 0 between stages
         self.step = "program"  # program | move | board | laser | check | end
@@ -30,10 +31,9 @@ class Ctx:
         """Record an event; ``words`` is what the report prints in the robot's column."""
         if self.events is None:
             return
-        text = f"{robot.name}: {words}" if robot else words
-        full = {"turn": self.state.turn, "stage": self.stage, "step": self.step,
-                "robot": robot.name if robot else None, **data}
-        self.events.append(Event(kind, full, text))
+        name = robot.name if robot else None
+        full = {"turn": self.state.turn, "stage": self.stage, "step": self.step, "robot": name, **data}
+        self.events.append(Event(kind, full, f"{name}: {words}" if robot else words))
 
     # -- who stands where ----------------------------------------------------
     def robots(self) -> list[Player]:

@@ -116,11 +116,11 @@ def _mode(player: Player) -> str:
 
 def checkpoints(ctx: Ctx) -> None:
     """End of stage: checkpoints, flags in order, upgrade stations, virtual -> real."""
-    state, board = ctx.state, ctx.board
+    state, board, cells = ctx.state, ctx.board, ctx.cells
     for robot in ctx.robots():
         square = robot.square
         assert square is not None
-        cell = ctx.element(square)
+        cell = cells.get(square)
         flag = board.flag_number(square)
         is_repair = cell is not None and cell["type"] == "repair"
         if not robot.rebooting and (flag or is_repair) and robot.checkpoint != square:
