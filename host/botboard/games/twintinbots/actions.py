@@ -357,19 +357,21 @@ class ProgrammingActions(Sequence[Action]):
             self.progs, self.hand, self.first, self.pairing and not self.first, action) is None
 
 
-_RESHUFFLES: dict[tuple[int, tuple[int, int, int]], list[Action]] = {}
+_RESHUFFLES: tuple[dict[tuple[int, int, int], list[Action]], ...] = ({}, {})  # per robot
 
 
 def _reshuffles(k: int, prog: tuple[int, int, int]) -> list[Action]:
-    """Swaps, removes and reset of one robot: they depend on its program alone (memoised)."""
-    key = (k, prog)
-    found = _RESHUFFLES.get(key)
+    """Swaps, removes and reset of one robot: they depend on its program alone.
+
+    Memoised without a limit: there are at most 21**3 programs.
+    """
+    found = _RESHUFFLES[k].get(prog)
     if found is None:
         found = [(SWAP, k, a, b) for a, b in _PAIRS if prog[a] != prog[b]]
         found += [(REMOVE, k, s) for s in (0, 1, 2) if prog[s]]
         if prog != (0, 0, 0):
             found.append((RESET, k))
-        _RESHUFFLES[key] = found
+        _RESHUFFLES[k][prog] = found
     return found
 
 
