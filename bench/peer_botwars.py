@@ -24,7 +24,9 @@ Timed: BotWars ``run_stage`` for stage 1 on its own state, building its events
 ``apply_register(0)`` then ``apply_tile_effects(0)``, its log included (the
 peer records robot positions after every change). Building the states is not
 timed. Each setup runs ``--repeat`` times in each engine, alternating, and the
-fastest run counts; the figures are the mean over setups.
+fastest run counts; the figures are the mean over setups. A last untimed run
+of each setup compares where the robots end in both engines (the rules differ
+at the edge: the peer's robots fall off it, BotWars' fence stops them).
 """
 
 from __future__ import annotations
@@ -162,13 +164,9 @@ class Peer:
                 put(square, 0, "repair", new_start=True)
         for number, square in enumerate(board.flags, 1):
             put(square, 0, "flag", number=number)
-        for laser in board.lasers:
-            here, first = laser.square, True
-            while board.on_board(here):
-                put(here, laser.facing, "laser", laser_strength=1, start=first)
-                if board.wall_between(here, laser.facing):
-                    break
-                here, first = neighbour(here, laser.facing), False
+        for laser in board.lasers:  # a row of laser tiles from the turret, as BotWars traces it
+            for index, square in enumerate(board.ray(laser.square, laser.facing, False)):
+                put(square, laser.facing, "laser", laser_strength=1, start=index == 0)
         return tiles
 
     def state(self, tiles: dict[tuple[int, int], list[Any]],
@@ -194,6 +192,22 @@ def time_peer(state: Any) -> float:
     return time.perf_counter() - start
 
 
+def end_squares_agree(ours: State, theirs: Any) -> tuple[bool, bool]:
+    """(same squares and facings after the phase, or differing only by robots the peer lost over
+    the edge, where BotWars' fence stops them): the check that both engines ran the same setup."""
+    def edge(square: tuple[int, int]) -> bool:
+        return square[0] in (1, ours.board.width) or square[1] in (1, ours.board.height)
+    same = edge_only = True
+    for player, robot in zip(ours.players, theirs.robots):
+        mine = (player.square, player.facing) if player.square else None
+        peer = robot.coordinates and ((robot.coordinates[0] + 1, robot.coordinates[1] + 1),
+                                      FACINGS.index(robot.direction.name))
+        if mine != peer:
+            same = False
+            edge_only = edge_only and peer is None and mine is not None and edge(mine[0])
+    return same, edge_only and not same
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("peer", nargs="?", default=os.environ.get("ROBOPROJEKT"),
@@ -211,14 +225,21 @@ def main(argv: list[str] | None = None) -> None:
     from botboard.games.botwars.board import board_from_json
     tiles = peer.board(board_from_json(doc))
     ours = theirs = 0.0
+    same = edge_only = 0
     placements = setups(factory, args.setups, args.seed)
     for robots in placements:
         state = botwars_state(doc, robots)
         best_ours = best_theirs = float("inf")
-        for _ in range(args.repeat):
-            best_ours = min(best_ours, time_botwars(state, args.quiet))
-            with inside(Path(args.peer)):
+        with inside(Path(args.peer)):
+            for _ in range(args.repeat):
+                best_ours = min(best_ours, time_botwars(state, args.quiet))
                 best_theirs = min(best_theirs, time_peer(peer.state(tiles, robots)))
+            played, peer_played = state.clone(), peer.state(tiles, robots)
+            run_stage(Ctx(played, None), 1)
+            time_peer(peer_played)
+        agree = end_squares_agree(played, peer_played)
+        same += agree[0]
+        edge_only += agree[1]
         ours += best_ours
         theirs += best_theirs
     n = len(placements)
@@ -227,6 +248,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"BotWars register phase: {ours / n * 1e6:8.1f} us")
     print(f"peer register phase:    {theirs / n * 1e6:8.1f} us")
     print(f"BotWars is {theirs / ours:.2f}x as fast (time ratio {ours / theirs:.2f})")
+    print(f"end squares and facings: the same in {same} setups, differing only by robots the peer "
+          f"lost over the edge in {edge_only}, otherwise in {n - same - edge_only}")
 
 
 if __name__ == "__main__":
