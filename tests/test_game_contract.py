@@ -4,8 +4,8 @@ Parametrised over the registry, so a new game gets it by registering. For a
 few seeds and player counts it plays random legal actions and checks: the
 current player and the pending decision agree; every listed action prints to
 notation that parses back to an equal action; states survive a JSON round
-trip with the same hash; applying never mutates the old state; a finished game
-has an outcome and no legal actions.
+trip with the same hash; applying never mutates the old state; ``advance`` gives
+the state ``apply`` gives; a finished game has an outcome and no legal actions.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def test_random_play_keeps_the_contract(name, players):
             new_state, events = game.apply(state, action)
             assert game.state_to_json(state) == before, "apply must not change the old state"
             assert all(e.text for e in events)
+            assert game.state_hash(game.advance(state, action)) == game.state_hash(new_state)
             state = new_state
 
 

@@ -5,7 +5,9 @@ turns and counted as truncated) choosing uniformly among the legal actions,
 and reports actions, turns and games per second of wall-clock time on one
 core (and per second of the process's CPU time, steadier when the machine is
 shared). What counts as a turn is the game's ``is_turn`` hook (by default every
-action; Twin Tin Bots does not count the decisions inside a turn).
+action; Twin Tin Bots does not count the decisions inside a turn). States are
+stepped with ``advance``, as a search does (no events built); ``--events``
+steps with ``apply`` instead, building every event as a live game does.
 """
 
 from __future__ import annotations
@@ -27,17 +29,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--options", default="{}", help="game options as JSON")
     parser.add_argument("--max-turns", type=int, default=0,
                         help="cut a game after this many turns (default: the game's max_turns)")
+    parser.add_argument("--events", action="store_true",
+                        help="step with apply and build the events (default: advance, as search does)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     game = games.get(args.game)
     options = json.loads(args.options)
     limit = args.max_turns or game.info.max_turns
-    return play(game, args.players, options, args.seconds, args.seed, limit)
+    return play(game, args.players, options, args.seconds, args.seed, limit, args.events)
 
 
 def play(game: Any, players: int, options: dict[str, Any], seconds: float, seed: int,
-         limit: int) -> dict[str, Any]:
+         limit: int, events: bool = False) -> dict[str, Any]:
     rng = random.Random(seed)
     actions = turns = finished = truncated = 0
     game_turns: list[int] = []
@@ -53,7 +57,7 @@ def play(game: Any, players: int, options: dict[str, Any], seconds: float, seed:
             action = legal[rng.randrange(len(legal))]
             if game.is_turn(state, action):
                 turns_here += 1
-            state, _ = game.apply(state, action)
+            state = game.apply(state, action)[0] if events else game.advance(state, action)
             actions += 1
         if game.outcome(state) is None:
             truncated += 1
@@ -68,7 +72,8 @@ def play(game: Any, players: int, options: dict[str, Any], seconds: float, seed:
     return {
         "game": game.info.name, "players": players, "options": options,
         "measured": "uniformly random legal actions, whole games, wall-clock time on one core "
-                    "(new_game + legal_actions + apply + outcome)",
+                    f"(new_game + legal_actions + {'apply' if events else 'advance'} + outcome)",
+        "events": events,
         "seconds": round(elapsed, 3),
         "games": len(game_turns), "games_finished": finished, "games_truncated": truncated,
         "max_turns": limit,

@@ -48,7 +48,7 @@ class GameInfo:
     options: Mapping[str, JSON] = field(default_factory=dict)  # option -> default
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """Something that happened while an action was applied.
 
@@ -59,6 +59,12 @@ class Event:
     kind: str
     data: Mapping[str, JSON]
     text: str
+
+    def __init__(self, kind: str, data: Mapping[str, JSON], text: str) -> None:
+        # engines build dozens a turn: filling __dict__ once costs half the generated
+        # frozen __init__ (three object.__setattr__ calls); the instance stays frozen
+        fields = self.__dict__
+        fields["kind"], fields["data"], fields["text"] = kind, data, text
 
     def to_json(self) -> dict[str, JSON]:
         return {"kind": self.kind, **dict(self.data), "text": self.text}
@@ -118,6 +124,14 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def apply(self, state: S, action: A) -> tuple[S, list[Event]]:
         """Return the next state and what happened; raise IllegalAction."""
+
+    def advance(self, state: S, action: A) -> S:
+        """The next state alone: ``apply`` without its events, for search and benchmarks.
+
+        Games override it where leaving the events out saves time; the state must
+        be the one ``apply`` returns.
+        """
+        return self.apply(state, action)[0]
 
     @abstractmethod
     def current_player(self, state: S) -> int | None:

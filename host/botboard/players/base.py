@@ -47,7 +47,7 @@ class Situation:
             if player is None or player == self.seat:
                 return state
             legal = self.game.legal_actions(state)
-            state, _ = self.game.apply(state, legal[rng.randrange(len(legal))])
+            state = self.game.advance(state, legal[rng.randrange(len(legal))])
         return None
 
     def notation(self, action: Any) -> str:

@@ -23,7 +23,7 @@ def play_out(game: Any, state: Any, seat: int, rng: Any, steps: int) -> Any:
         if player is None or player == seat:
             break
         legal = game.legal_actions(state)
-        state, _ = game.apply(state, legal[rng.randrange(len(legal))])
+        state = game.advance(state, legal[rng.randrange(len(legal))])
     return state
 
 
@@ -46,7 +46,7 @@ class Greedy(Player):
                 if sample is None:
                     continue
                 try:
-                    after, _ = game.apply(sample, action)
+                    after = game.advance(sample, action)
                 except GameError:  # not legal in this sample (one's own moves always are)
                     continue
                 total += value(game, play_out(game, after, seat, self.rng, REPLY_STEPS), seat)

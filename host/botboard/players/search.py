@@ -84,7 +84,7 @@ class Search(Player):
                 break
             action, child = child_action
             try:
-                state, _ = game.apply(state, action)
+                state = game.advance(state, action)
             except GameError:
                 break
             path.append(child)
@@ -136,5 +136,5 @@ class Search(Player):
             if game.current_player(state) in (None, seat):
                 break
             legal = game.legal_actions(state)
-            state, _ = game.apply(state, legal[self.rng.randrange(len(legal))])
+            state = game.advance(state, legal[self.rng.randrange(len(legal))])
         return state

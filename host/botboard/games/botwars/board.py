@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -33,10 +33,11 @@ def span_name(squares: list[Square]) -> str:
     """A straight run of squares as the report writes it: r4-6c7, r5c2-4 or r3c3."""
     if not squares:
         return "-"
-    xs = sorted({s[0] for s in squares})
-    ys = sorted({s[1] for s in squares})
-    rows = f"{ys[0]}-{ys[-1]}" if len(ys) > 1 else f"{ys[0]}"
-    cols = f"{xs[0]}-{xs[-1]}" if len(xs) > 1 else f"{xs[0]}"
+    xs = [s[0] for s in squares]
+    ys = [s[1] for s in squares]
+    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+    rows = f"{low_y}-{high_y}" if high_y != low_y else f"{low_y}"
+    cols = f"{low_x}-{high_x}" if high_x != low_x else f"{low_x}"
     return f"r{rows}c{cols}"
 
 
@@ -70,16 +71,67 @@ class Board:
 
     def wall_between(self, square: Square, facing: int) -> bool:
         """A wall on the ``facing`` side of ``square`` or the matching side next door."""
-        if (square, facing) in self.walls:
-            return True
-        return (neighbour(square, facing), (facing + 2) % 4) in self.walls
+        return (square, facing) in self._wall_faces
+
+    # -- tables built once per board (the rules look them up in every stage) ----
+    @cached_property
+    def _wall_faces(self) -> frozenset[tuple[Square, int]]:
+        """Every wall seen from both of its squares."""
+        return self.walls | {(neighbour(square, side), (side + 2) % 4) for square, side in self.walls}
+
+    @cached_property
+    def bridges(self) -> frozenset[Square]:
+        """Squares holding a drawbridge (whether the ruleset knows drawbridges or not)."""
+        return frozenset(sq for sq, c in self.cells.items() if c["type"] == "drawbridge")
+
+    @cached_property
+    def _known_cells(self) -> dict[frozenset[str], dict[Square, Mapping[str, Any]]]:
+        return {}
+
+    @cached_property
+    def kinds(self) -> frozenset[str]:
+        """The element types on this floor (a pass for a type it lacks has nothing to do)."""
+        return frozenset(c["type"] for c in self.cells.values())
+
+    def cells_of(self, kinds: frozenset[str]) -> dict[Square, Mapping[str, Any]]:
+        """The squares whose element is one of ``kinds`` (memoised per set of kinds)."""
+        found = self._known_cells.get(kinds)
+        if found is None:
+            found = {sq: c for sq, c in self.cells.items() if c["type"] in kinds}
+            self._known_cells[kinds] = found
+        return found
+
+    @cached_property
+    def _rays(self) -> dict[tuple[Square, int, bool], tuple[Square, ...]]:
+        return {}
+
+    def ray(self, start: Square, facing: int, from_next: bool) -> tuple[Square, ...]:
+        """The squares a beam crosses from ``start`` (or from the next square, for a robot's
+        laser) up to and including the last one before a wall or the edge (memoised)."""
+        key = (start, facing, from_next)
+        found = self._rays.get(key)
+        if found is None:
+            squares: list[Square] = []
+            here: Square | None = start
+            if from_next:
+                here = None if self.wall_between(start, facing) else neighbour(start, facing)
+            while here is not None and self.on_board(here):
+                squares.append(here)
+                here = None if self.wall_between(here, facing) else neighbour(here, facing)
+            found = tuple(squares)
+            self._rays[key] = found
+        return found
 
     def flag_number(self, square: Square) -> int:
         """1-based flag number at ``square``, 0 if none."""
-        try:
-            return self.flags.index(square) + 1
-        except ValueError:
-            return 0
+        return self._flag_numbers.get(square, 0)
+
+    @cached_property
+    def _flag_numbers(self) -> dict[Square, int]:
+        numbers: dict[Square, int] = {}
+        for number, square in enumerate(self.flags, 1):
+            numbers.setdefault(square, number)  # the first, as flags.index finds it
+        return numbers
 
     def squares_of(self, kind: str) -> list[Square]:
         return sorted((sq for sq, c in self.cells.items() if c["type"] == kind),

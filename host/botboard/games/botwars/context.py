@@ -15,21 +15,25 @@ from .state import Player, State
 
 
 class Ctx:
-    def __init__(self, state: State, events: list[Event]) -> None:
+    def __init__(self, state: State, events: list[Event] | None) -> None:
+        """``events`` None: no events are built (``Game.advance``: search and benchmarks)."""
         self.state = state
         self.board: Board = state.board
         self.rules: Mapping[str, Any] = ruleset(state.ruleset)
         self.elements = frozenset(self.rules["elements"])
+        self.cells = self.board.cells_of(self.elements)
+        self.kinds = self.board.kinds & self.elements  # element types that act on this floor
         self.events = events
         self.stage = 0  # 1..5 during a stage, 0 between stages
         self.step = "program"  # program | move | board | laser | check | end
 
     def emit(self, kind: str, robot: Player | None, words: str, **data: Any) -> None:
         """Record an event; ``words`` is what the report prints in the robot's column."""
-        text = f"{robot.name}: {words}" if robot else words
-        full = {"turn": self.state.turn, "stage": self.stage, "step": self.step,
-                "robot": robot.name if robot else None, **data}
-        self.events.append(Event(kind, full, text))
+        if self.events is None:
+            return
+        name = robot.name if robot else None
+        full = {"turn": self.state.turn, "stage": self.stage, "step": self.step, "robot": name, **data}
+        self.events.append(Event(kind, full, f"{name}: {words}" if robot else words))
 
     # -- who stands where ----------------------------------------------------
     def robots(self) -> list[Player]:
@@ -49,10 +53,7 @@ class Ctx:
 
     # -- board elements this ruleset knows -----------------------------------
     def element(self, square: Square) -> Mapping[str, Any] | None:
-        cell = self.board.cells.get(square)
-        if cell is None or cell["type"] not in self.elements:
-            return None
-        return cell
+        return self.cells.get(square)
 
     def switch_on(self, cell: Mapping[str, Any]) -> bool:
         switch = cell.get("switch")
@@ -60,6 +61,8 @@ class Ctx:
 
     def bridge_raised(self, square: Square) -> int | None:
         """The bridge side of a raised drawbridge on ``square``, else None."""
+        if square not in self.board.bridges:
+            return None
         cell = self.element(square)
         if cell is None or cell["type"] != "drawbridge" or self.switch_on(cell):
             return None

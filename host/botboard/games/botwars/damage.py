@@ -30,7 +30,7 @@ def damage(ctx: Ctx, robot: Player, points: int, cause: str) -> None:
 def fuse(ctx: Ctx, robot: Player) -> None:
     """Below 6 HP the last registers lock with whatever card they hold now."""
     cards = deck()
-    for index in range(max(robot.hp - 1, 0), REGISTERS):
+    for index in range(robot.hp - 1 if robot.hp > 1 else 0, REGISTERS):
         if index in robot.fused:
             continue
         card = robot.program[index] if robot.program else None

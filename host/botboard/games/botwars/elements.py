@@ -20,6 +20,8 @@ _GEAR_TURNS = {"L": -1, "R": 1, "U": 2}
 
 def conveyors(ctx: Ctx) -> None:
     """Yellow belts move one square; blue belts a second time if the first lands on a belt."""
+    if "conveyor" not in ctx.kinds:
+        return
     riders = [p for p in ctx.robots() if _belt(ctx, p.square) is not None]
     blue = {p.name for p in riders if _belt(ctx, p.square)["colour"] == "blue"}  # type: ignore[index]
     moved = _belt_phase(ctx, riders)
@@ -29,7 +31,7 @@ def conveyors(ctx: Ctx) -> None:
 
 
 def _belt(ctx: Ctx, square: Square | None) -> Mapping[str, Any] | None:
-    cell = ctx.element(square) if square is not None else None
+    cell = ctx.cells.get(square) if square is not None else None
     return cell if cell is not None and cell["type"] == "conveyor" else None
 
 
@@ -107,9 +109,12 @@ def _drop_blocked(ctx: Ctx, plans: dict[str, tuple[Player, int, Square]]) -> Non
 
 def pushers(ctx: Ctx) -> None:
     """Active pushers shove robots one square; two aimed at one square both fail."""
+    if "pusher" not in ctx.kinds:
+        return
     plans: list[tuple[Player, int, Square]] = []
+    cells = ctx.cells
     for robot in ctx.robots():
-        cell = ctx.element(robot.square)  # type: ignore[arg-type]
+        cell = cells.get(robot.square)  # type: ignore[arg-type]
         if cell is not None and cell["type"] == "pusher" and ctx.stage in cell["stages"]:
             way = FACINGS.index(cell["dir"])
             plans.append((robot, way, neighbour(robot.square, way)))  # type: ignore[arg-type]
@@ -146,8 +151,11 @@ def _chain_meets(ctx: Ctx, plan: tuple[Player, int, Square], pending: set[int]) 
 
 
 def gears(ctx: Ctx) -> None:
+    if "gear" not in ctx.kinds:
+        return
+    cells = ctx.cells
     for robot in ctx.robots():
-        cell = ctx.element(robot.square)  # type: ignore[arg-type]
+        cell = cells.get(robot.square)  # type: ignore[arg-type]
         if cell is None or cell["type"] != "gear":
             continue
         if cell["turn"] == "U" and not ctx.rules["gear_180"]:
@@ -157,7 +165,10 @@ def gears(ctx: Ctx) -> None:
 
 
 def crushers(ctx: Ctx) -> None:
+    if "crusher" not in ctx.kinds:
+        return
+    cells = ctx.cells
     for robot in ctx.robots():
-        cell = ctx.element(robot.square)  # type: ignore[arg-type]
+        cell = cells.get(robot.square)  # type: ignore[arg-type]
         if cell is not None and cell["type"] == "crusher" and ctx.stage in cell["stages"]:
             destroy(ctx, robot, f"crushed at {square_name(robot.square)}")  # type: ignore[arg-type]

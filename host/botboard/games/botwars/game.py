@@ -95,9 +95,16 @@ class BotWars(Game[State, Action]):
         return super().legal_actions_of(state, seat)
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        events: list[Event] = []
+        return self._step(state, action, events), events
+
+    def advance(self, state: State, action: Action) -> State:
+        return self._step(state, action, None)
+
+    def _step(self, state: State, action: Action, events: list[Event] | None) -> State:
+        """The state after ``action``; its events go to ``events`` unless that is None."""
         self._check(state, action)
         new = state.clone()
-        events: list[Event] = []
         ctx = Ctx(new, events)
         robot = new.players[action.player]
         if action.verb == "program":
@@ -105,7 +112,7 @@ class BotWars(Game[State, Action]):
         else:
             choice = action.facing if action.verb == "face" else action.verb
             decide(ctx, action.player, new.decisions[0][1], choice)
-        return new, events
+        return new
 
     def _check(self, state: State, action: Action) -> None:
         """IllegalAction with the reason, or nothing."""

@@ -9,45 +9,56 @@ first, then damage is dealt.
 
 from __future__ import annotations
 
-from .board import Square, neighbour, span_name
+from .board import Square, span_name
 from .context import Ctx
 from .damage import damage
 from .state import Player
 
 
 def trace(ctx: Ctx, start: Square, facing: int, shooter: Player | None,
-          passes_robots: bool = False) -> tuple[list[Square], list[Player]]:
-    """Squares the beam crosses (from ``start`` for a turret, the next square for a robot) and hits."""
-    board = ctx.board
+          passes_robots: bool = False,
+          occupants: dict[Square, list[Player]] | None = None) -> tuple[list[Square], list[Player]]:
+    """Squares the beam crosses (from ``start`` for a turret, the next square for a robot) and hits.
+
+    ``occupants`` (from ``standing``) saves looking for the robots again beam after beam.
+    """
+    if occupants is None:
+        occupants = standing(ctx)
     squares: list[Square] = []
     hits: list[Player] = []
-    here = start
-    if shooter is not None:
-        if board.wall_between(here, facing):
-            return squares, hits
-        here = neighbour(here, facing)
+    bridges = ctx.board.bridges
     stopped = False  # a real robot absorbed the beam; only virtual robots (board lasers) go on
-    while board.on_board(here) and ctx.bridge_raised(here) is None:
+    for here in ctx.board.ray(start, facing, shooter is not None):
+        if here in bridges and ctx.bridge_raised(here) is not None:
+            break
         if not stopped:
             squares.append(here)
-        for robot in ctx.robots():
-            if robot is shooter or robot.square != here:
+        for robot in occupants.get(here, ()):
+            if robot is shooter:
                 continue
             if robot.mode == "real" and not stopped:
                 hits.append(robot)
                 stopped = not passes_robots
             elif robot.mode == "virtual" and shooter is None:
                 hits.append(robot)
-        if board.wall_between(here, facing) or (stopped and shooter is not None):
+        if stopped and shooter is not None:
             break
-        here = neighbour(here, facing)
     return squares, hits
+
+
+def standing(ctx: Ctx) -> dict[Square, list[Player]]:
+    """The robots on the floor by square, in player order."""
+    occupants: dict[Square, list[Player]] = {}
+    for robot in ctx.robots():
+        occupants.setdefault(robot.square, []).append(robot)  # type: ignore[arg-type]
+    return occupants
 
 
 def board_lasers(ctx: Ctx) -> None:
     hits: list[Player] = []
+    occupants = standing(ctx)
     for laser in ctx.board.lasers:
-        hits += trace(ctx, laser.square, laser.facing, None, laser.colour != "blue")[1]
+        hits += trace(ctx, laser.square, laser.facing, None, laser.colour != "blue", occupants)[1]
     for robot in hits:
         if robot.square is not None:
             ctx.emit("board-laser", robot, "board laser", damage=1)
@@ -56,14 +67,17 @@ def board_lasers(ctx: Ctx) -> None:
 
 def robot_lasers(ctx: Ctx) -> None:
     shots: list[tuple[Player, list[Player]]] = []
+    occupants = standing(ctx)
     for robot in ctx.robots():
         if robot.mode != "real" or robot.rebooting:
             continue
-        squares, hits = trace(ctx, robot.square, robot.facing, robot)  # type: ignore[arg-type]
-        names = [h.name for h in hits]
-        span = span_name(squares)
-        ctx.emit("laser", robot, f"fires {span}" + (f", hits {', '.join(names)}" if names else ""),
-                 squares=span, hits=names)
+        squares, hits = trace(ctx, robot.square, robot.facing, robot, False,  # type: ignore[arg-type]
+                              occupants)
+        if ctx.events is not None:
+            names = [h.name for h in hits]
+            span = span_name(squares)
+            ctx.emit("laser", robot, f"fires {span}" + (f", hits {', '.join(names)}" if names else ""),
+                     squares=span, hits=names)
         shots.append((robot, hits))
     for shooter, hits in shots:
         for robot in hits:

@@ -21,7 +21,9 @@ def play_card(ctx: Ctx, robot: Player, card: int) -> None:
     kind = deck().kind(card)
     if kind.turn:
         robot.facing = (robot.facing + kind.turn) % 4
-        ctx.emit("turn", robot, f"face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing], time=card)
+        if ctx.events is not None:
+            ctx.emit("turn", robot, f"face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing],
+                     time=card)
     elif kind.move:
         way = robot.facing if kind.move > 0 else (robot.facing + 2) % 4
         move(ctx, robot, way, abs(kind.move), card)
@@ -63,6 +65,13 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
         if other.square is not None or not ctx.rules["pusher_enters_emptied_square"]:
             return False
     robot.square = target
+    if ctx.events is not None:
+        _moved(ctx, robot, target, time, how)
+    enter(ctx, robot, target)
+    return True
+
+
+def _moved(ctx: Ctx, robot: Player, target: Square, time: int | None, how: str) -> None:
     name = square_name(target)
     by = {"time": time} if time is not None else {}
     if how == "push":
@@ -72,8 +81,6 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
         ctx.emit("pusher", robot, f"pusher to {name}", square=name)
     else:
         ctx.emit("move", robot, f"move to {name}", square=name, **by)
-    enter(ctx, robot, target)
-    return True
 
 
 def fence(ctx: Ctx, robot: Player) -> None:
@@ -83,7 +90,7 @@ def fence(ctx: Ctx, robot: Player) -> None:
 
 def enter(ctx: Ctx, robot: Player, square: Square) -> None:
     """What the square does to a robot that has just moved into it."""
-    cell = ctx.element(square)
+    cell = ctx.cells.get(square)
     if cell is None:
         return
     kind = cell["type"]

@@ -83,9 +83,10 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     ctx.stage, ctx.step = stage, "move"
     acting = [(p.program[stage - 1], p) for p in ctx.robots()
               if p.program is not None and not p.rebooting and p.program[stage - 1] is not None]
-    ctx.emit("stage", None, f"turn {state.turn} stage {stage}",
-             modes={p.name: _mode(p) for p in state.players},
-             cards={p.name: cards.name(c) for c, p in acting})  # type: ignore[arg-type]
+    if ctx.events is not None:
+        ctx.emit("stage", None, f"turn {state.turn} stage {stage}",
+                 modes={p.name: _mode(p) for p in state.players},
+                 cards={p.name: cards.name(c) for c, p in acting})  # type: ignore[arg-type]
     for card, robot in sorted(acting, key=lambda cp: -cp[0]):  # type: ignore[operator]
         if robot.square is not None:
             play_card(ctx, robot, card)  # type: ignore[arg-type]
@@ -100,10 +101,11 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     ctx.step = "check"
     checkpoints(ctx)
     state.stages += 1
-    ctx.emit("stage-end", None, f"end of stage {stage}",
-             hp={p.name: p.hp for p in state.players},
-             squares={p.name: square_name(p.square) if p.square else None for p in state.players},
-             facings={p.name: FACINGS[p.facing] for p in state.players})
+    if ctx.events is not None:
+        ctx.emit("stage-end", None, f"end of stage {stage}",
+                 hp={p.name: p.hp for p in state.players},
+                 squares={p.name: square_name(p.square) if p.square else None for p in state.players},
+                 facings={p.name: FACINGS[p.facing] for p in state.players})
     check_winner(ctx)
     ctx.stage = 0
 
@@ -114,11 +116,11 @@ def _mode(player: Player) -> str:
 
 def checkpoints(ctx: Ctx) -> None:
     """End of stage: checkpoints, flags in order, upgrade stations, virtual -> real."""
-    state, board = ctx.state, ctx.board
+    state, board, cells = ctx.state, ctx.board, ctx.cells
     for robot in ctx.robots():
         square = robot.square
         assert square is not None
-        cell = ctx.element(square)
+        cell = cells.get(square)
         flag = board.flag_number(square)
         is_repair = cell is not None and cell["type"] == "repair"
         if not robot.rebooting and (flag or is_repair) and robot.checkpoint != square:

@@ -37,6 +37,8 @@ Action = tuple[Any, ...]  # see the table above
 Programs = tuple[tuple[int, int, int], tuple[int, int, int]]  # one seat's robots A and B
 _PASS: Action = (PASS,)
 _PAIRS = ((0, 1), (0, 2), (1, 2))
+_STANDARD = frozenset(C.STANDARD)
+_SPECIALS = frozenset(C.SPECIALS)
 
 
 # -- constructors ---------------------------------------------------------------
@@ -70,28 +72,60 @@ def first_turn(on_a: Action, on_b: Action) -> Action:
 
 
 # -- the hand and single changes --------------------------------------------------
-_MEMO_LIMIT = 20_000  # entries; the memo tables below are cleared when they grow past it
-# (a few MB each at most)
-_AVAILABLE: dict[tuple[Programs, tuple[int, ...]], list[int]] = {}
+_MEMO_LIMIT = 20_000  # entries; the pair-prefix memo below is cleared when it grows past it
+_BITS = 3  # bits per standard tile kind in a use count: up to 6 slots hold one kind
+_USE: dict[tuple[int, int, int], int] = {}  # program -> its standard tiles, counted per kind
+_FREE: dict[int, tuple[tuple[int, ...], int]] = {}  # use of both robots -> (tiles left, held)
 
 
-def available(progs: Programs, hand: tuple[int, ...]) -> list[int]:
-    """Tile kinds the seat can place now: standard tiles not all on the board, specials in hand.
+def _use(prog: tuple[int, int, int]) -> int:
+    """How many of each standard tile kind a program holds, packed _BITS bits a kind.
 
-    Memoised (a pure function asked again and again while listing and checking
-    actions); callers must not change the list.
+    Memoised without a limit: there are at most 21**3 programs.
     """
-    key = (progs, hand)
-    found = _AVAILABLE.get(key)
+    found = _USE.get(prog)
     if found is None:
-        placed = progs[0] + progs[1]
-        count = C.TILE_COUNT
-        found = [t for t in C.STANDARD if placed.count(t) < count[t]]
-        found.extend(hand)
-        if len(_AVAILABLE) > _MEMO_LIMIT:
-            _AVAILABLE.clear()
-        _AVAILABLE[key] = found
+        found = sum(1 << _BITS * t for t in prog if t in _STANDARD)
+        _USE[prog] = found
     return found
+
+
+def _free(use: int) -> tuple[tuple[int, ...], int]:
+    """Standard tile kinds not all placed under ``use``, and how many slots hold one of them.
+
+    Memoised without a limit: a seat's six slots make at most a few thousand uses.
+    """
+    found = _FREE.get(use)
+    if found is None:
+        kinds: list[int] = []
+        held = 0
+        for t in C.STANDARD:
+            n = use >> _BITS * t & (1 << _BITS) - 1
+            if n < C.TILE_COUNT[t]:
+                kinds.append(t)
+                held += n
+        found = (tuple(kinds), held)
+        _FREE[use] = found
+    return found
+
+
+def _tiles_and_held(progs: Programs, hand: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """The available tiles and how many of the six slots hold one of them."""
+    a, b = progs
+    use_a, use_b = _USE.get(a), _USE.get(b)  # looked up inline: this runs twice a turn
+    kinds, held = _free((_use(a) if use_a is None else use_a)
+                        + (_use(b) if use_b is None else use_b))
+    if not hand:
+        return kinds, held
+    for t in hand:  # a special is in the hand or on a robot, but positions may say both
+        if t in a or t in b:
+            held += a.count(t) + b.count(t)
+    return kinds + hand, held
+
+
+def available(progs: Programs, hand: tuple[int, ...]) -> tuple[int, ...]:
+    """Tile kinds the seat can place now: standard tiles not all on the board, specials in hand."""
+    return _tiles_and_held(progs, hand)[0]
 
 
 def single_changes(progs: Programs, hand: tuple[int, ...], with_pass: bool = True,
@@ -119,29 +153,14 @@ def single_changes(progs: Programs, hand: tuple[int, ...], with_pass: bool = Tru
     return out
 
 
-_COUNTS: dict[tuple[Programs, tuple[int, ...]], int] = {}
 _PREFIXES: dict[tuple[Programs, tuple[int, ...], bool], list[int]] = {}
-# (programs, hand, first turn) -> what the lazy action list needs: tiles, placement blocks...
-_SHAPES: dict[tuple[Programs, tuple[int, ...], bool],
-              tuple[list[int], list[tuple[int, int, int]], int, list[Action]]] = {}
 
 
 def count_changes(progs: Programs, hand: tuple[int, ...]) -> int:
-    """len(single_changes(..., with_pass=False)) without building the list (memoised)."""
-    key = (progs, hand)
-    total = _COUNTS.get(key)
-    if total is None:
-        tiles = available(progs, hand)
-        n_tiles = len(tiles)
-        total = 0
-        for k in (0, 1):
-            prog = progs[k]
-            total += 3 * n_tiles - (prog[0] in tiles) - (prog[1] in tiles) - (prog[2] in tiles)
-            total += len(_reshuffles(k, prog))
-        if len(_COUNTS) > _MEMO_LIMIT:
-            _COUNTS.clear()
-        _COUNTS[key] = total
-    return total
+    """len(single_changes(..., with_pass=False)) without building the list."""
+    tiles, held = _tiles_and_held(progs, hand)
+    return (6 * len(tiles) - held + len(_reshuffles(0, progs[0]))
+            + len(_reshuffles(1, progs[1])))
 
 
 def check_change(progs: Programs, hand: tuple[int, ...], action: Action) -> str | None:
@@ -181,25 +200,27 @@ def apply_change(progs: Programs, hand: tuple[int, ...],
         return progs, hand
     k = action[1]
     slots = list(progs[k])
-    back: list[int] = []
     if kind == PLACE:
         _, _, s, tile = action
-        back.append(slots[s])
+        back = slots[s]
         slots[s] = tile
-        if tile in C.SPECIALS:
+        if tile in _SPECIALS:
             hand = tuple(t for t in hand if t != tile)
+        if back in _SPECIALS:
+            hand = tuple(sorted(hand + (back,)))
     elif kind == SWAP:
         a, b = action[2], action[3]
         slots[a], slots[b] = slots[b], slots[a]
     elif kind == REMOVE:
-        back.append(slots[action[2]])
+        back = slots[action[2]]
         slots[action[2]] = 0
+        if back in _SPECIALS:
+            hand = tuple(sorted(hand + (back,)))
     else:  # RESET
-        back.extend(slots)
+        returned = tuple(t for t in slots if t in _SPECIALS)
+        if returned:
+            hand = tuple(sorted(hand + returned))
         slots = [0, 0, 0]
-    returned = tuple(t for t in back if t in C.SPECIALS)
-    if returned:
-        hand = tuple(sorted(hand + returned))
     new: tuple[int, int, int] = (slots[0], slots[1], slots[2])
     return ((new, progs[1]) if k == 0 else (progs[0], new)), hand
 
@@ -216,23 +237,20 @@ class ProgrammingActions(Sequence[Action]):
 
     def __init__(self, progs: Programs, hand: tuple[int, ...], first: bool, can_double: bool) -> None:
         self.progs, self.hand, self.first = progs, hand, first
-        key = (progs, hand, first)
-        shape = _SHAPES.get(key)
-        if shape is None:
-            tiles = available(progs, hand)
-            # placements: one block per slot (robot A's three, then B's), each every
-            # available tile but the one already there
-            blocks = [(k, s, len(tiles) - (progs[k][s] in tiles))
-                      for k in ((0,) if first else (0, 1)) for s in (0, 1, 2)]
-            others = [] if first else (
-                _reshuffles(0, progs[0]) + _reshuffles(1, progs[1]) + [_PASS])
-            shape = (tiles, blocks, sum(n for _, _, n in blocks), others)
-            if len(_SHAPES) > _MEMO_LIMIT // 2:
-                _SHAPES.clear()
-            _SHAPES[key] = shape
-        self.tiles, self._blocks, self._n_places, self._others = shape
+        # placements: one block per slot (robot A's three, then B's), each every
+        # available tile but the one already there; counted, decoded by _place
+        tiles, held = _tiles_and_held(progs, hand)
+        self.tiles = tiles
         self.pairing = first or can_double
-        self._n_singles = 0 if first else self._n_places + len(self._others)
+        if first:
+            self._n_places = self._blocks_size(0)
+            self._shuffles: tuple[list[Action], list[Action]] = ([], [])
+            self._n_singles = 0
+        else:
+            self._n_places = 6 * len(tiles) - held
+            self._shuffles = (_reshuffles(0, progs[0]), _reshuffles(1, progs[1]))
+            self._n_singles = (self._n_places + len(self._shuffles[0]) + len(self._shuffles[1])
+                               + 1)  # pass
         self._starts: list[int] | None = None  # prefix counts of the pairs, per first change
         self._singles: list[Action] | None = None
 
@@ -244,20 +262,29 @@ class ProgrammingActions(Sequence[Action]):
         return self._singles
 
     def _place(self, index: int) -> Action:
-        for k, s, n in self._blocks:
-            if index < n:
-                current = self.progs[k][s]
-                tiles = self.tiles
-                if current in tiles and index >= tiles.index(current):
-                    index += 1
-                return (PLACE, k, s, tiles[index])
-            index -= n
+        tiles = self.tiles
+        size = len(tiles)
+        for k in ((0,) if self.first else (0, 1)):
+            prog = self.progs[k]
+            for s in (0, 1, 2):
+                current = prog[s]
+                held = current in tiles
+                if index < size - held:
+                    if held and index >= tiles.index(current):
+                        index += 1
+                    return (PLACE, k, s, tiles[index])
+                index -= size - held
         raise IndexError(index)
 
     def _single(self, index: int) -> Action:
         if index < self._n_places:
             return self._place(index)
-        return self._others[index - self._n_places]
+        index -= self._n_places
+        for shuffles in self._shuffles:
+            if index < len(shuffles):
+                return shuffles[index]
+            index -= len(shuffles)
+        return _PASS
 
     def _pair_heads(self) -> list[Action]:
         if self.first:
@@ -317,7 +344,9 @@ class ProgrammingActions(Sequence[Action]):
         return (DOUBLE, head, after._single(offset))
 
     def _blocks_size(self, robot: int) -> int:
-        return sum(n for k, _, n in self._blocks if k == robot)
+        """How many placements robot ``robot`` has: every available tile in each slot but its own."""
+        tiles = self.tiles
+        return 3 * len(tiles) - sum(1 for t in self.progs[robot] if t in tiles)
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(len(self)):
@@ -328,19 +357,21 @@ class ProgrammingActions(Sequence[Action]):
             self.progs, self.hand, self.first, self.pairing and not self.first, action) is None
 
 
-_RESHUFFLES: dict[tuple[int, tuple[int, int, int]], list[Action]] = {}
+_RESHUFFLES: tuple[dict[tuple[int, int, int], list[Action]], ...] = ({}, {})  # per robot
 
 
 def _reshuffles(k: int, prog: tuple[int, int, int]) -> list[Action]:
-    """Swaps, removes and reset of one robot: they depend on its program alone (memoised)."""
-    key = (k, prog)
-    found = _RESHUFFLES.get(key)
+    """Swaps, removes and reset of one robot: they depend on its program alone.
+
+    Memoised without a limit: there are at most 21**3 programs.
+    """
+    found = _RESHUFFLES[k].get(prog)
     if found is None:
         found = [(SWAP, k, a, b) for a, b in _PAIRS if prog[a] != prog[b]]
         found += [(REMOVE, k, s) for s in (0, 1, 2) if prog[s]]
         if prog != (0, 0, 0):
             found.append((RESET, k))
-        _RESHUFFLES[key] = found
+        _RESHUFFLES[k][prog] = found
     return found
 
 

@@ -33,15 +33,23 @@ class TwinTinBots(Game[State, Action]):
             return []
         if state.pending:
             return self._decision_actions(state)
-        return A.ProgrammingActions(*self._seat_programs(state), self._first_turn(state),
-                                    self._can_double(state))
+        seat = state.player
+        first = state.turns < state.layout.players
+        return A.ProgrammingActions((state.programs[2 * seat], state.programs[2 * seat + 1]),
+                                    state.hands[seat], first, not first and not state.dm_used[seat])
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        return self._step(state, action, True)
+
+    def advance(self, state: State, action: Action) -> State:
+        return self._step(state, action, False)[0]
+
+    def _step(self, state: State, action: Action, tell: bool) -> tuple[State, list[Event]]:
         if state.result:
             raise IllegalAction("the game is over")
         if state.pending:
-            return self._decide(state, action)
-        return self._program_and_run(state, action)
+            return self._decide(state, action, tell)
+        return self._program_and_run(state, action, tell)
 
     def current_player(self, state: State) -> int | None:
         if state.result:
@@ -205,45 +213,45 @@ class TwinTinBots(Game[State, Action]):
             return [(A.BLOB_MOVE, d) for d in run.blob_moves(detail)] + [(A.BLOB_MOVE, -1)]
         return [(A.ENTRY, c) for c in run.entry_choices()]
 
-    def _program_and_run(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        progs, hand = self._seat_programs(state)
-        first = self._first_turn(state)
-        problem = A.check_programming(progs, hand, first, not first and not state.dm_used[
-            state.player], action)
+    def _program_and_run(self, state: State, action: Action,
+                         tell: bool) -> tuple[State, list[Event]]:
+        seat = state.player
+        progs, hand = (state.programs[2 * seat], state.programs[2 * seat + 1]), state.hands[seat]
+        first = state.turns < state.layout.players
+        problem = A.check_programming(progs, hand, first, not first and not state.dm_used[seat],
+                                      action)
         if problem:
             raise IllegalAction(problem)
-        seat = state.player
+        run = Run(state, tell)
         if action[0] != A.PASS:
-            (prog_a, prog_b), hand = A.apply_programming(progs, hand, action)
+            (prog_a, prog_b), run.hands[seat] = A.apply_programming(progs, hand, action)
             programs = list(state.programs)
             programs[2 * seat], programs[2 * seat + 1] = prog_a, prog_b
-            hands = list(state.hands)
-            hands[seat] = hand
-            dm_used = state.dm_used
+            run.programs = tuple(programs)
             if action[0] == A.DOUBLE:
-                dm_used = dm_used[:seat] + (True,) + dm_used[seat + 1:]
-            state = state._replace(programs=tuple(programs), hands=tuple(hands), dm_used=dm_used,
-                                   revealed=_reveal(state.revealed, seat, prog_a + prog_b))
-        run = Run(state)
-        text = A.programming_to_str(action)
-        run.say("program", f"{_SEAT_TITLES[seat]} programs: {text}", seat=seat, action=text)
+                run.dm_used = run.dm_used[:seat] + (True,) + run.dm_used[seat + 1:]
+            run.revealed = _reveal(state.revealed, seat, prog_a + prog_b)
+        if tell:
+            text = A.programming_to_str(action)
+            run.say("program", f"{_SEAT_TITLES[seat]} programs: {text}", seat=seat, action=text)
         if state.layout.mud:
             mud = state.layout.is_mud
             run.stuck = sum(1 << r for r, c in enumerate(state.cell) if mud[c])
         return self._continue(run, (0, 0, 0))
 
-    def _decide(self, state: State, action: Action) -> tuple[State, list[Event]]:
+    def _decide(self, state: State, action: Action, tell: bool) -> tuple[State, list[Event]]:
         if not isinstance(action, tuple) or action not in self._decision_actions(state):
             raise IllegalAction(self.why_illegal(state, action) or "not a choice now")
         assert state.pending is not None and state.pc is not None
         kind, decider, detail = state.pending
-        run = Run(state)
-        choice = self.action_to_str(state, action)
-        words = choice
-        if kind == ZAP_CHOICE:
-            words = f"{C.TILE_NAMES[action[1]]} for {robot_name(detail)}"
-        run.say("decide", f"{seat_name(decider).capitalize()} chooses {words}", seat=decider,
-                choice=choice)
+        run = Run(state, tell)
+        if tell:
+            choice = self.action_to_str(state, action)
+            words = choice
+            if kind == ZAP_CHOICE:
+                words = f"{C.TILE_NAMES[action[1]]} for {robot_name(detail)}"
+            run.say("decide", f"{seat_name(decider).capitalize()} chooses {words}", seat=decider,
+                    choice=choice)
         if kind == ZAP_CHOICE:
             run.forced(detail, action[1])
         elif kind == BLOB_CHOICE:
@@ -271,6 +279,8 @@ class TwinTinBots(Game[State, Action]):
 def _reveal(revealed: tuple[tuple[int, ...], ...], seat: int,
             placed: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """A special placed on the board is no secret any more, even back in the hand."""
+    if max(placed) < _FIRST_SPECIAL:  # the usual case: no special on the seat's robots
+        return revealed
     new = [t for t in placed if t in _SPECIALS and t not in revealed[seat]]
     if not new:
         return revealed
@@ -278,4 +288,5 @@ def _reveal(revealed: tuple[tuple[int, ...], ...], seat: int,
 
 
 _SPECIALS = frozenset(C.SPECIALS)
+_FIRST_SPECIAL = min(C.SPECIALS)
 GAME = TwinTinBots()
