@@ -17,9 +17,9 @@
 # input, render) per call.  Readings are taken at the start of a stage, after
 # the collection; the most in use at the end of a stage, before the
 # collection, is the high-water mark (an upper bound of what the Pico needs:
-# it can also collect within a stage).  Boots with a tile in every slot, opens a host session,
-# runs rounds until every slot's event came, animates every cell, runs LOOPS
-# full scans of the slots, then the tiles leave.  The last stage prints one
+# it can also collect within a stage).  Boots with a tile in every slot,
+# opens a host session, runs rounds until every slot's event came, animates
+# every cell, runs LOOPS full scans of the slots, then the tiles leave.  The last stage prints one
 # JSON object: heap by stage, the steady heap with all tiles present, and
 # the sim-only share.
 import gc
