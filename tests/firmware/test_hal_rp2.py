@@ -1,5 +1,5 @@
 """The Pico HAL (bbfw/hal_rp2.py) in the unix port, on stand-ins for machine and rp2
-(tests/firmware/rp2stubs): pins from the config, the LED chains, binary-safe
+(firmware/bbfw/sim/rp2stubs): pins from the config, the LED chains, binary-safe
 serial, the watchdog and the REPL handoff."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from botboard.board import layouts
 from tests.mpy import run_mpy
 
-STUBS = Path(__file__).parent / "rp2stubs"
+STUBS = Path(__file__).resolve().parents[2] / "firmware" / "bbfw" / "sim" / "rp2stubs"
 
 
 def run(code: str, config: dict, stdin: bytes = b"") -> dict:

@@ -2,7 +2,7 @@
 Worldsemi datasheets' windows, on a Pico (125 MHz) and on a Pico 2 (150 MHz).
 
 The program is the firmware's own: firmware/bbfw/drivers/ws2812.py is imported in the MicroPython
-unix port over the rp2 stand-in (tests/firmware/rp2stubs/rp2.py), whose asm_pio assembles the
+unix port over the rp2 stand-in (firmware/bbfw/sim/rp2stubs/rp2.py), whose asm_pio assembles the
 decorated function with the rp2 port's encoding, and whose StateMachine records the frequency the
 driver asks for. pioemu (rp2040-pio-emulator) runs the words; the side-set pin's runs of cycles
 become nanoseconds through the clock divider the rp2 port programs for that frequency.
@@ -21,7 +21,7 @@ from pioemu import ShiftRegister, State, emulate
 from botboard.bench import firmware as bench
 from tests.mpy import run_mpy
 
-STUBS = Path(__file__).parent / "rp2stubs"
+STUBS = Path(__file__).resolve().parents[2] / "firmware" / "bbfw" / "sim" / "rp2stubs"
 PICO_HZ = 125_000_000  # RP2040 system clock as MicroPython sets it
 PICO2_HZ = 150_000_000  # RP2350
 RP2040_200_HZ = 200_000_000  # the RP2040's certified maximum since pico-sdk 2.1.1, should a port use it

@@ -84,7 +84,11 @@ async def _play_with(tables, fault, after: int = 3) -> None:
     await until(lambda: _actions(tables.host.session) >= after or game.done(), 120, "the first actions")
     assert not game.done(), "the game ended before the fault"
     await fault(tables, hands)
-    await asyncio.wait_for(game, 300)
+    try:
+        await asyncio.wait_for(game, 300)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"the game did not end; the host says: {tables.host.session.message}; "
+                             f"the joined table: {tables.joined.session.view().get('message')}") from None
 
 
 def _same_game(tmp_path: Path, host_session) -> None:

@@ -3,7 +3,9 @@
 # stand-in that frames messages, acknowledges the board's reliable frames and
 # keeps what the board said.  Sim-only code (unix port).
 #
-#   box = Box(config_path, hardware_path=None)
+#   box = Box(config_path, hardware_path=None, hal=None)
+#                                      hal: another HAL with a .field (default
+#                                      the simulated board's, hal_sim)
 #   box.hello(epoch=1, seen=(0, 0))   HELLO_REQ, as a host opens a session
 #   box.send(mtype, *fields)           one reliable message to the board
 #   box.steps(n, sleep_ms=0)           n rounds of link, input and render steps
@@ -16,12 +18,15 @@ import time
 from bbshared import messages as m
 from bbshared import tilepayload as tp
 from bbshared.frame import Deframer, build, FLAG_RELIABLE
-from bbfw import app, hal_sim
+from bbfw import app
 
 
 class Box:
-    def __init__(self, config_path, hardware_path=None):
-        hal = hal_sim.Hal(config_path, "0", hardware_path)
+    def __init__(self, config_path, hardware_path=None, hal=None):
+        if hal is None:
+            from bbfw import hal_sim
+
+            hal = hal_sim.Hal(config_path, "0", hardware_path)
         hal.write = self._from_board  # before Board: its link writes through it
         hal.read_into = self._to_board
         self.hal = hal

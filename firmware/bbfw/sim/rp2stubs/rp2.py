@@ -1,4 +1,5 @@
-# Stand-in for the rp2 module (PIO state machines, DMA) in the unix port.
+# Stand-in for the rp2 module (PIO state machines, DMA) where there is none
+# (the unix port in tests, the webassembly port in the heap benchmark).
 #
 # asm_pio really assembles: it runs the decorated function twice (labels, then
 # code) with the PIO vocabulary as its globals, like the rp2 port's asm_pio, and
@@ -8,8 +9,13 @@
 # tests/firmware/test_ws2812_pio.py runs the words in a PIO emulator.
 from array import array
 
-log = []
+log = []  # what the HAL did; None: record nothing (a long benchmark run)
 machines = []  # (state machine number, program, freq) for each StateMachine made
+
+
+def _note(entry):
+    if log is not None:
+        _note(entry)
 
 
 class PIO:
@@ -162,7 +168,7 @@ def asm_pio(**kw):
 
 class StateMachine:
     def __init__(self, n, prog, freq=-1, sideset_base=None):
-        log.append(("sm", n, sideset_base.n))
+        _note(("sm", n, sideset_base.n))
         machines.append((n, prog, freq))
 
     def active(self, on):
@@ -174,7 +180,7 @@ class DMA:
         return 0
 
     def config(self, **kw):
-        log.append(("dma", kw["count"]))
+        _note(("dma", kw["count"]))
 
     def active(self):
         return False
