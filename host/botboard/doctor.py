@@ -230,6 +230,25 @@ def local_addresses() -> list[str]:
     return sorted(a for a in found if not a.startswith("127."))
 
 
+def broker(remote: str | None, timeout: float = 3.0) -> list[Finding]:
+    """The room's broker answers on its port (remote play)."""
+    if not remote:
+        return []
+    from .remote.url import RemoteUrlError, parse_remote_url
+
+    try:
+        url = parse_remote_url(remote)
+    except RemoteUrlError as err:
+        return [Finding("remote", PROBLEM, f"remote = {remote!r}: {err}",
+                        "remote = \"mqtt://HOST/ROOM\" in the settings file (docs/remote-play.md)")]
+    try:
+        socket.create_connection((url.host, url.port), timeout=timeout).close()
+    except OSError as err:
+        return [Finding("remote", PROBLEM, f"the broker {url.host}:{url.port} does not answer ({err})",
+                        "start the broker (sudo systemctl start mosquitto) or check the room's address")]
+    return [Finding("remote", OK, f"the broker {url.host}:{url.port} answers (room {url.room})")]
+
+
 def host_firmware_version() -> str:
     """The firmware version this host carries (what `botboard deploy` would install)."""
     from .resources import ROOT
@@ -271,5 +290,6 @@ def examine(values: dict[str, Any]) -> list[Finding]:
     findings += data_dir(Path(values["data_dir"]) if values["data_dir"] else DEFAULT_DATA_DIR)
     findings += console_port(listen, port, lambda: running)
     findings += lan_addresses(listen, token, port, local_addresses())
+    findings += broker(values.get("remote"))
     findings += service_files()
     return findings

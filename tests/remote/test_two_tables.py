@@ -170,3 +170,27 @@ def test_a_spectator_sees_the_public_game_only(broker: Broker, tmp_path: Path) -
                 await stop(task)
 
     asyncio.run(play())
+
+
+def test_the_host_restarted_mid_game_resumes_the_room(broker: Broker, tmp_path: Path) -> None:
+    from .two_tables import start, stop, table_daemon
+
+    async def play() -> None:
+        async with two_tables(broker, tmp_path, "botwars", 2, (0,), (1,), {"max_turns": 3}) as tables:
+            hands = tables.hands()
+            game = asyncio.create_task(hands.play())
+            await until(lambda: _actions(tables.host.session) >= 3, 120, "the first actions")
+            await stop(game)
+            epoch = tables.host.remote.room.epoch
+            await stop(tables.tasks["a"])
+            host = table_daemon(broker, tmp_path, "a", "botwars", (0,), 2, options={"max_turns": 3}, seed=1)
+            tables.tasks["a"] = await start(host)
+            tables.host = host
+            await until(lambda: host.conn.state == "connected", 30, "the host's board again")
+            assert host.remote.room.epoch == epoch  # the same game goes on, not a new one
+            await asyncio.wait_for(tables.hands().play(), 300)
+            assert host.session.mode == "over"
+            await until(lambda: tables.joined.session.state.get("phase") == "over", 30, "the end at b")
+            _same_game(tmp_path, host.session)
+
+    asyncio.run(play())

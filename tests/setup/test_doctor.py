@@ -140,3 +140,15 @@ def test_doctor_command_reports_and_sets_its_exit_status(tmp_path: Path) -> None
                            "--console-port", "0"], capture_output=True, text=True, env=env, timeout=60)
     assert good.returncode == 0, good.stdout
     assert "ok      python" in good.stdout
+
+
+def test_the_room_broker_answers_or_not() -> None:
+    assert doctor.broker(None) == []
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        assert _levels(doctor.broker(f"mqtt://127.0.0.1:{port}/club")) == [OK]
+    closed = doctor.broker(f"mqtt://127.0.0.1:{port}/club", timeout=0.5)
+    assert _levels(closed) == [PROBLEM] and "mosquitto" in closed[0].fix
+    assert _levels(doctor.broker("http://x/club")) == [PROBLEM]
