@@ -28,7 +28,7 @@ from ..console.app import create_app
 from ..daemon import Daemon, DaemonConfig
 from ..remote.local_broker import MOSQUITTO, Broker
 from ..session.selfplay import Hands, Place
-from .table import _lay, _pct, _taken_at_first_confirm, _until_changed
+from .table import _lay, _pct, _taken_at_first_confirm, confirm_to_frame
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -130,17 +130,7 @@ async def _confirms(tables: Tables, samples: int) -> list[float]:
     figures: list[float] = []
     for _ in range(samples):
         await asyncio.sleep(0.6)  # settled: acknowledgements faded at both tables
-        before = await ctl_b.cells()
-        t0 = time.perf_counter()
-        await ctl_a.button(confirm, "press")
-        figures.append((await _until_changed(ctl_b, before) - t0) * 1000)
-        await ctl_a.button(confirm, "release")
-        await asyncio.sleep(0.3)
-        session.skip()
-        await asyncio.sleep(0.1)
-        if len(session.journal.actions(session.game_id or 0)) == done:
-            raise RuntimeError(f"confirm was not taken: {session.message}")
-        session.undo()
+        figures.append(await confirm_to_frame(session, ctl_a, ctl_b, confirm, done))
     return figures
 
 

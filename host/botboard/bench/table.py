@@ -186,19 +186,12 @@ async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
                 await asyncio.sleep(0.6)  # settled, acknowledgements faded
                 for name, value in settings.items():  # undo forgets them (Goblins: the tile's turn)
                     session.set_control(seat, name, value)
-                before = await ctl.cells()
-                t0 = time.perf_counter()
-                await ctl.button(confirm, "press")
-                frame_ms.append((await _until_changed(ctl, before) - t0) * 1000)
-                frame_host.append(probe.host_ms[-1] if probe.host_ms else 0.0)
-                frame_payload = max(frame_payload, probe.sent_payload)
-                await ctl.button(confirm, "release")
-                await asyncio.sleep(0.3)
-                session.skip()
-                await asyncio.sleep(0.1)
-                if len(session.journal.actions(session.game_id or 0)) == done:
-                    raise RuntimeError(f"confirm was not taken: {_debug(session)}")
-                session.undo()
+                def seen() -> None:
+                    nonlocal frame_payload
+                    frame_host.append(probe.host_ms[-1] if probe.host_ms else 0.0)
+                    frame_payload = max(frame_payload, probe.sent_payload)
+
+                frame_ms.append(await confirm_to_frame(session, ctl, ctl, confirm, done, seen))
             button_bytes = _frame_bytes(m.BUTTON, m.encode(m.BUTTON, confirm, m.PRESS))
             first_frame_bytes = _frame_bytes(m.SET_CELLS, bytes(frame_payload))
         finally:
@@ -210,6 +203,25 @@ async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
     byte_ms = 10_000 / baud if baud else 0.0
     return _split("tag_to_ack", ack, ack_host, (slot_bytes + ack_bytes) * byte_ms) | _split(
         "confirm_to_frame", frame_ms, frame_host, (button_bytes + first_frame_bytes) * byte_ms)
+
+
+async def confirm_to_frame(session: GameSession, press: SimControl, watch: SimControl, confirm: int,
+                           done: int, on_frame: Callable[[], None] = lambda: None) -> float:
+    """Press confirm on ``press``'s board and time (ms) the first changed frame on ``watch``'s
+    (``on_frame`` is called as it shows); then the action is undone for the next sample."""
+    before = await watch.cells()
+    t0 = time.perf_counter()
+    await press.button(confirm, "press")
+    elapsed = (await _until_changed(watch, before) - t0) * 1000
+    on_frame()
+    await press.button(confirm, "release")
+    await asyncio.sleep(0.3)
+    session.skip()
+    await asyncio.sleep(0.1)
+    if len(session.journal.actions(session.game_id or 0)) == done:
+        raise RuntimeError(f"confirm was not taken: {_debug(session)}")
+    session.undo()
+    return elapsed
 
 
 async def _decide_until_programming(session: GameSession) -> None:
