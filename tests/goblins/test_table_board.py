@@ -59,24 +59,24 @@ async def _play(sim: SimProcess, tmp: Path) -> None:
 
         blocked = state.robots[team].blocked[0]
         sim.control("place", slot=slot_of[blocked], uid=uid.hex(), payload=payload.hex())
-        await until(lambda: session.table.reading(slot_of[blocked]) is not None, 10, "the tag read")
+        await until(lambda: session.table.reading(slot_of[blocked]) is not None, 30, "the tag read")
         await press("confirm")
-        await until(lambda: _cell(sim, board_cell[blocked]) == (leds.INDEX["alert"], m.BLINK), 10,
+        await until(lambda: _cell(sim, board_cell[blocked]) == (leds.INDEX["alert"], m.BLINK), 30,
                     "the blocked square blinking on the board")
         assert "blocked by this round's blueprint" in session.seat_messages[seat]
         assert all("place" not in a["action"] for a in session.journal.actions(session.game_id))
 
         sim.control("remove", slot=slot_of[blocked])
-        await until(lambda: session.table.reading(slot_of[blocked]) is None, 10, "the tag taken off")
+        await until(lambda: session.table.reading(slot_of[blocked]) is None, 30, "the tag taken off")
         sim.control("place", slot=slot_of["r3c2"], uid=uid.hex(), payload=payload.hex())
-        await until(lambda: session.table.reading(slot_of["r3c2"]) is not None, 10, "the tag on r3c2")
+        await until(lambda: session.table.reading(slot_of["r3c2"]) is not None, 30, "the tag on r3c2")
         for _ in range("NESW".index(top)):
             await press("next")
-        await until(lambda: _cell(sim, board_cell[COCKPIT])[0] == leds.INDEX["choice"], 10,
+        await until(lambda: _cell(sim, board_cell[COCKPIT])[0] == leds.INDEX["choice"], 30,
                     "the cockpit lit: the tile joins it as turned")
         await press("confirm")
         await until(lambda: any("place" in a["action"] for a in session.journal.actions(session.game_id)),
-                    10, "the tile built")
+                    30, "the tile built")
         assert session.journal.actions(session.game_id)[-1]["action"] == f"p{seat + 1} place t{tile} r3c2 {top}"
         await until(lambda: _cell(sim, board_cell["r3c2"]) == (leds.INDEX[BOX.tiles[tile].type], m.SOLID),
-                    10, "the built tile in its type's colour")
+                    30, "the built tile in its type's colour")
