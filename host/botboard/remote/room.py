@@ -304,9 +304,9 @@ class HostRoom(Room):
         # recorded before it is sent: a table may ask for it back at once
         self._store.add(self.epoch, entry)
         self._emit(entry)
-        await self._link.publish(self.topics.entries, encode(entry.view(self.epoch, None)))
-        for reader in sorted(self._readers()):
+        for reader in sorted(self._readers()):  # the playing tables first: their LEDs wait for it
             await self._link.publish(self.topics.to(reader), encode(entry.view(self.epoch, reader)))
+        await self._link.publish(self.topics.entries, encode(entry.view(self.epoch, None)))
 
     def _readers(self) -> set[str]:
         players = {table for table, record in self.presence.items() if record.role == "player"}
