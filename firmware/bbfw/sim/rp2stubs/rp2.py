@@ -15,7 +15,7 @@ machines = []  # (state machine number, program, freq) for each StateMachine mad
 
 def _note(entry):
     if log is not None:
-        _note(entry)
+        log.append(entry)
 
 
 class PIO:
