@@ -97,6 +97,7 @@ class Board:
         self._rx = bytearray(256)
         self._rxv = memoryview(self._rx)
         self._events = []  # messages the link could not take yet (queue full)
+        self._census_at = -1  # next slot of the census being sent; -1: none under way
         self.cell_updates = 0  # SET_CELLS messages applied, and an order-sensitive checksum
         self.cell_updates_check = 0  # of them: proves none was lost, doubled or swapped
         self._reported = [0] * len(_DROP_REPORTS)  # counter values already reported
@@ -125,6 +126,8 @@ class Board:
     def _flush_events(self):
         while self._events and self.link.send(*self._events[0]):
             self._events.pop(0)
+        if self._census_at >= 0 and not self._events:
+            self._continue_census()
 
     def error(self, code, ref, text):
         self.send(m.ERROR, code, ref, text[:200])
@@ -238,18 +241,36 @@ class Board:
         hello = self.hello()
         for _ in range(_HELLO_COPIES):
             self.link.send(m.HELLO, hello)
-        self._census()
-        self._boot_errors()
+        self._census_at = 0  # (re)started: a host that retries gets one census
+        self._flush_events()
 
-    def _census(self):
-        # every slot holding a tag, then the bitmap of them: the host takes
-        # the slots outside it as empty, whatever it heard before
-        present = bytearray((self.cfg["slots"] + 7) // 8)
-        for slot in range(self.cfg["slots"]):
-            if self.tag_in(slot)[0] or self.scanner.trouble[slot]:
-                present[slot >> 3] |= 1 << (slot & 7)
-                self._send_slot(slot, True)
-        self.send(m.CENSUS_DONE, bytes(present), census=True)
+    def _counts(self, slot):
+        # a slot the census tells of: it holds a tag, or trouble keeps it from counting
+        return self._tags[_TAG_RECORD * slot] or self.scanner.trouble[slot]
+
+    def _continue_census(self):
+        # Every slot that counts, then the bitmap of them (the host takes the
+        # slots outside it as empty, whatever it heard before), then the boot
+        # errors.  Sent a slot at a time while the link has a free place in its
+        # window, so that 36 encoded slots never wait in memory at once.  A
+        # slot that changes meanwhile says so in its own event; the bitmap is
+        # taken at the end, so it agrees with everything said before it.
+        link = self.link
+        slots = self.cfg["slots"]
+        while self._census_at >= 0 and link.pending < link.window and not (self._events or self.waiting):
+            slot = self._census_at
+            if slot < slots:
+                self._census_at += 1
+                if self._counts(slot):
+                    self._send_slot(slot, True)
+                continue
+            self._census_at = -1
+            present = bytearray((slots + 7) // 8)
+            for s in range(slots):
+                if self._counts(s):
+                    present[s >> 3] |= 1 << (s & 7)
+            self.send(m.CENSUS_DONE, bytes(present), census=True)
+            self._boot_errors()
 
     def _ping(self, payload):
         token = struct.unpack(">I", payload)[0]
@@ -407,8 +428,11 @@ class Board:
             self.buttons.scan(now)
 
     def render_step(self, now):
+        strip = self.hal.strip
+        if strip.busy():
+            return  # the last frame is still going out of strip.buf: drawing now would tear it
         if self.renderer.frame(now):
-            self.hal.strip.show()
+            strip.show()
 
     async def link_task(self):
         hal = self.hal

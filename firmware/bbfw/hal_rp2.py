@@ -28,7 +28,7 @@ from . import config as board_config
 from . import selftest
 from .drivers.buttons import ButtonMatrix
 from .drivers.hc595 import HC595
-from .drivers.mfrc522 import MFRC522
+from .drivers.mfrc522 import MFRC522, STATE_BYTES
 from .drivers.ws2812 import WS2812
 from .readers import ReaderBank
 from .watchdog import TASKS, Watchdog, make_wdt
@@ -68,7 +68,8 @@ class Hal:
         p = self.pins
         chain = HC595(self.spi, Pin(p["cs_latch"], Pin.OUT, value=0),
                       Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
-        bank = ReaderBank([MFRC522(self.spi, chain.cs(i)) for i in range(slots)])
+        cs = chain.cs(0)  # one driver and chip select for every reader
+        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots))
         bank.init()
         return bank
 
@@ -166,6 +167,31 @@ class Hal:
         micropython.kbd_intr(3)
         if handoff:
             _stop_watchdog()  # deploy copies files for longer than the timeout
+
+
+class SharedReaders:
+    # drivers[slot] for a ReaderBank whose readers share one bus and are used
+    # one at a time (the Pico): one driver and one chip select, pointed at the
+    # slot asked for, each reader's state a view into one buffer.  36 readers
+    # then cost one driver object, not 36 drivers and 36 chip selects (about
+    # 150 bytes each).
+    #   SharedReaders(driver, cs, count)   driver: MFRC522 on cs; cs: Pin-like
+    #                                      with retarget(i) (hc595.ChipSelect)
+    def __init__(self, driver, cs, count):
+        self._driver = driver
+        self._cs = cs
+        self._count = count
+        st = memoryview(bytearray(STATE_BYTES * count))
+        self._states = [st[STATE_BYTES * i:STATE_BYTES * (i + 1)] for i in range(count)]
+
+    def __len__(self):
+        return self._count
+
+    def __getitem__(self, slot):
+        d = self._driver
+        self._cs.retarget(slot)
+        d.use_state(self._states[slot])
+        return d
 
 
 def _stop_watchdog():
