@@ -29,7 +29,6 @@ from bbshared.frame import MAX_WIRE
 from bbshared.link import Link
 
 from . import FIRMWARE_VERSION
-from . import config as board_config
 from .render import Renderer
 from .scanner import SlotScanner
 from .watchdog import INPUT_TASK, LINK_TASK, RENDER_TASK
@@ -69,6 +68,7 @@ class Board:
         # record [uid length, uid (10), payload length, payload (16)] in one
         # buffer (36 slots: 1 KB, allocated once, instead of a dict of tuples)
         self._tags = bytearray(_TAG_RECORD * cfg["slots"])
+        self._tagv = memoryview(self._tags)
         self.events_dropped = 0  # events not queued: no host reading (see send)
         self.started = time.ticks_ms()
         self.last_host = self.started
@@ -77,6 +77,8 @@ class Board:
         self.handoff = False  # the host asked for the REPL
         self.session = False  # a host opened a session (HELLO_REQ) since boot
         self.link = Link(hal.write, time.ticks_ms, self._on_message)
+        from . import config as board_config  # boot only (hal.boot_done)
+
         self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
         # the layout's LED current budget from the first frame: a board that
         # boots (or reboots) without a host never draws more than its supply gives
@@ -103,6 +105,7 @@ class Board:
         self._reported = [0] * len(_DROP_REPORTS)  # counter values already reported
         self._reported_at = [time.ticks_add(self.started, -ERROR_EVERY_MS)] * len(_DROP_REPORTS)
         self._stats_buf = bytearray(4 * len(m.LINK_COUNTERS))
+        hal.boot_done()  # what only the boot needed may leave the heap
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values, census=False):
@@ -130,7 +133,7 @@ class Board:
             self._continue_census()
 
     def error(self, code, ref, text):
-        self.send(m.ERROR, code, ref, text[:200])
+        self.send(m.ERROR, code, ref, text if len(text) <= 200 else text[:200])
 
     def hello(self):
         cfg = self.cfg
@@ -173,7 +176,11 @@ class Board:
 
     def _send_slot(self, slot, census=False):
         # what a slot holds: the tag, or the trouble that keeps it from counting
-        uid, payload = self.tag_in(slot)
+        # (views into the record, not copies: encode copies them once)
+        t = self._tags
+        o = _TAG_RECORD * slot
+        uid = self._tagv[o + 1:o + 1 + t[o]]
+        payload = self._tagv[o + 12:o + 12 + t[o + 11]]
         trouble = self.scanner.trouble[slot]
         if trouble:
             self.send(m.SLOT, slot, trouble, uid, b"", census=census)
@@ -238,9 +245,7 @@ class Board:
         # superseded by this census: a host that keeps retrying gets one census
         self.link.reset(epoch, seen_epoch != 0, _CENSUS)
         self._events = [e for e in self._events if e[0] not in _CENSUS]
-        hello = self.hello()
-        for _ in range(_HELLO_COPIES):
-            self.link.send(m.HELLO, hello)
+        self.link.send(m.HELLO, self.hello(), _HELLO_COPIES)
         self._census_at = 0  # (re)started: a host that retries gets one census
         self._flush_events()
 

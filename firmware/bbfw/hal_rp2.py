@@ -7,6 +7,7 @@
 #   hal.read_into(buf) -> n           serial bytes waiting, without blocking
 #   await hal.wait_readable(ms); hal.write(data)
 #   hal.watchdog_checkin(task); hal.extra_tasks(board); hal.release(handoff)
+#   hal.boot_done()                   the board is built: boot-only code may go
 #
 # Serial is the USB CDC port (sys.stdin / sys.stdout), made binary-safe by
 # micropython.kbd_intr(-1): a 0x03 byte in a frame must not raise
@@ -24,8 +25,6 @@ import asyncio
 import micropython
 from machine import Pin, SPI
 
-from . import config as board_config
-from . import selftest
 from .drivers.buttons import ButtonMatrix
 from .drivers.hc595 import HC595
 from .drivers.mfrc522 import MFRC522, STATE_BYTES
@@ -38,6 +37,7 @@ PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 2
         "row_latch": 22, "cols": [10, 11, 12, 13, 14, 15, 26, 27], "safe": 28}
 SPI_HZ = 10_000_000
 WDT_MS = 8000  # the RP2040's limit is about 8.3 s
+_BOOT_ONLY = ("config", "selftest")  # bbfw modules only Hal() and Board() use
 # WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
 _WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
@@ -46,6 +46,9 @@ class Hal:
     input_period_ms = 0  # poll the readers again as soon as the other tasks ran
     def __init__(self, config_path=CONFIG_PATH):
         micropython.kbd_intr(-1)  # from here on the USB serial carries binary frames
+        from . import config as board_config  # boot only (boot_done)
+        from . import selftest
+
         cfg, refused = board_config.load_or_refuse(config_path)
         self.config = cfg
         self.boot_errors = [(7, 0, refused)] if refused else []  # E_CONFIG
@@ -75,6 +78,8 @@ class Hal:
 
     def _make_strip(self, cfg):
         chains = cfg["chains"]
+        from . import config as board_config
+
         lengths = board_config.chain_leds(cfg)
         if not chains:
             return _NoStrip()
@@ -114,6 +119,14 @@ class Hal:
             pass
         time.sleep_ms(1)
         return seen[0]
+
+    def boot_done(self):
+        # The config checks and the hardware checks run once: their modules
+        # leave the heap (about 2.5 KB; the names they interned stay).
+        package = sys.modules["bbfw"]
+        for name in _BOOT_ONLY:
+            if sys.modules.pop("bbfw." + name, None) is not None and name in package.__dict__:
+                delattr(package, name)
 
     # -- serial ---------------------------------------------------------------
     def read_into(self, buf):
