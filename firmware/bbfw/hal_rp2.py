@@ -8,6 +8,7 @@
 #   await hal.wait_readable(ms); hal.write(data)
 #   hal.watchdog_checkin(task); hal.extra_tasks(board); hal.release(handoff)
 #   hal.boot_done()                   the board is built: boot-only code may go
+#   hal.forget(names)                 bbfw submodules used once may leave the heap
 #
 # Serial is the USB CDC port (sys.stdin / sys.stdout), made binary-safe by
 # micropython.kbd_intr(-1): a 0x03 byte in a frame must not raise
@@ -37,7 +38,7 @@ PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 2
         "row_latch": 22, "cols": [10, 11, 12, 13, 14, 15, 26, 27], "safe": 28}
 SPI_HZ = 10_000_000
 WDT_MS = 8000  # the RP2040's limit is about 8.3 s
-_BOOT_ONLY = ("config", "selftest")  # bbfw modules only Hal() and Board() use
+_BOOT_ONLY = ("config",)  # bbfw modules only Hal() and Board() use (selftest: Hal() only)
 # WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
 _WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
@@ -61,6 +62,7 @@ class Hal:
         self.readers = self._make_readers(cfg["slots"])
         self.strip = self._make_strip(cfg)
         self.boot_errors += selftest.check(cfg, self.readers.alive, self._chain_short(cfg))
+        self.forget(("selftest",))  # done with: its room goes to the Board being built
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._stdin = sys.stdin.buffer
@@ -122,9 +124,15 @@ class Hal:
 
     def boot_done(self):
         # The config checks and the hardware checks run once: their modules
-        # leave the heap (about 2.5 KB; the names they interned stay).
+        # leave the heap (about 2.5 KB).
+        self.forget(_BOOT_ONLY)
+
+    @staticmethod
+    def forget(names):
+        # bbfw submodules leave the heap once nothing else holds them (the
+        # names they interned stay); a later import loads them again
         package = sys.modules["bbfw"]
-        for name in _BOOT_ONLY:
+        for name in names:
             if sys.modules.pop("bbfw." + name, None) is not None and name in package.__dict__:
                 delattr(package, name)
 

@@ -91,6 +91,11 @@ class Hal:
             hardware_path = argv[3] if len(argv) > 3 else None
         path = config_path
         self.control_port = int(control_port or 0)
+        # app.Board loads rare.py when needed; compiled from source mid-game
+        # it would need large free blocks: here it is compiled at boot, while
+        # the heap is empty, and stays (forget() keeps everything)
+        from . import rare  # noqa: F401
+
         self._control = None
         if self.control_port:
             # the control socket's code, loaded only when there is one (tests
@@ -123,6 +128,9 @@ class Hal:
 
     def boot_done(self):
         pass  # the unix port's modules stay: tests build one board after another
+
+    def forget(self, names):
+        pass  # likewise: compiled from source here, loading again would cost more
 
     # -- serial -----------------------------------------------------------
     def read_into(self, buf):
