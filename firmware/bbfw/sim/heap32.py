@@ -4,7 +4,8 @@
 # as on the Pico: the Pico HAL (hal_rp2) and the main-loop steps, on the
 # stand-in machine and rp2 modules (rp2stubs, on sys.path) with the simulated
 # reader field wired behind SPI and the chip-select 595 chain's pins, so the
-# readers answer and tiles arrive.  The chip models share the heap: they are
+# readers answer and tiles arrive.  The chip models and the host stand-in
+# (Box without its Board: deframer, line buffer) share the heap: they are
 # built first and their share is measured apart.  Sim-only code.
 #
 #   from bbfw.sim import heap32
@@ -14,7 +15,11 @@
 # This port collects garbage only between calls from JavaScript (it cannot
 # see the pointers held in WebAssembly locals), so the work is cut into
 # stages, each one call: boot in steps, then one main-loop round (link,
-# input, render) per call.  Readings are taken at the start of a stage, after
+# input, render) per call.  The host is another machine: its turns are calls
+# of their own (it puts a message on the line; it reads one frame the board
+# wrote and acknowledges it), then a link step takes the ACKs, so its garbage
+# is not counted in the board's stages (it is in the heap the bisection
+# needs: host turns make little).  Readings are taken at the start of a stage, after
 # the collection; the most in use at the end of a stage, before the
 # collection, is the high-water mark (an upper bound of what the Pico needs:
 # it can also collect within a stage).  Boots with a tile in every slot,
