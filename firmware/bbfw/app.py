@@ -25,11 +25,9 @@ import asyncio
 from micropython import const
 from bbshared import messages as m
 from bbshared.crc32 import crc32
-from bbshared.frame import MAX_WIRE
 from bbshared.link import Link
 
 from . import FIRMWARE_VERSION
-from . import config as board_config
 from .render import Renderer
 from .scanner import SlotScanner
 from .watchdog import INPUT_TASK, LINK_TASK, RENDER_TASK
@@ -55,7 +53,9 @@ _CENSUS = (m.SLOT, m.CENSUS_DONE)  # what a census says again
 # HELLO is not acknowledged: sent twice, one of them gets through a damaged line
 # nearly twice as often (the host takes the first of an epoch and ignores the other)
 _HELLO_COPIES = 2
-_GAME_NAMES = ("", "Twin Tin Bots", "BotWars", "Goblins, Inc.", "VOLT")  # tilepayload.GAMES
+# host messages handled by rare.py, loaded when one comes (Board._rarely)
+RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL)
+_RARE_MODULES = ("rare",)
 
 
 class Board:
@@ -69,6 +69,7 @@ class Board:
         # record [uid length, uid (10), payload length, payload (16)] in one
         # buffer (36 slots: 1 KB, allocated once, instead of a dict of tuples)
         self._tags = bytearray(_TAG_RECORD * cfg["slots"])
+        self._tagv = memoryview(self._tags)
         self.events_dropped = 0  # events not queued: no host reading (see send)
         self.started = time.ticks_ms()
         self.last_host = self.started
@@ -77,6 +78,8 @@ class Board:
         self.handoff = False  # the host asked for the REPL
         self.session = False  # a host opened a session (HELLO_REQ) since boot
         self.link = Link(hal.write, time.ticks_ms, self._on_message)
+        from . import config as board_config  # boot only (hal.boot_done)
+
         self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
         # the layout's LED current budget from the first frame: a board that
         # boots (or reboots) without a host never draws more than its supply gives
@@ -97,11 +100,13 @@ class Board:
         self._rx = bytearray(256)
         self._rxv = memoryview(self._rx)
         self._events = []  # messages the link could not take yet (queue full)
+        self._census_at = -1  # next slot of the census being sent; -1: none under way
         self.cell_updates = 0  # SET_CELLS messages applied, and an order-sensitive checksum
         self.cell_updates_check = 0  # of them: proves none was lost, doubled or swapped
         self._reported = [0] * len(_DROP_REPORTS)  # counter values already reported
         self._reported_at = [time.ticks_add(self.started, -ERROR_EVERY_MS)] * len(_DROP_REPORTS)
         self._stats_buf = bytearray(4 * len(m.LINK_COUNTERS))
+        hal.boot_done()  # what only the boot needed may leave the heap
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values, census=False):
@@ -125,9 +130,11 @@ class Board:
     def _flush_events(self):
         while self._events and self.link.send(*self._events[0]):
             self._events.pop(0)
+        if self._census_at >= 0 and not self._events:
+            self._continue_census()
 
     def error(self, code, ref, text):
-        self.send(m.ERROR, code, ref, text[:200])
+        self.send(m.ERROR, code, ref, text if len(text) <= 200 else text[:200])
 
     def hello(self):
         cfg = self.cfg
@@ -163,14 +170,15 @@ class Board:
         self._keep_tag(slot, uid if present else b"", payload if present else b"")
         self._send_slot(slot)
         if present and payload and self.game and payload[2] != self.game:
-            g = payload[2]
-            self.error(m.E_BAD_TAG, slot, "slot %d: a tile of %s, not of %s" % (
-                slot, _GAME_NAMES[g] if g < len(_GAME_NAMES) else "game %d" % g,
-                _GAME_NAMES[self.game] if self.game < len(_GAME_NAMES) else "this game"))
+            self._rarely("wrong_game", slot, payload[2])
 
     def _send_slot(self, slot, census=False):
         # what a slot holds: the tag, or the trouble that keeps it from counting
-        uid, payload = self.tag_in(slot)
+        # (views into the record, not copies: encode copies them once)
+        t = self._tags
+        o = _TAG_RECORD * slot
+        uid = self._tagv[o + 1:o + 1 + t[o]]
+        payload = self._tagv[o + 12:o + 12 + t[o + 11]]
         trouble = self.scanner.trouble[slot]
         if trouble:
             self.send(m.SLOT, slot, trouble, uid, b"", census=census)
@@ -184,11 +192,17 @@ class Board:
         self.error(code, slot, text)
 
     def _on_reader_hot(self, slot, hot):
-        if hot:
-            self.error(m.E_READER, slot, "slot %d: reader over temperature, antenna off: let it "
-                       "cool; check its 3.3 V supply and antenna" % slot)
-        else:
-            self.send(m.LOG, m.LOG_INFO, "slot %d: reader cooled, antenna on" % slot)
+        self._rarely("reader_hot", slot, hot)
+
+    def _rarely(self, name, *args):
+        # run rare.<name>(self, *args): code the board seldom needs, loaded
+        # for the call and let go after (hal.forget)
+        from . import rare
+
+        try:
+            getattr(rare, name)(self, *args)
+        finally:
+            self.hal.forget(_RARE_MODULES)
 
     def _on_key(self, key, action):
         # keys past the station buttons are the arena cells' touch pads
@@ -208,13 +222,16 @@ class Board:
             self.waiting = False
             self._show_all()
         handler = _HANDLERS.get(mtype)
-        if handler is None:
+        if handler is None and mtype not in RARE:
             if mtype in m.CATALOGUE:  # the link counted the uncatalogued ones already
                 self.link.stats["unknown_types"] += 1
             self.error(m.E_UNKNOWN_TYPE, mtype, "message type not handled by the board")
             return
         try:
-            handler(self, payload)
+            if handler is None:
+                self._rarely("handle", mtype, payload)
+            else:
+                handler(self, payload)
         except (ValueError, IndexError) as err:
             self.error(m.E_BAD_PAYLOAD, mtype, "bad %s: %s" % (m.name(mtype), err))
 
@@ -235,46 +252,43 @@ class Board:
         # superseded by this census: a host that keeps retrying gets one census
         self.link.reset(epoch, seen_epoch != 0, _CENSUS)
         self._events = [e for e in self._events if e[0] not in _CENSUS]
-        hello = self.hello()
-        for _ in range(_HELLO_COPIES):
-            self.link.send(m.HELLO, hello)
-        self._census()
-        self._boot_errors()
+        self.link.send(m.HELLO, self.hello(), _HELLO_COPIES)
+        self._census_at = 0  # (re)started: a host that retries gets one census
+        self._flush_events()
 
-    def _census(self):
-        # every slot holding a tag, then the bitmap of them: the host takes
-        # the slots outside it as empty, whatever it heard before
-        present = bytearray((self.cfg["slots"] + 7) // 8)
-        for slot in range(self.cfg["slots"]):
-            if self.tag_in(slot)[0] or self.scanner.trouble[slot]:
-                present[slot >> 3] |= 1 << (slot & 7)
-                self._send_slot(slot, True)
-        self.send(m.CENSUS_DONE, bytes(present), census=True)
+    def _counts(self, slot):
+        # a slot the census tells of: it holds a tag, or trouble keeps it from counting
+        return self._tags[_TAG_RECORD * slot] or self.scanner.trouble[slot]
+
+    def _continue_census(self):
+        # Every slot that counts, then the bitmap of them (the host takes the
+        # slots outside it as empty, whatever it heard before), then the boot
+        # errors.  Sent a slot at a time while the link has a free place in its
+        # window, so that 36 encoded slots never wait in memory at once.  A
+        # slot that changes meanwhile says so in its own event; the bitmap is
+        # taken at the end, so it agrees with everything said before it.
+        link = self.link
+        slots = self.cfg["slots"]
+        while self._census_at >= 0 and link.pending < link.window and not (self._events or self.waiting):
+            slot = self._census_at
+            if slot < slots:
+                self._census_at += 1
+                if self._counts(slot):
+                    self._send_slot(slot, True)
+                continue
+            self._census_at = -1
+            present = bytearray((slots + 7) // 8)
+            for s in range(slots):
+                if self._counts(s):
+                    present[s >> 3] |= 1 << (s & 7)
+            self.send(m.CENSUS_DONE, bytes(present), census=True)
+            self._boot_errors()
 
     def _ping(self, payload):
         token = struct.unpack(">I", payload)[0]
         gc.collect()  # so heap_free means free, not "not yet collected"
         self.link.send(m.PONG, m.encode(m.PONG, token, gc.mem_free(),
                                         time.ticks_diff(time.ticks_ms(), self.started) & 0xFFFFFFFF))
-
-    def _get_link_stats(self, payload):
-        buf = self._stats_buf
-        stats = self.link.stats
-        for i, key in enumerate(m.LINK_COUNTERS):
-            value = stats[key] if key in stats else getattr(self, key)
-            struct.pack_into(">I", buf, 4 * i, value & 0xFFFFFFFF)
-        self.link.send(m.LINK_STATS, buf)
-
-    def _get_reader_stats(self, payload):
-        # the readers with an error counted or over temperature now (docs/protocol.md)
-        bank = self.hal.readers
-        e = bank.errors
-        out = bytearray()
-        for s in range(bank.count):
-            o = 3 * s
-            if bank.hot[s] or e[o] or e[o + 1] or e[o + 2]:
-                out += struct.pack(">BBHHH", s, bank.hot[s], e[o], e[o + 1], e[o + 2])
-        self.link.send(m.READER_STATS, out)
 
     def _report_drops(self, now):
         if not self.session or self.waiting:
@@ -286,14 +300,7 @@ class Board:
             if count and time.ticks_diff(now, self._reported_at[i]) >= ERROR_EVERY_MS:
                 self._reported[i] = stats[key]
                 self._reported_at[i] = now
-                if code == m.E_OVERSIZE:
-                    text = ("%d frame(s) dropped: over %d bytes without a 0x00 delimiter. Is another "
-                            "program writing to this port, or is the baud rate wrong?" % (count, MAX_WIRE))
-                else:
-                    text = ("%d frame(s) of protocol %d dropped; this board speaks %d. Update the "
-                            "host, or the firmware with botboard deploy" % (
-                                count, self.link.last_version, m.PROTOCOL_VERSION))
-                self.error(code, min(count, 0xFFFF), text)
+                self._rarely("drop_report", code, count)
 
     def _set_cells(self, payload):
         if len(payload) % 4:
@@ -339,26 +346,6 @@ class Board:
             end = min(start + chunk, self.cell_count)
             self.send(m.STATE, start, self.cell_count, bytes(self.cells[2 * start:2 * end]))
 
-    def _set_config(self, payload):
-        key, value = m.decode(m.SET_CONFIG, payload)
-        if key == m.CONFIG_BRIGHTNESS:
-            self.renderer.brightness = min(value, 255)
-        elif key == m.CONFIG_POWER_MA:
-            ceiling = self.power_ceiling
-            if ceiling and not 0 < value <= ceiling:
-                self.error(m.E_CONFIG, key, "LED limit %d mA: the supply gives %d mA; kept at %d mA"
-                           % (value, ceiling, self.renderer.budget_ma))
-                return
-            self.renderer.budget_ma = value
-        elif key == m.CONFIG_PRESENT_AFTER:
-            self.scanner.present_after = max(1, value)
-        elif key == m.CONFIG_ABSENT_AFTER:
-            self.scanner.absent_after = max(1, value)
-        elif key == m.CONFIG_FRAME_MS:
-            self.frame_ms = min(max(value, 5), 1000)
-        else:
-            self.error(m.E_CONFIG, key, "unknown setting")
-
     def _set_priority(self, payload):
         # every priority slot (the active station) polled in each input step,
         # plus one slow poll (one of the others, or a tag check) so that nothing
@@ -366,23 +353,6 @@ class Board:
         slots = [s for s in payload if s < self.cfg["slots"]]
         self.scanner.set_priority(slots)
         self.scan_budget = len(slots) + 1 if slots else SCAN_BUDGET
-
-    def _write_tag(self, payload):
-        # Write a tile payload to the tag on a slot's reader (botboard tiles
-        # write); the answer says how it went, and a good write is announced
-        # as a fresh arrival so the host sees the tile it now is.
-        slot, data = m.decode(m.WRITE_TAG, payload)
-        if slot >= self.cfg["slots"]:
-            raise ValueError("no slot %d" % slot)
-        status = self.hal.readers.write_payload(slot, data)
-        uid = self.tag_in(slot)[0]
-        self.send(m.TAG_WRITTEN, slot, status, uid)
-        if status == 0 and uid:
-            self._on_slot(slot, True, uid, data)
-
-    def _repl(self, payload):
-        self.handoff = True
-        self.running = False  # main() returns: the REPL gets the port
 
     # -- tasks: each loop runs one step method ----------------------------
     def link_step(self, now):
@@ -407,8 +377,11 @@ class Board:
             self.buttons.scan(now)
 
     def render_step(self, now):
+        strip = self.hal.strip
+        if strip.busy():
+            return  # the last frame is still going out of strip.buf: drawing now would tear it
         if self.renderer.frame(now):
-            self.hal.strip.show()
+            strip.show()
 
     async def link_task(self):
         hal = self.hal
@@ -469,16 +442,11 @@ class Board:
 _HANDLERS = {
     m.HELLO_REQ: Board._hello_req,
     m.PING: Board._ping,
-    m.GET_LINK_STATS: Board._get_link_stats,
-    m.GET_READER_STATS: Board._get_reader_stats,
     m.SET_CELLS: Board._set_cells,
     m.SET_RANGE: Board._set_range,
     m.SET_PALETTE: Board._set_palette,
     m.GET_STATE: Board._get_state,
-    m.SET_CONFIG: Board._set_config,
     m.SET_PRIORITY: Board._set_priority,
-    m.REPL: Board._repl,
-    m.WRITE_TAG: Board._write_tag,
 }
 
 

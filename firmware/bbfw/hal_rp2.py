@@ -7,6 +7,8 @@
 #   hal.read_into(buf) -> n           serial bytes waiting, without blocking
 #   await hal.wait_readable(ms); hal.write(data)
 #   hal.watchdog_checkin(task); hal.extra_tasks(board); hal.release(handoff)
+#   hal.boot_done()                   the board is built: boot-only code may go
+#   hal.forget(names)                 bbfw submodules used once may leave the heap
 #
 # Serial is the USB CDC port (sys.stdin / sys.stdout), made binary-safe by
 # micropython.kbd_intr(-1): a 0x03 byte in a frame must not raise
@@ -24,11 +26,9 @@ import asyncio
 import micropython
 from machine import Pin, SPI
 
-from . import config as board_config
-from . import selftest
 from .drivers.buttons import ButtonMatrix
 from .drivers.hc595 import HC595
-from .drivers.mfrc522 import MFRC522
+from .drivers.mfrc522 import MFRC522, STATE_BYTES
 from .drivers.ws2812 import WS2812
 from .readers import ReaderBank
 from .watchdog import TASKS, Watchdog, make_wdt
@@ -38,6 +38,7 @@ PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 2
         "row_latch": 22, "cols": [10, 11, 12, 13, 14, 15, 26, 27], "safe": 28}
 SPI_HZ = 10_000_000
 WDT_MS = 8000  # the RP2040's limit is about 8.3 s
+_BOOT_ONLY = ("config",)  # bbfw modules only Hal() and Board() use (selftest: Hal() only)
 # WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
 _WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
@@ -46,6 +47,9 @@ class Hal:
     input_period_ms = 0  # poll the readers again as soon as the other tasks ran
     def __init__(self, config_path=CONFIG_PATH):
         micropython.kbd_intr(-1)  # from here on the USB serial carries binary frames
+        from . import config as board_config  # boot only (boot_done)
+        from . import selftest
+
         cfg, refused = board_config.load_or_refuse(config_path)
         self.config = cfg
         self.boot_errors = [(7, 0, refused)] if refused else []  # E_CONFIG
@@ -58,6 +62,7 @@ class Hal:
         self.readers = self._make_readers(cfg["slots"])
         self.strip = self._make_strip(cfg)
         self.boot_errors += selftest.check(cfg, self.readers.alive, self._chain_short(cfg))
+        self.forget(("selftest",))  # done with: its room goes to the Board being built
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._stdin = sys.stdin.buffer
@@ -68,12 +73,15 @@ class Hal:
         p = self.pins
         chain = HC595(self.spi, Pin(p["cs_latch"], Pin.OUT, value=0),
                       Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
-        bank = ReaderBank([MFRC522(self.spi, chain.cs(i)) for i in range(slots)])
+        cs = chain.cs(0)  # one driver and chip select for every reader
+        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots))
         bank.init()
         return bank
 
     def _make_strip(self, cfg):
         chains = cfg["chains"]
+        from . import config as board_config
+
         lengths = board_config.chain_leds(cfg)
         if not chains:
             return _NoStrip()
@@ -113,6 +121,20 @@ class Hal:
             pass
         time.sleep_ms(1)
         return seen[0]
+
+    def boot_done(self):
+        # The config checks and the hardware checks run once: their modules
+        # leave the heap (about 2.5 KB).
+        self.forget(_BOOT_ONLY)
+
+    @staticmethod
+    def forget(names):
+        # bbfw submodules leave the heap once nothing else holds them (the
+        # names they interned stay); a later import loads them again
+        package = sys.modules["bbfw"]
+        for name in names:
+            if sys.modules.pop("bbfw." + name, None) is not None and name in package.__dict__:
+                delattr(package, name)
 
     # -- serial ---------------------------------------------------------------
     def read_into(self, buf):
@@ -166,6 +188,31 @@ class Hal:
         micropython.kbd_intr(3)
         if handoff:
             _stop_watchdog()  # deploy copies files for longer than the timeout
+
+
+class SharedReaders:
+    # drivers[slot] for a ReaderBank whose readers share one bus and are used
+    # one at a time (the Pico): one driver and one chip select, pointed at the
+    # slot asked for, each reader's state a view into one buffer.  36 readers
+    # then cost one driver object, not 36 drivers and 36 chip selects (about
+    # 150 bytes each).
+    #   SharedReaders(driver, cs, count)   driver: MFRC522 on cs; cs: Pin-like
+    #                                      with retarget(i) (hc595.ChipSelect)
+    def __init__(self, driver, cs, count):
+        self._driver = driver
+        self._cs = cs
+        self._count = count
+        st = memoryview(bytearray(STATE_BYTES * count))
+        self._states = [st[STATE_BYTES * i:STATE_BYTES * (i + 1)] for i in range(count)]
+
+    def __len__(self):
+        return self._count
+
+    def __getitem__(self, slot):
+        d = self._driver
+        self._cs.retarget(slot)
+        d.use_state(self._states[slot])
+        return d
 
 
 def _stop_watchdog():

@@ -6,8 +6,8 @@
 # button-matrix driver scans model pins, and the LED strip is a model that
 # keeps what was last shown. Tiles, button presses and cell touches come in
 # through a control socket on 127.0.0.1 (one JSON object per line, answered
-# by one JSON line), which is also how tests and the console read back what
-# the LEDs show.
+# by one JSON line: sim/control.py), which is also how tests and the console
+# read back what the LEDs show.
 #
 # The simulated hardware is built from the board config, or from another
 # config (HARDWARE_PATH: what the board really has) to test a board.json
@@ -15,9 +15,6 @@
 # LED chains shorter than configured are found by the boot checks.
 #
 # Usage: micropython firmware/main.py CONFIG_PATH CONTROL_PORT [HARDWARE_PATH]
-import binascii
-import gc
-import json
 import select
 import sys
 
@@ -30,19 +27,6 @@ from .drivers.buttons import ButtonMatrix
 from .drivers.mfrc522 import MFRC522
 from .readers import ReaderBank
 from .sim.spi_model import SimPin, SimReaderField
-from .sim.ntag import FAULTS
-
-
-async def _write_hex_reply(writer, key, data, extra):
-    # A large buffer as hex in a JSON reply, written in pieces: one big
-    # string would need a block the firmware's small heap may not have free.
-    head = json.dumps(extra)
-    writer.write(('{"ok": true, %s"%s": "' % (head[1:-1] + ", " if extra else "", key)).encode())
-    view = memoryview(data)
-    for i in range(0, len(data), 96):
-        writer.write(binascii.hexlify(view[i:i + 96]))
-        await writer.drain()
-    writer.write(b'"}\n')
 
 
 class ModelStrip:
@@ -63,6 +47,9 @@ class ModelStrip:
 
     def show(self):
         self.frames += 1
+
+    def busy(self):
+        return False  # shown at once
 
 
 class ModelMatrix:
@@ -92,7 +79,6 @@ class _ColumnPin:
         return self.value()
 
 
-_HOLD_MS = {"click": 80, "long": 1200}  # how long a click or a long press holds the key
 
 
 class Hal:
@@ -105,6 +91,19 @@ class Hal:
             hardware_path = argv[3] if len(argv) > 3 else None
         path = config_path
         self.control_port = int(control_port or 0)
+        # app.Board loads rare.py when needed; compiled from source mid-game
+        # it would need large free blocks: here it is compiled at boot, while
+        # the heap is empty, and stays (forget() keeps everything)
+        from . import rare  # noqa: F401
+
+        self._control = None
+        if self.control_port:
+            # the control socket's code, loaded only when there is one (tests
+            # that drive a Board directly never compile it), and at once,
+            # before the heap fills and fragments
+            from .sim import control
+
+            self._control = control
         hw_path = hardware_path
         cfg, refused = board_config.load_or_refuse(path)
         self.config = cfg
@@ -126,6 +125,12 @@ class Hal:
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self.buttons = None
+
+    def boot_done(self):
+        pass  # the unix port's modules stay: tests build one board after another
+
+    def forget(self, names):
+        pass  # likewise: compiled from source here, loading again would cost more
 
     # -- serial -----------------------------------------------------------
     def read_into(self, buf):
@@ -176,105 +181,6 @@ class Hal:
         self._stdout.flush()
 
     def extra_tasks(self, board):
-        if self.control_port:
-            return [self._control_server(board)]
+        if self._control is not None:
+            return [self._control.serve(self, board)]
         return []
-
-    async def _answer(self, board, writer, line):
-        try:
-            reply = self._control(board, json.loads(line))
-        except Exception as err:  # a bad request must not stop the board
-            reply = {"ok": False, "error": "%s: %s" % (type(err).__name__, err)}
-        gc.collect()  # the reply is built while the link may hold many frames
-        if isinstance(reply, tuple):
-            await _write_hex_reply(writer, *reply)
-            return
-        try:
-            data = json.dumps(reply).encode()
-        except MemoryError:
-            data = b'{"ok": false, "error": "MemoryError: the reply did not fit the heap"}'
-        writer.write(data)
-        writer.write(b"\n")
-        await writer.drain()
-
-    async def _control_server(self, board):
-        async def client(reader, writer):
-            # TCP_NODELAY (Linux: IPPROTO_TCP 6, option 1): a reply written in
-            # pieces would otherwise wait 40 ms for the client's delayed ACK
-            writer.s.setsockopt(6, 1, 1)
-            try:
-                while True:
-                    line = await reader.readline()
-                    if not line:
-                        break
-                    await self._answer(board, writer, line)
-            finally:
-                writer.close()  # a client never waits on a connection nobody serves
-
-        await asyncio.start_server(client, "127.0.0.1", self.control_port)
-        while board.running:
-            await asyncio.sleep_ms(200)
-
-    def _press(self, key, action):
-        if not 0 <= key < len(self.matrix.down):
-            raise ValueError("no button or touch pad %d on this board" % key)
-        self.matrix.down[key] = 0 if action == "release" else 1
-        hold = _HOLD_MS.get(action)
-        if hold:
-            asyncio.create_task(self._release_after(key, hold))
-
-    async def _release_after(self, key, ms):
-        await asyncio.sleep_ms(ms)
-        self.matrix.down[key] = 0
-
-    async def _flood(self, board, count):
-        i = 0
-        while i < count:
-            if board.link.send(m.LOG, m.encode(m.LOG, m.LOG_DEBUG, str(i))):
-                i += 1
-            else:
-                await asyncio.sleep_ms(1)
-
-    def _control(self, board, req):
-        op = req.get("op")
-        if op == "place":
-            payload = req.get("payload")
-            fault = req.get("fault", "none")  # a noisy tag: ntag.FAULTS
-            if fault not in FAULTS:
-                raise ValueError("fault must be one of %s" % ", ".join(FAULTS))
-            if req.get("stack"):  # laid on the tag already there: two in the field
-                self.field.add_second_tag(req["slot"], bytes.fromhex(req["uid"]),
-                                          bytes.fromhex(payload) if payload else None)
-            else:
-                self.field.place(req["slot"], bytes.fromhex(req["uid"]),
-                                 bytes.fromhex(payload) if payload else None, FAULTS[fault])
-        elif op == "remove":
-            self.field.remove(req["slot"])
-        elif op == "heat":  # the slot's reader overheats (hot true) or cools (false)
-            self.field.overheat(req["slot"], req.get("hot", True))
-        elif op == "tag":  # what the tag on a slot holds in its payload pages (tests)
-            tag = self.field.tag(req["slot"])
-            return {"ok": True, "payload": bytes(tag.byte(16 + i) for i in range(16)).hex()}
-        elif op == "button":  # action: press, release, or click / long (press, then release)
-            self._press(req["button"], req.get("action", "click"))
-        elif op == "touch":
-            self._press(self.config["buttons"] + req["cell"], req.get("action", "click"))
-        elif op == "leds":
-            return ("leds", self.strip.buf, {"frames": self.strip.frames})
-        elif op == "cells":
-            return ("cells", board.cells, {"waiting": board.waiting})
-        elif op == "stats":
-            gc.collect()
-            return {"ok": True, "link": board.link.stats, "heap_free": gc.mem_free(),
-                    "heap_used": gc.mem_alloc(), "polls": board.scanner.polls,
-                    "present": board.present_slots(), "events_dropped": board.events_dropped, "cell_updates": board.cell_updates,
-                    "cell_updates_check": board.cell_updates_check,
-                    "brightness": board.renderer.brightness, "power_ma": board.renderer.budget_ma,
-                    "current_ma": board.renderer.current_ma,
-                    # per reader: bad-CRC answers, collisions, over-temperature episodes
-                    "reader_errors": list(self.readers.errors), "readers_hot": list(self.readers.hot)}
-        elif op == "flood":  # link tests: send n LOG lines numbered 0..n-1
-            asyncio.create_task(self._flood(board, req["count"]))
-        else:
-            return {"ok": False, "error": "unknown op %r" % op}
-        return {"ok": True}

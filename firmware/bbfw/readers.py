@@ -1,6 +1,7 @@
 # The slot readers: one MFRC522 driver per slot, seen as tags and payloads.
 #
-#   bank = ReaderBank(drivers)       drivers[i] reads slot i (MFRC522 objects)
+#   bank = ReaderBank(drivers)       drivers[i] reads slot i (MFRC522 objects,
+#                                    or one shared: hal_rp2.SharedReaders)
 #   bank.init() -> int               readers that answered (the others are
 #                                    probed again on every poll, 2 SPI bytes)
 #   bank.poll(slot) -> memoryview | None

@@ -44,6 +44,8 @@ def build(version, mtype, seq, flags, payload):
     wire = bytearray(encoded_size(len(raw)) + 1)
     size = encode_into(raw, len(raw), wire)
     wire[size] = 0
+    if size + 1 == len(wire):  # always under 254 bytes: no slice to copy first
+        return bytes(wire)
     return bytes(wire[:size + 1])
 
 

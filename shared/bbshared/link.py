@@ -53,9 +53,7 @@ class Link:
         self.window = window
         self.max_queue = max_queue
         self._srtt = 50  # smoothed round trip in ms; a first guess until measured
-        self.stats = {}
-        for name in COUNTERS:
-            self.stats[name] = 0
+        self.stats = dict.fromkeys(COUNTERS, 0)  # sized once: no table outgrown
         bad = {1: "cobs_errors", 2: "crc_errors", 3: "short_frames", 4: "oversize"}
         self._deframer = Deframer(self._frame, lambda why: self._count(bad[why]))
         self._queue = []  # [seq, mtype, payload, sent_at, resent] unacknowledged, oldest first
@@ -111,10 +109,13 @@ class Link:
         self.stats[name] += n
 
     # -- sending ----------------------------------------------------------
-    def send(self, mtype, payload=b""):
+    def send(self, mtype, payload=b"", copies=1):
         # Queue or send one message; False if the queue is full (try later).
+        # An unreliable one goes out at once, `copies` times (one frame built).
         if not m.CATALOGUE[mtype][2]:
-            self._put(build(m.PROTOCOL_VERSION, mtype, 0, 0, payload))
+            wire = build(m.PROTOCOL_VERSION, mtype, 0, 0, payload)
+            for _ in range(copies):
+                self._put(wire)
             return True
         if len(self._queue) >= self.max_queue:
             self._count("queue_full")

@@ -9,7 +9,8 @@
 #   chain.pin(i)                       Pin-like general output i (.value(v))
 #   chain.row(i)                       Pin-like matrix row: value(0) selects row i
 #                                      alone in one chain load, value(1) is free
-#   chain.cs(i)                        Pin-like chip select i, active low
+#   chain.cs(i)                        Pin-like chip select i, active low;
+#                                      cs.retarget(j) makes it select j instead
 #
 # Output i is chip i // 8 (chip 0 nearest the MCU), pin Q(A + i % 8): bit
 # i % 8 of byte i // 8 in chain.state.  Bytes go out MSB first, the byte for
@@ -56,7 +57,6 @@ class HC595:
         if oe is not None:
             oe.value(1)
         self.latch()
-        self._cs = [ChipSelect(self, i) for i in range(count)]
 
     def set(self, i, v):
         m = 1 << (i & 7)
@@ -91,7 +91,8 @@ class HC595:
         return RowPin(self, i)
 
     def cs(self, i):
-        return self._cs[i]
+        # made when asked for: a chain of button rows needs none
+        return ChipSelect(self, i)
 
     def _select(self, i):
         # one-hot pattern for reader i; with /OE the outputs stay Hi-Z here
@@ -147,6 +148,11 @@ class ChipSelect(_PinLike):
             self._chain._select(self._i)
             self._v = 0
         return self._v
+
+    def retarget(self, i):
+        # select output i from now on: readers used one at a time share one
+        # chip select (readers.SharedReaders)
+        self._i = i
 
 
 class OutputPin(_PinLike):

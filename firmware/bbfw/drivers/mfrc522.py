@@ -125,6 +125,7 @@ _NTAG_WRITE = const(0xA2)
 _HLTA = const(0x50)
 _ACK = const(0x0A)
 
+STATE_BYTES = const(12)  # a reader's own state (see MFRC522.__init__)
 _MAXTX = const(20)  # longest frame: WRITE + CRC (8) / CalcCRC of 18 bytes
 _MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
 
@@ -193,7 +194,13 @@ class MFRC522:
         cs.value(1)
         # this reader's own state: UID bytes 0..9, UID level (0/1/2) at 10,
         # timer reload now in the chip at 11 (0 unknown, 1 short, 2 long)
-        self._u = bytearray(12)
+        self._u = bytearray(STATE_BYTES)
+
+    def use_state(self, state):
+        # keep this reader's state in `state` (STATE_BYTES, e.g. a view into
+        # one buffer for every reader): one object can then drive several
+        # readers in turn, each with its own state (readers.SharedReaders)
+        self._u = state
 
     # --- register access -------------------------------------------------
     def _wreg(self, reg, val):

@@ -13,8 +13,9 @@
 # Why not neopixel.write: it bit-bangs with interrupts masked for 30 us per
 # LED (19 ms for 637 LEDs), which starves USB and the readers.  Here each
 # chain has its own state machine and DMA channel, so chains go out in
-# parallel and the CPU is free: show() copies buf into the DMA's own buffer
-# (no tearing while the renderer draws the next frame) and starts the DMA.
+# parallel and the CPU is free: show() starts the DMA reading buf itself (no
+# second copy: 1.9 KB of heap for the big arena), so buf must not be drawn
+# into while busy(): the board's render step waits for it (no tearing).
 # The DMA writes single bytes into the TX FIFO; the RP2040/RP2350 bus
 # replicates a byte write over all four lanes, so with autopull every 8 bits
 # and left shift the state machine sends each byte MSB first.  No conversion
@@ -78,8 +79,7 @@ class WS2812:
             raise ValueError("%d LED chain pins for %d chains" % (len(pins), len(segs)))
         total = sum(lengths)
         self.buf = bytearray(3 * total)
-        self._out = bytearray(3 * total)
-        out = memoryview(self._out)
+        out = memoryview(self.buf)
         self._src = []
         self._dma = []
         self._ctrl = []
@@ -109,7 +109,6 @@ class WS2812:
     def show(self):
         if self.busy():
             return False
-        self._out[:] = self.buf
         for i in range(len(self._dma)):
             src = self._src[i]
             self._dma[i].config(read=src, write=self._txf[i], count=len(src),

@@ -3,11 +3,13 @@
 # stand-in that frames messages, acknowledges the board's reliable frames and
 # keeps what the board said.  Sim-only code (unix port).
 #
-#   box = Box(config_path, hardware_path=None, hal=None)
+#   box = Box(config_path, hardware_path=None, hal=None, board=True)
 #                                      hal: another HAL with a .field (default
-#                                      the simulated board's, hal_sim)
+#                                      the simulated board's, hal_sim);
+#                                      board=False: box.start_board() later
 #   box.hello(epoch=1, seen=(0, 0))   HELLO_REQ, as a host opens a session
 #   box.send(mtype, *fields)           one reliable message to the board
+#   box.queue_hello(...), box.queue(mtype, *fields)   the same, without the step
 #   box.steps(n, sleep_ms=0)           n rounds of link, input and render steps
 #   box.said(mtype) -> [fields, ...]   decoded messages of that type, and
 #   box.errors() -> [[code, ref, text]]   forget() clears them
@@ -22,7 +24,8 @@ from bbfw import app
 
 
 class Box:
-    def __init__(self, config_path, hardware_path=None, hal=None):
+    def __init__(self, config_path, hardware_path=None, hal=None, board=True):
+        # board=False: the host stand-in alone; start_board() makes the Board
         if hal is None:
             from bbfw import hal_sim
 
@@ -36,7 +39,13 @@ class Box:
         self._seq = 0
         self._df = Deframer(self._frame, self._bad)
         self.bad_frames = 0
-        self.board = app.Board(hal)
+        self.board = None
+        if board:
+            self.start_board()
+
+    def start_board(self):
+        self.board = app.Board(self.hal)
+        return self.board
 
     # -- the line ---------------------------------------------------------
     def _from_board(self, data):
@@ -63,16 +72,24 @@ class Box:
 
     # -- host side ----------------------------------------------------------
     def hello(self, epoch=1, seen=(0, 0)):
-        self._seq = 0
-        self._inbox += build(m.PROTOCOL_VERSION, m.HELLO_REQ, 0, epoch << 4,
-                             m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, epoch, seen[0], seen[1], "box"))
+        self.queue_hello(epoch, seen)
         self.steps(1)
 
     def send(self, mtype, *fields):
+        self.queue(mtype, *fields)
+        self.steps(1)
+
+    def queue_hello(self, epoch=1, seen=(0, 0)):
+        # HELLO_REQ on the line, for the board's next step to read
+        self._seq = 0
+        self._inbox += build(m.PROTOCOL_VERSION, m.HELLO_REQ, 0, epoch << 4,
+                             m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, epoch, seen[0], seen[1], "box"))
+
+    def queue(self, mtype, *fields):
+        # one reliable message on the line, for the board's next step to read
         flags = FLAG_RELIABLE | (self.board.link.epoch << 4)
         self._inbox += build(m.PROTOCOL_VERSION, mtype, self._seq, flags, m.encode(mtype, *fields))
         self._seq = (self._seq + 1) & 0xFF
-        self.steps(1)
 
     def steps(self, n, sleep_ms=0):
         b = self.board
@@ -107,11 +124,19 @@ def uid(i):
 def animate(box, cells):
     # every cell animated: the renderer's heaviest steady state; messages of
     # 50 cells, as the host sends them
+    for payload in animation(cells):
+        box.send(m.SET_CELLS, payload)
+
+
+_EFFECTS = (m.PULSE, m.SPIN, m.BLINK)  # made once: a tuple written in the loop is made per cell
+
+
+def animation(cells):
+    # the SET_CELLS payloads of animate()
     payload = bytearray(4 * cells)
     for i in range(cells):
         payload[4 * i] = i >> 8
         payload[4 * i + 1] = i & 0xFF
         payload[4 * i + 2] = 1 + i % 14
-        payload[4 * i + 3] = m.look(i % 6, (m.PULSE, m.SPIN, m.BLINK)[i % 3])
-    for start in range(0, 4 * cells, 200):
-        box.send(m.SET_CELLS, bytes(payload[start:start + 200]))
+        payload[4 * i + 3] = m.look(i % 6, _EFFECTS[i % 3])
+    return [bytes(payload[start:start + 200]) for start in range(0, 4 * cells, 200)]

@@ -4,7 +4,8 @@
 # as on the Pico: the Pico HAL (hal_rp2) and the main-loop steps, on the
 # stand-in machine and rp2 modules (rp2stubs, on sys.path) with the simulated
 # reader field wired behind SPI and the chip-select 595 chain's pins, so the
-# readers answer and tiles arrive.  The chip models share the heap: they are
+# readers answer and tiles arrive.  The chip models and the host stand-in
+# (Box without its Board: deframer, line buffer) share the heap: they are
 # built first and their share is measured apart.  Sim-only code.
 #
 #   from bbfw.sim import heap32
@@ -14,7 +15,11 @@
 # This port collects garbage only between calls from JavaScript (it cannot
 # see the pointers held in WebAssembly locals), so the work is cut into
 # stages, each one call: boot in steps, then one main-loop round (link,
-# input, render) per call.  Readings are taken at the start of a stage, after
+# input, render) per call.  The host is another machine: its turns are calls
+# of their own (it puts a message on the line; it reads one frame the board
+# wrote and acknowledges it), then a link step takes the ACKs, so its garbage
+# is not counted in the board's stages (it is in the heap the bisection
+# needs: host turns make little).  Readings are taken at the start of a stage, after
 # the collection; the most in use at the end of a stage, before the
 # collection, is the high-water mark (an upper bound of what the Pico needs:
 # it can also collect within a stage).  Boots with a tile in every slot,
@@ -24,6 +29,7 @@
 # the sim-only share.
 import gc
 import json
+import time
 
 MAX_ROUNDS_PER_SLOT = 8  # main-loop rounds allowed per slot for the events to come
 
@@ -51,7 +57,7 @@ def _stages(config_path, loops, run):
     yield "import hal_rp2"
     heap["board_imports"] = _used() - a
     a = _used()
-    from bbfw.sim.box import Box, PAYLOAD, animate, uid
+    from bbfw.sim.box import Box, PAYLOAD, animation, uid
     from bbfw.sim.spi_model import SimReaderField
     yield "sim imports"
     heap["sim_imports"] = _used() - a
@@ -70,8 +76,14 @@ def _stages(config_path, loops, run):
     hal = hal_rp2.Hal(config_path)
     hal.field = field
     yield "Hal"
-    box = Box(config_path, hal=hal)
-    board = box.board
+    heap["hal"] = _used() - a
+    a = _used()
+    box = Box(config_path, hal=hal, board=False)  # the host stand-in: its memory is not the board's
+    line = _Line(box)
+    yield "host stand-in"
+    heap["host_stand_in"] = _used() - a
+    a = _used()
+    board = box.start_board()
     # The board's tasks as app.Board.run makes them, but not run: this port's
     # asyncio runs on JavaScript promises, unlike the Pico's; the rounds below
     # are what the tasks' loops do.  A coroutine's frame is allocated when it
@@ -79,42 +91,63 @@ def _stages(config_path, loops, run):
     tasks = [board.input_task(), board.render_task(), board.link_task()]
     tasks += hal.extra_tasks(board)
     yield "Board"
-    heap["hal_and_board"] = _used() - a
+    heap["hal_and_board"] = heap["hal"] + _used() - a
     said = {}
 
-    def rounds(label, until, limit):
-        # one main-loop round per stage; what the board said is counted and
-        # dropped (the host stand-in keeps nothing: its memory is not the board's)
-        n = 0
-        while not until() and n < limit:
-            box.steps(1)
+    def host():
+        # The host's turn, in stages of its own, one piece of what the board
+        # wrote each: it reads it (counted and dropped: the host stand-in
+        # keeps nothing) and acknowledges it.  Its garbage is not the board's.
+        while line.deliver_one():
             for mtype, _ in box.got:
                 said[mtype] = said.get(mtype, 0) + 1
             box.forget()
-            n += 1
+            yield "host"
+
+    def rounds(label, until, limit):
+        # One main-loop round (link, input and render steps) per stage, the
+        # host's turn, then a link step that takes its ACKs.
+        n = 0
+        while not until() and n < limit:
+            now = time.ticks_ms()
+            board.link_step(now)
+            board.input_step(now)
+            board.render_step(now)
             yield label
+            yield from host()
+            board.link_step(time.ticks_ms())
+            yield label
+            n += 1
+
+    def message(label, mtype, *fields):
+        # the host puts one message on the line; a round takes it
+        box.queue(mtype, *fields)
+        yield "host"
+        yield from rounds(label, lambda: not box._inbox, 1)
 
     def slot_events(n):
         return lambda: said.get(m.SLOT, 0) >= n
 
     limit = MAX_ROUNDS_PER_SLOT * slots
-    box.hello()  # no SET_PRIORITY: the scanner visits every slot in turn
-    yield "hello"
+    box.queue_hello()  # no SET_PRIORITY: the scanner visits every slot in turn
+    yield "host"
+    yield from rounds("hello", lambda: not box._inbox, 1)
     yield from rounds("tiles arrive", slot_events(slots), limit)
     arrived = said.get(m.SLOT, 0) >= slots
-    animate(box, board.cfg["cells"])
-    yield "animate"
+    for payload in animation(board.cfg["cells"]):
+        yield from message("animate", m.SET_CELLS, payload)
     start = board.scanner.polls
     yield from rounds("scan loops", lambda: board.scanner.polls - start >= loops * slots,
                       limit * loops)
-    box.send(m.GET_STATE, 0)
-    box.send(m.PING, 7)
+    yield from message("GET_STATE", m.GET_STATE, 0)
+    yield from message("PING", m.PING, 7)
     yield from rounds("GET_STATE, PING", lambda: said.get(m.PONG, 0) >= 1, limit)
     heap["steady_total"] = _used()
     for s in range(slots):
         field.remove(s)
     yield from rounds("tiles leave", slot_events(2 * slots), limit)
-    sim = heap["stand_ins"] + heap["sim_imports"] + heap["chip_models_and_tiles"]
+    sim = (heap["stand_ins"] + heap["sim_imports"] + heap["chip_models_and_tiles"]
+           + heap["host_stand_in"])
     heap["sim_only"] = sim
     heap["steady_board_only"] = heap["steady_total"] - sim
     ok = arrived and said.get(m.SLOT, 0) >= 2 * slots and said.get(m.STATE, 0) > 0
@@ -124,6 +157,26 @@ def _stages(config_path, loops, run):
                       "high_water_stage": run.high_at,
                       "tasks": len(tasks), "said": said, "heap": heap,
                       "boot_errors": [e[0] for e in hal.boot_errors]}))
+
+
+class _Line:
+    # The serial line between the board and the host stand-in: what the board
+    # writes waits here (the bytes it already made) for the host's own stage,
+    # instead of being read back within the board's.
+    def __init__(self, box):
+        self._box = box
+        self._host = box._df
+        self._waiting = []
+        box._df = self
+
+    def feed(self, data):  # the board writes
+        self._waiting.append(data)
+
+    def deliver_one(self):  # the host reads the oldest piece; False if none
+        if not self._waiting:
+            return False
+        self._host.feed(self._waiting.pop(0))
+        return True
 
 
 class Run:

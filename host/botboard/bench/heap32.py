@@ -10,8 +10,9 @@ unix port the simulated board uses is 64-bit. MicroPython's webassembly port
 modules with the chip models behind the SPI bus, a tile in every slot.
 
 This port collects garbage only between calls from JavaScript, so the
-workload is cut into stages (boot steps, then one main-loop round each); its
-heap grows where the Pico would raise MemoryError. The peak is the smallest
+workload is cut into stages (boot steps, then one main-loop round each, the
+host stand-in's turns in stages of their own); its heap grows where the Pico
+would raise MemoryError. The peak is the smallest
 heap in which no stage makes it grow, found by bisection: an upper bound of
 what the Pico needs, which can also collect within a stage.
 """

@@ -27,6 +27,11 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "botboa
 SIM_ONLY = ("bbfw/hal_sim.py", "bbfw/sim/")
 
 
+# -O3: no line-number tables in the bytecode (about 3 KB of the Pico's heap
+# for the whole firmware; a traceback then names the function but not the line)
+FLAGS = ("-O3",)
+
+
 class BuildError(RuntimeError):
     """mpy-cross is missing or refused a file."""
 
@@ -65,7 +70,7 @@ def build(firmware: Path | None = None, shared: Path | None = None,
     shared = Path(shared or ROOT / "shared")
     exe = mpy_cross()
     files = sources(firmware, shared, board_only)
-    digest = hashlib.sha1(_version(exe).encode())
+    digest = hashlib.sha1((_version(exe) + " ".join(FLAGS)).encode())
     for path, rel in files:
         digest.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     out = cache / digest.hexdigest()[:16]
@@ -88,7 +93,7 @@ def build(firmware: Path | None = None, shared: Path | None = None,
 
 def _compile(exe: str, src: Path, dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run([exe, "-o", str(dest), str(src)], capture_output=True, text=True,
+    proc = subprocess.run([exe, *FLAGS, "-o", str(dest), str(src)], capture_output=True, text=True,
                           timeout=60)
     if proc.returncode != 0:
         raise BuildError(f"mpy-cross failed on {src}: {proc.stderr.strip()}")

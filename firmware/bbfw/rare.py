@@ -1,0 +1,116 @@
+# What the board does seldom, kept out of the heap between uses: the host's
+# requests for statistics and settings, tile writing, the REPL handoff, and
+# the words of the rarer errors.  app.Board loads this module for one call
+# and lets it go again (hal.forget): on a Pico its code and texts would
+# otherwise sit in the heap for a whole game (about 2 KB; the names it
+# interns stay).  Each function takes the Board first.
+import struct
+
+from bbshared import messages as m
+from bbshared.frame import MAX_WIRE
+
+# tilepayload game ids (bbshared.tilepayload.GAMES), as players call them
+_GAME_NAMES = ("", "Twin Tin Bots", "BotWars", "Goblins, Inc.", "VOLT")
+
+
+def handle(board, mtype, payload):
+    # a host message of a type in app.RARE
+    _HANDLERS[mtype](board, payload)
+
+
+def _get_link_stats(board, payload):
+    buf = board._stats_buf
+    stats = board.link.stats
+    for i, key in enumerate(m.LINK_COUNTERS):
+        value = stats[key] if key in stats else getattr(board, key)
+        struct.pack_into(">I", buf, 4 * i, value & 0xFFFFFFFF)
+    board.link.send(m.LINK_STATS, buf)
+
+
+def _get_reader_stats(board, payload):
+    # the readers with an error counted or over temperature now (docs/protocol.md)
+    bank = board.hal.readers
+    e = bank.errors
+    out = bytearray()
+    for s in range(bank.count):
+        o = 3 * s
+        if bank.hot[s] or e[o] or e[o + 1] or e[o + 2]:
+            out += struct.pack(">BBHHH", s, bank.hot[s], e[o], e[o + 1], e[o + 2])
+    board.link.send(m.READER_STATS, out)
+
+
+def _set_config(board, payload):
+    key, value = m.decode(m.SET_CONFIG, payload)
+    if key == m.CONFIG_BRIGHTNESS:
+        board.renderer.brightness = min(value, 255)
+    elif key == m.CONFIG_POWER_MA:
+        ceiling = board.power_ceiling
+        if ceiling and not 0 < value <= ceiling:
+            board.error(m.E_CONFIG, key, "LED limit %d mA: the supply gives %d mA; kept at %d mA"
+                        % (value, ceiling, board.renderer.budget_ma))
+            return
+        board.renderer.budget_ma = value
+    elif key == m.CONFIG_PRESENT_AFTER:
+        board.scanner.present_after = max(1, value)
+    elif key == m.CONFIG_ABSENT_AFTER:
+        board.scanner.absent_after = max(1, value)
+    elif key == m.CONFIG_FRAME_MS:
+        board.frame_ms = min(max(value, 5), 1000)
+    else:
+        board.error(m.E_CONFIG, key, "unknown setting")
+
+
+def _write_tag(board, payload):
+    # Write a tile payload to the tag on a slot's reader (botboard tiles
+    # write); the answer says how it went, and a good write is announced
+    # as a fresh arrival so the host sees the tile it now is.
+    slot, data = m.decode(m.WRITE_TAG, payload)
+    if slot >= board.cfg["slots"]:
+        raise ValueError("no slot %d" % slot)
+    status = board.hal.readers.write_payload(slot, data)
+    uid = board.tag_in(slot)[0]
+    board.send(m.TAG_WRITTEN, slot, status, uid)
+    if status == 0 and uid:
+        board._on_slot(slot, True, uid, data)
+
+
+def _repl(board, payload):
+    board.handoff = True
+    board.running = False  # main() returns: the REPL gets the port
+
+
+_HANDLERS = {
+    m.GET_LINK_STATS: _get_link_stats,
+    m.GET_READER_STATS: _get_reader_stats,
+    m.SET_CONFIG: _set_config,
+    m.WRITE_TAG: _write_tag,
+    m.REPL: _repl,
+}
+
+
+def drop_report(board, code, count):
+    # ERROR for frames the link dropped (app.Board._report_drops)
+    if code == m.E_OVERSIZE:
+        text = ("%d frame(s) dropped: over %d bytes without a 0x00 delimiter. Is another "
+                "program writing to this port, or is the baud rate wrong?" % (count, MAX_WIRE))
+    else:
+        text = ("%d frame(s) of protocol %d dropped; this board speaks %d. Update the "
+                "host, or the firmware with botboard deploy" % (
+                    count, board.link.last_version, m.PROTOCOL_VERSION))
+    board.error(code, min(count, 0xFFFF), text)
+
+
+def reader_hot(board, slot, hot):
+    if hot:
+        board.error(m.E_READER, slot, "slot %d: reader over temperature, antenna off: let it "
+                    "cool; check its 3.3 V supply and antenna" % slot)
+    else:
+        board.send(m.LOG, m.LOG_INFO, "slot %d: reader cooled, antenna on" % slot)
+
+
+def wrong_game(board, slot, game):
+    # a tile of another game laid on this board
+    names = _GAME_NAMES
+    board.error(m.E_BAD_TAG, slot, "slot %d: a tile of %s, not of %s" % (
+        slot, names[game] if game < len(names) else "game %d" % game,
+        names[board.game] if board.game < len(names) else "this game"))
