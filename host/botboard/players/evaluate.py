@@ -6,7 +6,8 @@ squashed into 0..1, so that a search can average it with finished games:
 
 * Twin Tin Bots: points delivered and carried, and how near the robots are to
   a crystal (or, carrying one, to their base);
-* BotWars: flags touched, then nearness to the next flag, HP and lives;
+* BotWars: flags touched, then nearness to the next flag, HP and lives, less a
+  turn for a robot rebooting;
 * VOLT: victory points, then damage taken;
 * Goblins, Inc.: points scored, then the team's robot (tiles joined to the
   cockpit, weapons and forward arrows, engines, goblins) against the enemy's.
@@ -18,6 +19,8 @@ import math
 from typing import Any, Callable
 
 from ..games.base import Game
+
+REBOOT = 3.0  # BotWars: a rebooting robot sits out a turn, about what a turn's progress is worth
 
 
 def value(game: Game[Any, Any], state: Any, player: int) -> float:
@@ -57,6 +60,8 @@ def _botwars(state: Any) -> list[float]:
     out = []
     for player in state.players:
         score = 10.0 * player.flags + 0.5 * player.hp + 3.0 * player.lives + 0.5 * player.options
+        if player.rebooting or player.reboot_next:
+            score -= REBOOT  # the HP come back, the turn does not
         if player.flags < len(flags) and player.square is not None:
             goal = flags[player.flags]
             score -= 0.4 * (abs(goal[0] - player.square[0]) + abs(goal[1] - player.square[1]))

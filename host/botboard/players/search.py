@@ -2,13 +2,19 @@
 
 Every iteration samples a state as the seat may believe it (base.Situation),
 then walks one tree shared by all samples. The root weighs the seat's own
-moves (all, or 48 drawn, as greedy does); deeper, only the actions legal in
-this sample are candidates (UCB1 counted over the times a child was
-available), a node with many actions widens slowly (progressive widening),
-and another seat's program among thousands is drawn at random. The walk ends
-with a random playout until the searching seat is to move again, scored by
-the game's evaluation for every player; each node keeps the reward of the
-player who chose its action. The move played is the root's most visited child.
+moves (root.py): half the iterations try a move not yet tried (one drawn at
+random, or, among thousands of programs, often a variation of the best one so
+far), the other half sharpen the estimates of the ones tried (UCB1 on rewards
+rescaled to the children's spread). Deeper, only the actions legal in this
+sample are candidates (UCB1 counted over the times a child was available), a
+node with many actions widens slowly (progressive widening), and another
+seat's program among thousands is drawn at random. The walk ends when the
+searching seat is to move again at a position seen fewer than DEEPEN times
+(the evaluation judges its move there better than a random one would), or
+with a random playout until the seat is to move again; the game's evaluation
+scores it for every player, and each node keeps the reward of the player who
+chose its action. The move played is the root's best average among the moves
+tried more than once.
 """
 
 from __future__ import annotations
@@ -19,14 +25,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games.base import GameError
-from .base import Choice, Player, Situation, candidates
+from .base import Choice, Player, Situation
 from .evaluate import value
+from .root import Root
 
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 PLAYOUT_STEPS = 30  # random actions after the tree before scoring
 MAX_DEPTH = 12  # tree depth per iteration
 WIDEN = 2.0  # a node may hold WIDEN * sqrt(visits) + 1 children
-ROOT_CANDIDATES = 48  # the seat's own moves weighed at the root (as greedy's)
+DEEPEN = 8  # the seat's own later moves are searched once their position was reached this often
+MANY = 256  # another seat's actions beyond this many: one drawn at random, no statistics
 
 
 @dataclass
@@ -37,6 +45,9 @@ class Node:
     available: int = 0  # times this node's action was legal when its parent was walked
     reward: float = 0.0
     children: dict[str, Node] = field(default_factory=dict)
+
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
 
     def ucb(self) -> float:
         if self.visits == 0:
@@ -52,44 +63,44 @@ class Search(Player):
         deadline = start + self.budget_s
         game = situation.game
         if len(situation.legal) == 1 or situation.sample(self.rng) is None:
-            pick = situation.legal[self.rng.randrange(len(situation.legal))]
-            return Choice(situation.notation(pick), time.perf_counter() - start, 0, pick)
-        root, iterations = Node(), 0
-        # the root weighs the same candidates greedy would (all, or 48 drawn), each tried once
-        # before UCB1 spends the rest; deeper nodes widen progressively
-        root.children = {str(a): Node(situation.seat, a)
-                         for a in candidates(situation.legal, self.rng, ROOT_CANDIDATES)}
-        root.visits = 0
-        while not self.out_of_time(deadline, iterations) or not root.children:
+            return self._any(situation, start)
+        root, iterations = Root(situation, self.rng), 0
+        while not self.out_of_time(deadline, iterations) or not root.node.children:
             sample = situation.sample(self.rng)
-            if sample is not None:
-                self._iterate(game, sample, root)
             iterations += 1
-            if iterations > 50 and not root.children:  # no sample reaches this seat's move
-                pick = situation.legal[self.rng.randrange(len(situation.legal))]
-                return Choice(situation.notation(pick), time.perf_counter() - start, 0, pick)
-        best = max(root.children.values(), key=lambda child: child.visits)
+            if sample is not None:
+                action, child = root.pick(sample)
+                self._iterate(game, sample, root.node, action, child)
+            if iterations > 50 and not root.node.children:  # no sample reaches this seat's move
+                return self._any(situation, start)
+        best = root.best()
         return Choice(situation.notation(best.action), time.perf_counter() - start, iterations, best.action)
 
-    def _iterate(self, game: Any, state: Any, root: Node) -> None:
+    def _any(self, situation: Situation, start: float) -> Choice:
+        pick = situation.legal[self.rng.randrange(len(situation.legal))]
+        return Choice(situation.notation(pick), time.perf_counter() - start, 0, pick)
+
+    def _iterate(self, game: Any, state: Any, root: Node, action: Any, child: Node) -> None:
         root_seat = game.current_player(state)
-        path, node = [root], root
-        for _ in range(MAX_DEPTH):
+        try:
+            state, _ = game.apply(state, action)
+        except GameError:
+            return
+        path, node = [root, child], child
+        for _ in range(MAX_DEPTH if child.visits else 0):  # a new root move: judged from here
             player = game.current_player(state)
-            if player is None:
+            if player is None or (player == root_seat and node.visits < DEEPEN):
                 break
-            legal = game.legal_actions(state)
-            child_action = self._select(node, legal, player, node is root)
-            if child_action is None:
+            chosen = self._select(node, game.legal_actions(state), player)
+            if chosen is None:
                 break
-            action, child = child_action
+            action, node = chosen
             try:
                 state, _ = game.apply(state, action)
             except GameError:
                 break
-            path.append(child)
-            node = child
-            if child.visits == 0:
+            path.append(node)
+            if node.visits == 0:
                 break  # a new node: play out from here
         state = self._play_out(game, state, root_seat)
         rewards: dict[int, float] = {}
@@ -100,30 +111,26 @@ class Search(Player):
                     rewards[visited.player] = value(game, state, visited.player)
                 visited.reward += rewards[visited.player]
 
-    def _select(self, node: Node, legal: Any, player: int, root: bool = False) -> tuple[Any, Node] | None:
+    def _select(self, node: Node, legal: Any, player: int) -> tuple[Any, Node] | None:
         """A new child while the node may widen, else the best child legal in this sample
-        by UCB1 (each counted available). The root keeps its candidates."""
+        by UCB1 (each counted available)."""
         count = len(legal)
         if count == 0:
             return None
-        if not root and count > 256:  # another seat's program among thousands: a random one
+        if count > MANY:  # another seat's program among thousands: a random one
             action = legal[self.rng.randrange(count)]
             return action, node.children.setdefault(str(action), Node(player, action))
-        if not root and len(node.children) < WIDEN * math.sqrt(node.visits + 1) + 1:
+        if len(node.children) < WIDEN * math.sqrt(node.visits + 1) + 1:
             action = legal[self.rng.randrange(count)]
             key = str(action)
             if key not in node.children:
                 node.children[key] = Node(player, action)
                 return action, node.children[key]
-        if root:  # the seat's own moves: legal in every sample
-            known = {k: c.action for k, c in node.children.items()}
-        else:
-            here = {str(a): a for a in legal}
-            known = {k: here[k] for k in node.children if k in here}
+        here = {str(a): a for a in legal}
+        known = {k: here[k] for k in node.children if k in here}
         if not known:
             action = legal[self.rng.randrange(count)]
-            child = node.children.setdefault(str(action), Node(player, action))
-            return action, child
+            return action, node.children.setdefault(str(action), Node(player, action))
         for key in known:
             node.children[key].available += 1
         key = max(known, key=lambda k: node.children[k].ucb())
