@@ -20,6 +20,7 @@ tried more than once.
 from __future__ import annotations
 
 import math
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,21 @@ MAX_DEPTH = 12  # tree depth per iteration
 WIDEN = 2.0  # a node may hold WIDEN * sqrt(visits) + 1 children
 DEEPEN = 8  # the seat's own later moves are searched once their position was reached this often
 MANY = 256  # another seat's actions beyond this many: one drawn at random, no statistics
+
+
+class Worlds:
+    """The k-th try of every root move meets the same sampled world (hidden cards, chance to
+    come, the others' random choices): common random numbers, so that two moves' averages
+    differ by what the moves do more than by luck. Samples are kept (states are never mutated)."""
+
+    def __init__(self, situation: Situation, rng: random.Random) -> None:
+        self.situation, self.seed = situation, rng.getrandbits(32)
+        self.states: list[Any] = []
+
+    def get(self, k: int) -> tuple[Any, random.Random]:
+        while len(self.states) <= k:
+            self.states.append(self.situation.sample(random.Random(f"{self.seed}:{len(self.states)}")))
+        return self.states[k], random.Random(f"{self.seed}:{k}:play")
 
 
 @dataclass
@@ -62,17 +78,18 @@ class Search(Player):
         start = time.perf_counter()
         deadline = start + self.budget_s
         game = situation.game
-        if len(situation.legal) == 1 or situation.sample(self.rng) is None:
+        worlds = Worlds(situation, self.rng)
+        if len(situation.legal) == 1 or worlds.get(0)[0] is None:
             return self._any(situation, start)
         root, iterations = Root(situation, self.rng), 0
         while not self.out_of_time(deadline, iterations) or not root.node.children:
-            sample = situation.sample(self.rng)
             iterations += 1
-            if sample is not None:
-                action, child = root.pick(sample)
-                self._iterate(game, sample, root.node, action, child)
-            if iterations > 50 and not root.node.children:  # no sample reaches this seat's move
-                return self._any(situation, start)
+            action, child = root.pick(worlds.get(0)[0])
+            state, rng = worlds.get(child.visits)
+            if state is None:  # this world cannot reach the seat's move: a fresh one
+                state, rng = situation.sample(self.rng), self.rng
+            if state is not None:
+                self._iterate(game, state, root.node, action, child, rng)
         best = root.best()
         return Choice(situation.notation(best.action), time.perf_counter() - start, iterations, best.action)
 
@@ -80,18 +97,19 @@ class Search(Player):
         pick = situation.legal[self.rng.randrange(len(situation.legal))]
         return Choice(situation.notation(pick), time.perf_counter() - start, 0, pick)
 
-    def _iterate(self, game: Any, state: Any, root: Node, action: Any, child: Node) -> None:
+    def _iterate(self, game: Any, state: Any, root: Node, action: Any, child: Node, rng: random.Random) -> None:
         root_seat = game.current_player(state)
+        path, node = [root, child], child
         try:
             state, _ = game.apply(state, action)
-        except GameError:
+        except GameError:  # not legal in this world: counted as a loss, so it is not tried forever
+            root.visits, child.visits = root.visits + 1, child.visits + 1
             return
-        path, node = [root, child], child
         for _ in range(MAX_DEPTH if child.visits else 0):  # a new root move: judged from here
             player = game.current_player(state)
             if player is None or (player == root_seat and node.visits < DEEPEN):
                 break
-            chosen = self._select(node, game.legal_actions(state), player)
+            chosen = self._select(node, game.legal_actions(state), player, rng)
             if chosen is None:
                 break
             action, node = chosen
@@ -102,7 +120,7 @@ class Search(Player):
             path.append(node)
             if node.visits == 0:
                 break  # a new node: play out from here
-        state = self._play_out(game, state, root_seat)
+        state = self._play_out(game, state, root_seat, rng)
         rewards: dict[int, float] = {}
         for visited in path:
             visited.visits += 1
@@ -111,17 +129,17 @@ class Search(Player):
                     rewards[visited.player] = value(game, state, visited.player)
                 visited.reward += rewards[visited.player]
 
-    def _select(self, node: Node, legal: Any, player: int) -> tuple[Any, Node] | None:
+    def _select(self, node: Node, legal: Any, player: int, rng: random.Random) -> tuple[Any, Node] | None:
         """A new child while the node may widen, else the best child legal in this sample
         by UCB1 (each counted available)."""
         count = len(legal)
         if count == 0:
             return None
         if count > MANY:  # another seat's program among thousands: a random one
-            action = legal[self.rng.randrange(count)]
+            action = legal[rng.randrange(count)]
             return action, node.children.setdefault(str(action), Node(player, action))
         if len(node.children) < WIDEN * math.sqrt(node.visits + 1) + 1:
-            action = legal[self.rng.randrange(count)]
+            action = legal[rng.randrange(count)]
             key = str(action)
             if key not in node.children:
                 node.children[key] = Node(player, action)
@@ -129,19 +147,19 @@ class Search(Player):
         here = {str(a): a for a in legal}
         known = {k: here[k] for k in node.children if k in here}
         if not known:
-            action = legal[self.rng.randrange(count)]
+            action = legal[rng.randrange(count)]
             return action, node.children.setdefault(str(action), Node(player, action))
         for key in known:
             node.children[key].available += 1
         key = max(known, key=lambda k: node.children[k].ucb())
         return known[key], node.children[key]
 
-    def _play_out(self, game: Any, state: Any, seat: int) -> Any:
+    def _play_out(self, game: Any, state: Any, seat: int, rng: random.Random) -> Any:
         """Random moves until ``seat`` is to move again: the evaluation judges a position
         where it may act, not the middle of the others' replies."""
         for _ in range(PLAYOUT_STEPS):
             if game.current_player(state) in (None, seat):
                 break
             legal = game.legal_actions(state)
-            state, _ = game.apply(state, legal[self.rng.randrange(len(legal))])
+            state, _ = game.apply(state, legal[rng.randrange(len(legal))])
         return state
