@@ -9,8 +9,9 @@ squashed into 0..1, so that a search can average it with finished games:
 * BotWars: flags touched, then nearness to the next flag, HP and lives, less a
   turn for a robot rebooting;
 * VOLT: victory points, then damage taken;
-* Goblins, Inc.: points scored, then the team's robot (tiles joined to the
-  cockpit, weapons and forward arrows, engines, goblins) against the enemy's.
+* Goblins, Inc.: points scored, what the agendas would pay now, then the
+  team's robot (tiles joined to the cockpit, weapons and forward arrows,
+  engines, goblins) against the enemy's.
 """
 
 from __future__ import annotations
@@ -90,12 +91,25 @@ def _goblins(state: Any) -> list[float]:
                       - 0.5 * (len(robot.yard) - len(joined)))
     out = []
     for index, player in enumerate(state.players):
-        strength = 0.0
+        strength = agendas = 0.0
         if len(robots) == 2:
             team = state.team_of(index)
             strength = robots[team] - robots[1 - team]
-        out.append(float(player.score) + 0.3 * strength)
+            agendas = _agenda_points(state, player, state.robots[team], state.robots[1 - team], box)
+        out.append(float(player.score) + agendas + 0.3 * strength)
     return out
+
+
+def _agenda_points(state: Any, player: Any, own: Any, enemy: Any, box: Any) -> float:
+    """What the player's agendas would pay if combat ended now: most of a round's points.
+    Before they are kept, the 4 best of the hand (the bet pays only on a result)."""
+    from ..games.goblins.agendas import BET_SIDES, BETTING, score
+
+    kept = state.shared_agendas if state.variant == "party" else player.agendas
+    if kept:
+        return float(sum(score(a, own, enemy, box, None) for a in kept if a not in BET_SIDES))
+    hand = sorted(score(a, own, enemy, box, None) for a in player.agenda_hand if a != BETTING)
+    return float(sum(hand[-4:]))
 
 
 STANDINGS: dict[str, Callable[[Any], list[float]]] = {
