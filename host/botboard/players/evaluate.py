@@ -8,7 +8,7 @@ squashed into 0..1, so that a search can average it with finished games:
   a crystal (or, carrying one, to their base);
 * BotWars: flags touched, then nearness to the next flag, HP and lives, less a
   turn for a robot rebooting;
-* VOLT: victory points, then damage taken;
+* VOLT: victory points, then damage taken and nearness to a VP token;
 * Goblins, Inc.: points scored, what the agendas would pay now, then the
   team's robot (tiles joined to the cockpit, weapons and forward arrows,
   engines, goblins) against the enemy's.
@@ -74,7 +74,17 @@ def _botwars(state: Any) -> list[float]:
 
 def _volt(state: Any) -> list[float]:
     humans = [r for r in state.robots if not r.killbot]
-    return [10.0 * r.vp - 0.5 * r.damage - (3.0 if r.destroyed else 0.0) for r in humans]
+    return [10.0 * r.vp - 0.5 * r.damage - (3.0 if r.destroyed else 0.0) - 0.5 * _to_token(state, r)
+            for r in humans]
+
+
+def _to_token(state: Any, robot: Any) -> int:
+    """Moves to the nearest VP token (dice move diagonally too): without it every program that
+    takes no token this round looks the same."""
+    if robot.square is None or not state.tokens:
+        return 0
+    row, col = robot.square
+    return min(max(abs(row - r), abs(col - c)) for r, c in state.tokens)
 
 
 def _goblins(state: Any) -> list[float]:
