@@ -1,7 +1,8 @@
 """Search: information-set Monte Carlo tree search (single observer).
 
-Every iteration samples a state as the seat may believe it (base.Situation),
-then walks one tree shared by all samples. The root weighs the seat's own
+Every iteration takes a state as the seat may believe it (base.Situation),
+the same one for the k-th try of every root move (Worlds), then walks one
+tree shared by all samples. The root weighs the seat's own
 moves (root.py): half the iterations try a move not yet tried (one drawn at
 random, or, among thousands of programs, often a variation of the best one so
 far), the other half sharpen the estimates of the ones tried (UCB1 on rewards
