@@ -42,7 +42,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def match(name: str, levels: list[str], count: int, budget: float, seed: int,
-          options: dict[str, Any], max_actions: int) -> dict[str, Any]:
+          options: dict[str, Any], max_actions: int, iterations: int | None = None) -> dict[str, Any]:
+    """``iterations`` fixes each move's work instead of its time (tests: a busy machine
+    would otherwise weaken the players)."""
     game = games.get(name)
     wins = dict.fromkeys(levels, 0.0)
     seconds = dict.fromkeys(levels, 0.0)
@@ -51,7 +53,7 @@ def match(name: str, levels: list[str], count: int, budget: float, seed: int,
     draws = 0
     for index in range(count):
         seated = levels if index % 2 == 0 else levels[::-1]
-        players = [make(level, seed * 1000 + index * 10 + s, budget) for s, level in enumerate(seated)]
+        players = [make(level, seed * 1000 + index * 10 + s, budget, iterations) for s, level in enumerate(seated)]
         state = game.new_game(2, options, seed * 1000 + index)
         for _ in range(max_actions):
             seat = game.current_player(state)

@@ -6,10 +6,12 @@ squashed into 0..1, so that a search can average it with finished games:
 
 * Twin Tin Bots: points delivered and carried, and how near the robots are to
   a crystal (or, carrying one, to their base);
-* BotWars: flags touched, then nearness to the next flag, HP and lives;
-* VOLT: victory points, then damage taken;
-* Goblins, Inc.: points scored, then the team's robot (tiles joined to the
-  cockpit, weapons and forward arrows, engines, goblins) against the enemy's.
+* BotWars: flags touched, then nearness to the next flag, HP and lives, less a
+  turn for a robot rebooting;
+* VOLT: victory points, then damage taken and nearness to a VP token;
+* Goblins, Inc.: points scored, what the agendas would pay now, then the
+  team's robot (tiles joined to the cockpit, weapons and forward arrows,
+  engines, goblins) against the enemy's.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import math
 from typing import Any, Callable
 
 from ..games.base import Game
+
+REBOOT = 3.0  # BotWars: a rebooting robot sits out a turn, about what a turn's progress is worth
 
 
 def value(game: Game[Any, Any], state: Any, player: int) -> float:
@@ -57,6 +61,8 @@ def _botwars(state: Any) -> list[float]:
     out = []
     for player in state.players:
         score = 10.0 * player.flags + 0.5 * player.hp + 3.0 * player.lives + 0.5 * player.options
+        if player.rebooting or player.reboot_next:
+            score -= REBOOT  # the HP come back, the turn does not
         if player.flags < len(flags) and player.square is not None:
             goal = flags[player.flags]
             score -= 0.4 * (abs(goal[0] - player.square[0]) + abs(goal[1] - player.square[1]))
@@ -68,7 +74,17 @@ def _botwars(state: Any) -> list[float]:
 
 def _volt(state: Any) -> list[float]:
     humans = [r for r in state.robots if not r.killbot]
-    return [10.0 * r.vp - 0.5 * r.damage - (3.0 if r.destroyed else 0.0) for r in humans]
+    return [10.0 * r.vp - 0.5 * r.damage - (3.0 if r.destroyed else 0.0) - 0.5 * _to_token(state, r)
+            for r in humans]
+
+
+def _to_token(state: Any, robot: Any) -> int:
+    """Moves to the nearest VP token (dice move diagonally too): without it every program that
+    takes no token this round looks the same."""
+    if robot.square is None or not state.tokens:
+        return 0
+    row, col = robot.square
+    return min(max(abs(row - r), abs(col - c)) for r, c in state.tokens)
 
 
 def _goblins(state: Any) -> list[float]:
@@ -85,12 +101,25 @@ def _goblins(state: Any) -> list[float]:
                       - 0.5 * (len(robot.yard) - len(joined)))
     out = []
     for index, player in enumerate(state.players):
-        strength = 0.0
+        strength = agendas = 0.0
         if len(robots) == 2:
             team = state.team_of(index)
             strength = robots[team] - robots[1 - team]
-        out.append(float(player.score) + 0.3 * strength)
+            agendas = _agenda_points(state, player, state.robots[team], state.robots[1 - team], box)
+        out.append(float(player.score) + agendas + 0.3 * strength)
     return out
+
+
+def _agenda_points(state: Any, player: Any, own: Any, enemy: Any, box: Any) -> float:
+    """What the player's agendas would pay if combat ended now: most of a round's points.
+    Before they are kept, the 4 best of the hand (the bet pays only on a result)."""
+    from ..games.goblins.agendas import BET_SIDES, BETTING, score
+
+    kept = state.shared_agendas if state.variant == "party" else player.agendas
+    if kept:
+        return float(sum(score(a, own, enemy, box, None) for a in kept if a not in BET_SIDES))
+    hand = sorted(score(a, own, enemy, box, None) for a in player.agenda_hand if a != BETTING)
+    return float(sum(hand[-4:]))
 
 
 STANDINGS: dict[str, Callable[[Any], list[float]]] = {

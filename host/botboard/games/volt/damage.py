@@ -175,9 +175,11 @@ def _robot_order(ctx: Ctx, square: Square) -> tuple[int, int]:
 def trigger_mines(ctx: Ctx, squares: list[Square]) -> None:
     """Mines pushed or damaged: each detonates on its own space and goes home, in their
     owners' starting order (FAQ 4d); hit by a damage source, after all of its damage."""
-    present = [s for s in squares if s in ctx.state.mines]
-    for square in sorted(present, key=lambda s: ctx.seat_order(ctx.state.mines[s])):
-        ctx.set_off(ctx.state.mines[square], partial(_mine, ctx, square))
+    # owners read before any fires: outside a damage source a mine detonates at once and may
+    # set off (and remove) the next one in this list, which _mine then skips
+    owners = {s: ctx.state.mines[s] for s in squares if s in ctx.state.mines}
+    for square in sorted(owners, key=lambda s: ctx.seat_order(owners[s])):
+        ctx.set_off(owners[square], partial(_mine, ctx, square))
 
 
 def _mine(ctx: Ctx, square: Square) -> None:
