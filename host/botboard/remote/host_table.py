@@ -82,24 +82,17 @@ class HostTable:
         self._wake = asyncio.Event()
         self._seat_views: dict[int, Any] = {}
         self._room_options = room_options
-        self.palette: list[list[int]] = []
         self.game_id = session.game_id
         self.room: HostRoom | None = None
         self._task: asyncio.Task[None] | None = None
-        self.tables: dict[str, str] = {}  # table -> here or gone
 
     # -- life -------------------------------------------------------------------------
     async def start(self) -> None:
         session = self.session
-        players = session.seating.players if session.seating is not None else 0
-        session.remote_seats = frozenset(range(players)) - self.local
         meta = self.store.meta()
         same = meta.get("room") == self.url.room and meta.get("game_id") == session.game_id
         epoch = meta.get("epoch") if same else None
-        self.room = HostRoom(self.url, self.table, accept=self._accept, game=session.game,
-                             players=players, seats={self.table: sorted(self.local)},
-                             claimable=sorted(session.remote_seats), options=self._options(),
-                             layout=session.layout.id, epoch=epoch,
+        self.room = HostRoom(self.url, self.table, accept=self._accept, **self._game(), epoch=epoch,
                              last_n=self.store.last_n(epoch) if epoch else 0, record=self.store,
                              on_event=self._on_room_event, **self._room_options)
         self.store.set_meta(room=self.url.room, epoch=self.room.epoch, game_id=session.game_id)
@@ -119,11 +112,16 @@ class HostTable:
         if self.room is not None:
             await self.room.close()
 
-    def _options(self) -> dict[str, Any]:
-        """The game's options as other tables may know them: its seed deals what is hidden."""
-        if self.session.game_id is None:
-            return {}
-        return dict(self.session.journal.game(self.session.game_id).options)
+    def _game(self) -> dict[str, Any]:
+        """The room record's game: the session's, its seats here and the rest for other tables
+        (which the session then reads from them); options without the seed, which deals what
+        is hidden."""
+        session = self.session
+        players = session.seating.players if session.seating is not None else 0
+        session.remote_seats = frozenset(range(players)) - self.local
+        options = dict(session.journal.game(session.game_id).options) if session.game_id is not None else {}
+        return {"game": session.game, "players": players, "seats": {self.table: sorted(self.local)},
+                "claimable": sorted(session.remote_seats), "options": options, "layout": session.layout.id}
 
     def _tee(self, session: GameSession) -> None:
         session.board = TeeBoard(session.board, self._cells, self._palette)
@@ -140,8 +138,7 @@ class HostTable:
         self._put({"cells": cells_to_json(changed)}, {})  # merged by _send_entries
 
     def _palette(self, rgb: list[tuple[int, int, int]]) -> None:
-        self.palette = [list(c) for c in rgb]
-        self._put({"palette": self.palette}, {})
+        self._put({"palette": [list(c) for c in rgb]}, {})
 
     def _event(self, event: dict[str, Any]) -> None:
         if event.get("kind") != "game":
@@ -204,13 +201,8 @@ class HostTable:
 
     async def _new_epoch(self) -> None:
         assert self.room is not None
-        session = self.session
-        players = session.seating.players if session.seating is not None else 0
-        session.remote_seats = frozenset(range(players)) - self.local
-        await self.room.new_game(game=session.game, players=players, seats={self.table: sorted(self.local)},
-                                 claimable=sorted(session.remote_seats), options=self._options(),
-                                 layout=session.layout.id)
-        self.store.set_meta(room=self.url.room, epoch=self.room.epoch, game_id=session.game_id)
+        await self.room.new_game(**self._game())
+        self.store.set_meta(room=self.url.room, epoch=self.room.epoch, game_id=self.session.game_id)
         self._seat_views.clear()
         board = self.session.board
         if isinstance(board, TeeBoard):  # the new epoch starts from the whole picture
@@ -257,7 +249,6 @@ class HostTable:
             self._seat_views.clear()
             self._view_entry()
         elif isinstance(event, PresenceChange) and event.role == "player":
-            self.tables[event.table] = "gone" if event.change == "gone" else "here"
             seats = " and ".join(self.session.seat_name(s) for s in event.seats) or "no seat"
             words = {"joined": "joined", "back": "is back", "gone": "is gone: its seats wait for it"}
             self.session.say(f"table {event.table} ({seats}) {words[event.change]}")

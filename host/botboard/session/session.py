@@ -49,6 +49,8 @@ from .seating import Seating
 from .boardmap import BoardMap
 from .computers import ComputerSeats
 from .presence import BoardPresence
+from .drawing import Drawing
+from .remote_stations import RemoteStations
 from .stations import StationChecks
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
 from .views import SessionViews
@@ -68,7 +70,7 @@ class BoardOut(Protocol):
     def set_priority(self, slots: list[int]) -> None: ...
 
 
-class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
+class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Drawing, RemoteStations):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -111,8 +113,8 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         self._census: dict[int, tuple[int, bytes, bytes]] | None = None
         self._board_seen = False  # connected at least once
         self._board_gone = False  # lost since, and said so
-        self.remote_seats: frozenset[int] = frozenset()  # seats played at another table (remote play)
-        self._local_slots: dict[int, tuple[bool, bytes, bytes]] = {}  # this board's slots, remote play
+        self.remote_seats = frozenset()  # seats played at another table (remote_stations.py)
+        self._local_slots = {}
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
         self.think_s = 2.0
         self.palette = check_variant(palette)  # the LED colours: standard, colourblind
@@ -190,24 +192,6 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         self._check_table()
         self._publish_view()  # every console and phone sees the new game, whoever started it
 
-    def _seat(self, seating: Seating, bmap: BoardMap) -> None:
-        """Take a new seating. In remote play a station whose seat now plays at another table
-        (or again here) reads from that table's board: its slots are read anew from there."""
-        before = self.seating
-        self.seating, self.bmap = seating, bmap
-        if before is None or not self.remote_seats:
-            return
-        for slot in range(self.layout.slot_count):
-            was, now = before.slot(slot), seating.slot(slot)
-            remote_before = was is not None and was.seat in self.remote_seats
-            remote_now = now is not None and now.seat in self.remote_seats
-            if remote_before == remote_now:
-                continue
-            if remote_now:  # the other table says what it holds (it sends its slots on a new seating)
-                self.table.update(slot, False, b"", b"", self.clock(), "")
-            else:
-                self.table.update(slot, *self._local_slots.get(slot, (False, b"", b"")), self.clock(), "")
-
     def seat_name(self, seat: int) -> str:
         return self.mapping.seat_name(self.state, seat) if self.state is not None else str(seat)
 
@@ -245,9 +229,9 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
         ``remote``: read at the table where the slot's seat plays (remote play); this board's
         own slot of that station is empty and says nothing."""
         if not remote:
-            self._local_slots[slot] = (bool(state), uid, payload)
+            self._note_local(slot, state, uid, payload)
         ref = self.seating.slot(slot) if self.seating is not None else None
-        if (ref is not None and ref.seat in self.remote_seats) != remote:
+        if not self._read_here(ref.seat if ref is not None else None, remote):
             return
         now = self.clock()
         present, trouble = bool(state), TROUBLE.get(int(state), "")
@@ -295,7 +279,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
             seat, role = self.seating.button(button)
         except ValueError:
             return
-        if (seat in self.remote_seats) != remote:  # pressed at the table where its seat plays
+        if not self._read_here(seat, remote):  # pressed at the table where its seat plays
             return
         if seat is None:
             self.say(f"the {role} button of an empty station does nothing")
@@ -600,48 +584,6 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats):
 
     def skip(self) -> None:
         self.animation.skip()
-
-    # -- drawing ----------------------------------------------------------------------
-    def _show(self, picture: dict[int, CellState]) -> None:
-        self._base = picture
-        self._draw()
-
-    def _draw(self) -> None:
-        if self.bmap is None or self.state is None:
-            return
-        picture = dict(self._base)
-        if self.mode != "animate":
-            self._overlay(picture)
-        self.board.set_cells(self.bmap.board(picture))
-
-    def _overlay(self, picture: dict[int, CellState]) -> None:
-        now = self.clock()
-        for (seat, pos), until in list(self.acks.items()):
-            if until <= now:
-                del self.acks[(seat, pos)]
-                continue
-            mark = self.mapping.mark(self.state, seat, pos, "choice", m.SOLID)
-            if mark is not None:
-                picture[mark[0]] = mark[1]
-        if self.mode == "program" and self.seating is not None:
-            for seat in self.acting():
-                picture.update(self.mapping.preview(self.state, seat, self._read(seat),
-                                                    self.controls.get(seat, {})))
-        if self.mode == "decide" and self.picker is not None:
-            choice = self.mapping.palette_index["choice"]
-            for i, cand in enumerate(self.picker.candidates):
-                effect = m.SPIN if i == self.picker.index else m.PULSE
-                picture[cand.cell] = CellState(choice, picture.get(cand.cell, CellState()).facing, effect)
-        picture.update(self.alerts)
-
-    def _show_scores(self) -> None:
-        if self.state is None or self.bmap is None:
-            return
-        scores = self.mapping.score_picture(self.state)
-        if scores is not None:
-            self.board.set_cells(self.bmap.board(scores))
-            self._schedule(3.0, self._draw)
-        self.say(self.mapping.score_words(self.state))
 
     def _schedule(self, delay: float, func: Callable[[], None]) -> None:
         try:
