@@ -54,6 +54,7 @@ from .remote_stations import RemoteStations
 from .stations import StationChecks
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
 from .views import SessionViews
+from .now import NowWords
 
 ACK_S = 0.4  # a tile read shows on its robot this long
 
@@ -70,7 +71,8 @@ class BoardOut(Protocol):
     def set_priority(self, slots: list[int]) -> None: ...
 
 
-class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Drawing, RemoteStations):
+class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, ComputerSeats, Drawing,
+                  RemoteStations):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -259,8 +261,8 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
             self._schedule(FLICKER_WINDOW_S, self._check_table)
         elif present and acting:
             self._acknowledge(ref.seat, ref.pos, uid, payload)
-        if acting:
-            self.awaiting.pop(ref.seat, None)  # a second confirm counts only for an unchanged station
+        if acting and self.awaiting.pop(ref.seat, None) is not None:
+            self.seat_messages.pop(ref.seat, None)  # a second confirm counts only for an unchanged station
         self._check_table()
 
     def _acknowledge(self, seat: int, pos: int, uid: bytes, payload: bytes) -> None:
@@ -423,6 +425,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         actor = self.engine.current_player(state)
         if actor is not None:  # the seat's move is made: what it was told no longer applies
             self.station_words.pop(actor, None)
+            self.seat_messages.pop(actor, None)
             if self.mapping.settings_per_action:
                 self.controls.pop(actor, None)
         digest = self.engine.state_hash(after)
@@ -478,6 +481,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         assert state is not None
         self._seat(*self._fit(state))  # partners may change stations between rounds
         decision = self.mapping.decision(state)
+        self._forget_said(state)
         if self.engine.outcome(state) is not None:
             self.mode = "over"
             self.confirmed.clear()
@@ -496,6 +500,13 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         self.submitted -= set(acting) - set(self.confirmed)  # their next program is due
         self._prioritise()
         self._computers_move()
+
+    def _forget_said(self, state: Any) -> None:
+        """Words to a seat go once they no longer apply: only a seat still programming keeps
+        its refusal (it has not been put right yet); everything else was about the state before."""
+        still = set(self.mapping.acting_seats(state)) - set(self.confirmed)
+        for seat in [s for s in self.seat_messages if s not in still]:
+            del self.seat_messages[seat]
 
     def _prioritise(self, force: bool = False) -> None:
         """The acting seats' empty slots are scanned first: the next tile lands there.
