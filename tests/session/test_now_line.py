@@ -3,6 +3,7 @@ step (who acts, in the seats' names), refusals that go once resolved, and a resu
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from botboard.session.session import GameSession
 from .helpers import Clock, FakeBoard, Table
 
 GAMES = games.table_names()
+ENGINE_NAMES = re.compile(r"\bp\d\b")
 
 
 def _session(tmp: Path, game: str, players: int = 2) -> GameSession:
@@ -41,11 +43,13 @@ def test_every_step_names_who_acts_and_the_end_names_the_winner(tmp_path: Path, 
         seat = [s for s in range(2) if session.seat_name(s) == actor][0]
         assert session.seat_view(seat)["now"]["text"], "the acting seat's phone says what to do"
         assert view["end"] is None
+        assert not ENGINE_NAMES.search(now["text"]), now  # seats by their colours, not p1/p2
         session.computers_now(most=1)
     assert session.mode == "over"
     end = session.view()["end"]
     assert end["winners"] == [session.seat_name(w) for w in session.engine.outcome(session.state).winners]
     assert end["headline"] in session.view()["now"]["text"]
+    assert not [line for line in session.view()["log"] if ENGINE_NAMES.search(line)]
     assert [s["name"] for s in end["standings"]] and {s["name"] for s in end["standings"]} == names
     for seat in range(2):
         phone = session.seat_view(seat)

@@ -10,6 +10,7 @@ with the seats named by their colours.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class NowWords:
         assert self.picker is not None
         decider = self.picker.decision.player
         who = self.seat_name(decider)
-        prompt = self.mapping.engine_words(self.picker.decision.prompt)
+        prompt = self.spoken(self.picker.decision.prompt)
         if seat == decider:
             text = f"you decide: {prompt}: pick below, or touch a pulsing cell"
         else:
@@ -79,6 +80,14 @@ class NowWords:
             text = f"{waiting} to play: wait for your turn"
         return {"text": text, "who": names}
 
+    def spoken(self, text: str) -> str:
+        """The engine's words as players read them: its p1, p2... become the seats' colours
+        (p1/p2 stay in notations and files only)."""
+        players = self.seating.players if self.seating is not None else 0
+        text = self.mapping.engine_words(text)
+        return _ENGINE_SEAT.sub(lambda m: self.seat_name(int(m[1]) - 1) if 0 < int(m[1]) <= players
+                                else m[0], text)
+
     # -- the end ----------------------------------------------------------------------
     def end(self) -> dict[str, Any]:
         """The end screen: winners, reason, each seat's final standing, and the tidy-up."""
@@ -86,7 +95,7 @@ class NowWords:
         assert outcome is not None and self.seating is not None
         players = self.seating.players
         winners = [self.seat_name(w) for w in outcome.winners]
-        reason = self.mapping.engine_words(outcome.reason)
+        reason = self.spoken(outcome.reason)
         scores = list(outcome.scores)[:players]
         order = sorted(range(players), key=lambda s: (s not in outcome.winners, -scores[s] if scores else 0))
         standings = [{"seat": s, "name": self.seat_name(s), "score": scores[s] if scores else None,
@@ -116,6 +125,9 @@ class NowWords:
             return ""
         where = ", ".join(f"{name} {n}" for name, n in counts.items())
         return f"take the {total} tile{'s' if total > 1 else ''} off: {where}"
+
+
+_ENGINE_SEAT = re.compile(r"\bp(\d)\b")  # how every engine names its players
 
 
 def _ordinal(n: int) -> str:

@@ -434,7 +434,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
         self.state = after
         self.picker = None
         self.alerts.clear()
-        texts = self.mapping.public_events(events)
+        texts = [self.spoken(text) for text in self.mapping.public_events(events)]
         shown = self.mapping.public_action(state, text)
         self._log_through(None)  # anything left of an earlier action
         self._unlogged = list(zip(events, texts))
@@ -489,7 +489,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
         elif decision is not None:
             self.mode = "decide"
             self.picker = Picker(decision, self.mapping.candidates(state, decision))
-            self.say(f"{decision.prompt}: touch a pulsing cell, or previous/next and confirm",
+            self.say(f"{self.spoken(decision.prompt)}: touch a pulsing cell, or previous/next and confirm",
                      decision.player)
         else:
             self.mode = "program"

@@ -61,6 +61,7 @@ class SessionViews:
         def now(self, seat: int | None = None) -> dict[str, Any]: ...
         def end(self) -> dict[str, Any]: ...
         def result_words(self, seat: int) -> str: ...
+        def spoken(self, text: str) -> str: ...
 
     def _turn_words(self) -> str:
         assert self.state is not None
@@ -77,7 +78,7 @@ class SessionViews:
         names = " and ".join(self.seat_name(w) for w in outcome.winners) or "nobody"
         players = self.seating.players if self.seating is not None else 0
         scores = ", ".join(f"{self.seat_name(s)} {v}" for s, v in enumerate(outcome.scores) if s < players)
-        return f"game over ({self.mapping.engine_words(outcome.reason)}): {names} won" + (f"; final scores {scores}" if scores else "")
+        return f"game over ({self.spoken(outcome.reason)}): {names} won" + (f"; final scores {scores}" if scores else "")
 
     def seats(self) -> list[dict[str, Any]]:
         if self.state is None or self.seating is None:
@@ -99,6 +100,7 @@ class SessionViews:
                        "choices": [], "who": self.seat_name(decision.player), "private": True}
         elif decision is not None and self.picker is not None:
             pending = {**decision.to_json(), "who": self.seat_name(decision.player),
+                       "prompt": self.spoken(decision.prompt),
                        "selected": self.picker.selected.choice}
         public = self.mapping.public_view(state)
         seats = self.seats()

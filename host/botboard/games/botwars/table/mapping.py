@@ -25,7 +25,7 @@ from ....session.mapping import (StationReading, TableError,
 from ..actions import ProgramChoices
 from ..cards import deck
 from ..state import REGISTERS, State
-from . import leds, program, tiles
+from . import leds, program, tiles, words
 from .floor import floor_json
 
 _UNSEEN = -1  # observe() as a player who is none of the seats: every hand and program hidden
@@ -146,6 +146,10 @@ class BotWarsTable(TableMapping[State]):
                     robot["threshold"] = "hidden"
         doc["floor"] = floor_json(state.board)
         return doc
+
+    def seat_words(self, state: State, seat: int) -> list[tuple[str, str]]:
+        own = self.engine.observe(state, seat)["robots"][state.players[seat].name]
+        return words.seat_words(own, len(state.board.flags))
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         robot = state.players[seat]

@@ -24,7 +24,7 @@ from .. import actions as A
 from .. import content as C
 from ..notation import seat_name
 from ..state import State, final_scores, points
-from . import leds, physical
+from . import leds, physical, words
 from .candidates import candidates
 from .frames import frames
 from .scene import Scene
@@ -197,6 +197,9 @@ class TwinTinBotsTable(TableMapping[State]):
             "countdown": state.countdown if state.countdown >= 0 else None,
             "columns": PLAYER_COLUMNS,
         }
+
+    def seat_words(self, state: State, seat: int) -> list[tuple[str, str]]:
+        return words.seat_words(state, seat)
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         hand = state.hands[seat]

@@ -25,7 +25,7 @@ from ...base import Decision, Event
 from ..grid import KEYS, UNITS
 from ..programs import ProgramChoices
 from ..state import State
-from . import leds, program, tiles
+from . import leds, program, tiles, words
 from .floor import floor_json
 
 _UNSEEN = -1  # observe() as nobody: every program and inventory hidden
@@ -139,6 +139,9 @@ class VoltTable(TableMapping[State]):
         doc.pop("render", None)
         doc["floor"] = floor_json(state.arena)
         return doc
+
+    def seat_words(self, state: State, seat: int) -> list[tuple[str, str]]:
+        return words.seat_words(self.engine.observe(state, seat)["robots"][state.robots[seat].name])
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         robot = state.robots[seat]
