@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--console-port", type=int, default=None, metavar="PORT",
                    help="watch the game live in the console on this port (0: any free port; "
                    "the address is printed on stderr); give --speed to see the animations")
+    p.add_argument("--linger", type=float, default=None, metavar="S",
+                   help="with --console-port: keep the console up on the end screen S seconds "
+                   "(default: until Ctrl-C)")
     p.set_defaults(func=_run)
 
 
@@ -70,7 +73,8 @@ def _run(args: argparse.Namespace) -> int:
                 raise CliError("--console-port plays on the simulated board it starts: leave out --port")
             result = asyncio.run(run_watched(args.players, args.seed, options, args.data_dir,
                                              args.layout, args.speed, args.resume, args.game,
-                                             args.wait, args.console_port, computers, args.think))
+                                             args.wait, args.console_port, computers, args.think,
+                                             args.linger))
         else:
             result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
                                      args.speed, args.port, args.control, args.resume, args.game,

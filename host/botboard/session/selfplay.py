@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import random
+import signal
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -291,9 +292,11 @@ class Hands:
 async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
                       layout_name: str | None, step_s: float, resume: bool, game: str,
                       wait_s: float, console_port: int, computers: dict[int, str] | None = None,
-                      think_s: float = 2.0) -> dict[str, Any]:
+                      think_s: float = 2.0, linger_s: float | None = None) -> dict[str, Any]:
     """Selfplay inside the whole daemon, so the game can be watched live in the console
-    (arena, stations, log) while the virtual hands play it; the address goes to stderr."""
+    (arena, stations, log) while the virtual hands play it; the address goes to stderr.
+    Once it is over the console stays up on the end screen ``linger_s`` seconds, or (None)
+    until Ctrl-C: a watcher sees who won, not "console offline"."""
     from ..console.app import create_app
     from ..daemon import Daemon, DaemonConfig
 
@@ -321,10 +324,30 @@ async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir
         session.set_computers(computers or {}, think_s)
         hands = Hands(session, conn, control, seed, wait_s)
         await hands.play()
-        return summary(session)
+        result = summary(session)
+        await _linger(linger_s, daemon.console_url)
+        return result
     finally:
         served.cancel()
         await asyncio.gather(served, return_exceptions=True)
+
+
+async def _linger(linger_s: float | None, url: str) -> None:
+    """Wait ``linger_s`` seconds, or (None) until Ctrl-C or SIGTERM, which end the wait and
+    not the program: the game's result is still printed."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    until = "Ctrl-C" if linger_s is None else f"Ctrl-C or {linger_s:g} s"
+    print(f"game over: the console shows the end screen at {url} until {until}", file=sys.stderr, flush=True)
+    try:
+        await asyncio.wait_for(stop.wait(), linger_s)
+    except asyncio.TimeoutError:
+        pass
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
 
 
 def parse_variants(text: str | None) -> dict[str, Any]:
