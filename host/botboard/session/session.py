@@ -57,6 +57,7 @@ from .views import SessionViews
 from .now import NowWords
 
 ACK_S = 0.4  # a tile read shows on its robot this long
+UNDONE = "(undone) "  # an undone action's lines in the log (the console strikes them through)
 
 
 class SessionError(ValueError):
@@ -108,6 +109,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
         self.held: dict[int, int] = {}  # button held down or stuck -> its seat (its robots blink)
         self.log: deque[str] = deque(maxlen=200)
         self._unlogged: list[tuple[Event, str]] = []  # the playing action's lines, logged as they show
+        self._logged: list[int] = []  # lines each action of this game added to the log
         self._base: dict[int, CellState] = {}  # the current picture before overlays
         self._priority: list[int] | None = None  # the slots last sent with SET_PRIORITY
         # SLOTs of the census after a (re)connect, held until CENSUS_DONE: the table
@@ -140,8 +142,11 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
         except (GameError, TableError) as err:
             raise SessionError(str(err)) from err
         game_id = self.journal.create_game(self.game, players, options, seed, self.layout.id)
+        self._forget_log()
         self._start(game_id, state)
-        self.say(f"new game {game_id}: {players} players; {self._turn_words()}")
+        tidy = self.tidy_words()
+        self.say(f"new game {game_id}: {players} players; " + (f"first clear the slots, {tidy}; then "
+                                                               if tidy else "") + self._turn_words())
         return game_id
 
     def unfinished(self) -> list[dict[str, Any]]:
@@ -162,6 +167,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
             self._fit(state)
         except TableError as err:
             raise SessionError(str(err)) from err
+        self._forget_log()
         self._start(game_id, state)
         self.say(f"game {game_id} resumed after {len(done)} actions; {self._turn_words()}")
         return True
@@ -438,6 +444,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
         shown = self.mapping.public_action(state, text)
         self._log_through(None)  # anything left of an earlier action
         self._unlogged = list(zip(events, texts))
+        self._logged.append(len(texts))  # the action's lines, struck through if it is undone
         self._publish({"kind": "game", "event": "action", "n": n, "action": shown,
                        "state_hash": digest, "events": texts, "seat": None, "private": False})
         self.mode = "animate"
@@ -573,9 +580,32 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
             raise SessionError("nothing to undo: no action yet")
         _, state, _ = replay(self.journal, self.game_id)
         self._start(self.game_id, state)
-        self.say(f"undone: {self.mapping.public_action(state, taken)}; put the tiles back as the "
-                 "blinking robots show")
+        self._strike_last()
+        back = self._take_back()
+        undone = f"undone: {self.mapping.public_action(state, taken)}"
+        if not back:
+            self.say(f"{undone}; the slots already hold what the game wants")
+        elif self.mapping.private_refusals():  # the tiles to put back are the seats' secrets
+            for seat, fixes in back.items():
+                self._tell(seat, "put back: " + "; ".join(fixes))
+            self.say(f"{undone}; " + ", ".join(self.seat_name(s) for s in back)
+                     + ": put your tiles back as your phone says")
+        else:
+            self.say(f"{undone}; put back: " + "; ".join(f"{self.seat_name(s)} " + "; ".join(fixes)
+                                                           for s, fixes in back.items()))
         return taken
+
+    def _strike_last(self) -> None:
+        """The undone action's lines stay in the log, marked (the journal keeps it too)."""
+        lines = self._logged.pop() if self._logged else 0
+        for i in range(len(self.log) - lines, len(self.log)):
+            if i >= 0 and not self.log[i].startswith(UNDONE):
+                self.log[i] = UNDONE + self.log[i]
+
+    def _forget_log(self) -> None:
+        """Another game: the log starts empty."""
+        self.log.clear()
+        self._logged.clear()
 
     # -- speed --------------------------------------------------------------------------
     def set_speed(self, step_s: float) -> None:
