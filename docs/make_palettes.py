@@ -2,12 +2,13 @@
 
 Run: .venv/bin/python docs/make_palettes.py
 (tests/session/test_palette_docs.py fails while the doc differs from what this writes, so the
-legend in the docs cannot drift from host/botboard/games/*/table/data/palette.json)
+legend in the docs cannot drift from host/botboard/games/*/table/data/palette.json and the
+games' data the meanings of some entries are made from)
 """
 
 from __future__ import annotations
 
-import json
+import inspect
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,14 +101,24 @@ def section(game: str, doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def palettes() -> dict[str, dict]:
+    """Each game's folder name -> its palette as the game loads it (meanings made from its data
+    filled in), found through the games registry."""
+    from botboard import games
+
+    out = {}
+    for name in games.table_names():
+        mapping = games.table(name)
+        if mapping.palette_doc:
+            out[Path(inspect.getfile(mapping)).parts[-3]] = mapping.palette_doc
+    return out
+
+
 def render() -> dict[Path, str]:
     """Every file this script writes -> its text."""
-    files = sorted(GAMES.glob("*/table/data/palette.json"))
     out: dict[Path, str] = {}
     parts = [INTRO]
-    for path in files:
-        game = path.parts[-4]
-        doc = json.loads(path.read_text())
+    for game, doc in sorted(palettes().items()):
         parts.append(section(game, doc))
         out[DOCS / "img" / f"palette-{game}.svg"] = svg(game, doc["palette"])
     out[DOCS / "palettes.md"] = "\n".join(parts)

@@ -5,6 +5,7 @@ Every games/*/table/data/palette.json found is checked, so a new game's palette 
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from . import palette_rules as rules
+from botboard import games
 from botboard.session.palette import ROLES, VARIANTS
 
 GAMES = Path(__file__).resolve().parents[2] / "host" / "botboard" / "games"
@@ -19,6 +21,11 @@ FILES = sorted(GAMES.glob("*/table/data/palette.json"))
 
 
 def entries(path: Path) -> list[dict[str, Any]]:
+    """The palette as the game loads it: its file, with the meanings made from its data."""
+    for name in games.table_names():
+        mapping = games.table(name)
+        if Path(inspect.getfile(mapping)).resolve().parent == path.parent.parent:
+            return list(mapping.palette_doc["palette"])
     return list(json.loads(path.read_text())["palette"])
 
 
@@ -63,3 +70,4 @@ def test_the_rules_catch_what_players_reported() -> None:
     ]
     for a, b in reported:
         assert rules.shortfalls([a, b]), (a["name"], b["name"])
+
