@@ -52,6 +52,7 @@ function tileText(reading) {
   const tile = reading.tile;
   if (tile === "hidden") return "a tile (hidden until every seat has confirmed)";
   if (!tile) return `⚠ ${(reading.problem || "no tile payload").split(/ \(|:/)[0]}`;
+  if (tile.words) return tile.words;  // an enrolled tag: the tile the game knows it as
   return `${kindName(tile.kind)} · ${colourName(tile.colour)} · #${tile.serial}`;
 }
 

@@ -74,8 +74,8 @@ export function showReaders(slots) {
   document.querySelector("#readers tbody").replaceChildren(...slots.map((reading, slot) => el("tr",
     { class: reading.present ? "present" : "" },
     el("td", {}, slot), el("td", {}, owner[slot] ?? ""), el("td", {}, reading.present ? reading.uid : "–"),
-    el("td", {}, reading.tile === "hidden" ? "hidden" : reading.tile
-      ? `${reading.tile.game} ${kindName(reading.tile.kind)} ${colourName(reading.tile.colour)} #${reading.tile.serial}` : "–"),
+    el("td", {}, reading.tile === "hidden" ? "hidden" : reading.tile?.words ?? (reading.tile
+      ? `${reading.tile.game} ${kindName(reading.tile.kind)} ${colourName(reading.tile.colour)} #${reading.tile.serial}` : "–")),
     el("td", {}, reading.reads), el("td", {}, readerErrors(reading.reader)),
     el("td", {}, reading.problem || ""))));
 }
