@@ -14,7 +14,7 @@ import logging
 import os
 import secrets
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import games
@@ -36,7 +36,7 @@ DEFAULT_CONSOLE_PORT = 8700
 class DaemonConfig:
     port: str | None = None  # None: a real board if one is plugged in, else the simulated one
     layout: str | None = None  # None: the game's own layout (ttb-small, botwars...)
-    game: str = "twin-tin-bots"
+    game: str = field(default_factory=games.default_name)
     listen: str = "127.0.0.1"
     console_port: int = DEFAULT_CONSOLE_PORT
     token: str | None = None
@@ -298,7 +298,8 @@ class Daemon:
         assert self.conn is not None
         server = uvicorn.Server(uvicorn.Config(
             console(self), host=self.config.listen, port=self.config.console_port,
-            log_level="warning", lifespan="off"))
+            log_level="warning", lifespan="off",
+            timeout_graceful_shutdown=1))  # an open console or phone must not hold a stop up
         link_task = asyncio.create_task(self.conn.run())
         if self.remote is not None:
             await self.remote.start()

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import games
+
 
 log = logging.getLogger("botboard.settings")
 
@@ -36,7 +38,7 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("game", str, "twin-tin-bots", "the game at the table"),
+    Setting("game", str, games.default_name(), "the game at the table"),
     Setting("layout", str, None, "the board's layout (default: the game's own)", "ttb-big"),
     Setting("players", int, None, "players of a new game when none is unfinished", 2),
     Setting("seed", int, 0, "seed of a new game"),

@@ -47,6 +47,11 @@ def canonical(name: str) -> str:
     return get(name).info.name
 
 
+def default_name() -> str:
+    """The game a table plays when none is named (`botboard run` with no flags): the flagship."""
+    return "twin-tin-bots"
+
+
 def table_names() -> list[str]:
     """The games that can be played at the table (they have a table mapping)."""
     return sorted(_TABLES)
