@@ -60,7 +60,8 @@ class NowWords:
         who = self.seat_name(decider)
         prompt = self.spoken(self.picker.decision.prompt)
         if seat == decider:
-            text = f"you decide: {prompt}: pick below, or touch a pulsing cell"
+            mine = prompt.removeprefix(f"{who}: ")  # the phone is the decider's own
+            text = f"you decide: {mine}: pick below, or touch a pulsing cell"
         else:
             text = f"{who} decides: {prompt}"
         return {"text": text, "who": [who]}

@@ -498,6 +498,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
             self.picker = Picker(decision, self.mapping.candidates(state, decision))
             self.say(f"{self.spoken(decision.prompt)}: touch a pulsing cell, or previous/next and confirm",
                      decision.player)
+            self.seat_messages.pop(decision.player, None)  # the decider's phone says it in its now line
         else:
             self.mode = "program"
             self.picker = None

@@ -34,6 +34,6 @@ export function endScreen(end, colours) {
     el("h2", { class: "end-headline" }, "Game over: ", ...colouredWords(end.headline, colours)),
     el("table", { class: "standings" }, el("thead", {}, el("tr", {}, ["place", "seat", "score", ""].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows)),
-    end.tidy ? el("p", { class: "tidy" }, end.tidy) : null,
+    ...(end.tidy ? [el("p", { class: "tidy" }, end.tidy)] : []),
   ];
 }

@@ -29,7 +29,7 @@ function render(data) {
   document.getElementById("table-message").textContent = over ? "" : view.table_message ?? "";
   renderEnd(view, colours);
   renderDecision(over ? null : view.pending);
-  renderHand(view.private ?? {});
+  renderHand(over ? { ...view.private, take: "" } : view.private ?? {});  // nothing left to take
   renderStation(view);
   renderControls(over ? [] : view.controls ?? []);
   renderFacts(view.words ?? []);
