@@ -35,6 +35,7 @@ class NowWords:
         table: Table
         awaiting: dict[int, tuple[str, Any]]
         submitted: set[int]
+        confirmed: dict[int, tuple[str, list[bytes | None]]]
         seat_messages: dict[int, str]
 
         def acting(self) -> list[int]: ...
@@ -58,10 +59,9 @@ class NowWords:
         assert self.picker is not None
         decider = self.picker.decision.player
         who = self.seat_name(decider)
-        prompt = self.spoken(self.picker.decision.prompt)
+        prompt = self.spoken(self.picker.decision.prompt).removeprefix(f"{who}: ")  # said once
         if seat == decider:
-            mine = prompt.removeprefix(f"{who}: ")  # the phone is the decider's own
-            text = f"you decide: {mine}: pick below, or touch a pulsing cell"
+            text = f"you decide: {prompt}: pick below, or touch a pulsing cell"
         else:
             text = f"{who} decides: {prompt}"
         return {"text": text, "who": [who]}
@@ -75,8 +75,10 @@ class NowWords:
                 text = self.seat_messages.get(seat) or "press confirm again"
             else:
                 text = self.mapping.now_words(self.state, seat)
-        elif seat in self.submitted:
+        elif seat in self.confirmed:  # held, unseen, until the engine's order reaches it
             text = f"confirmed: your program waits for {waiting}"
+        elif seat in self.submitted:
+            text = f"your move is in: waiting for {waiting}"
         else:
             text = f"{waiting} to play: wait for your turn"
         return {"text": text, "who": names}
@@ -111,7 +113,7 @@ class NowWords:
         end = self.end()
         mine = next(s for s in end["standings"] if s["seat"] == seat)
         place = end["standings"].index(mine) + 1
-        score = f", {mine['score']} points" if mine["score"] is not None else ""
+        score = f" with a score of {mine['score']}" if mine["score"] is not None else ""  # the game's own measure
         return ("you won" if mine["won"] else f"you finished {_ordinal(place)}") + f"{score}: {end['headline']}"
 
     def tidy_words(self) -> str:

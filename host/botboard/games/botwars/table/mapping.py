@@ -133,6 +133,11 @@ class BotWarsTable(TableMapping[State]):
         return (f"turn {state.turn}: everyone lays a program in the five registers and presses "
                 f"confirm (waiting for {', '.join(waiting) or 'nobody'})")
 
+    def now_words(self, state: State, seat: int | None) -> str:
+        if seat is None:
+            return self.turn_words(state)
+        return f"turn {state.turn}: lay your program in the five registers, then press confirm"
+
     def score_words(self, state: State) -> str:
         goal = len(state.board.flags)
         return "flags: " + ", ".join(f"{self.seat_name(state, s)} {p.flags}/{goal}"

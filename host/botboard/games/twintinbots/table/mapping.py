@@ -177,6 +177,11 @@ class TwinTinBotsTable(TableMapping[State]):
                 else "change one thing in your program (or confirm twice to pass)")
         return f"{C.COLOURS[state.player]} to play: {what}, then press confirm"
 
+    def now_words(self, state: State, seat: int | None) -> str:
+        if seat is None:
+            return self.turn_words(state)
+        return "your turn: " + self.turn_words(state).split(" to play: ", 1)[1]
+
     def score_words(self, state: State) -> str:
         return "scores: " + ", ".join(f"{C.COLOURS[s]} {v}" for s, v in enumerate(final_scores(state)))
 

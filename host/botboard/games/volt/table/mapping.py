@@ -124,6 +124,12 @@ class VoltTable(TableMapping[State]):
                 f"their faces and keys on the phone and presses confirm (waiting for "
                 f"{', '.join(waiting) or 'nobody'})")
 
+    def now_words(self, state: State, seat: int | None) -> str:
+        if seat is None:
+            return self.turn_words(state)
+        return (f"round {state.round}: put three dice on units I, II and III, set their faces and "
+                "keys below, then press confirm")
+
     def score_words(self, state: State) -> str:
         return "VP: " + ", ".join(f"{self.seat_name(state, r.seat) if not r.killbot else r.name} {r.vp}"
                                   for r in state.robots)
