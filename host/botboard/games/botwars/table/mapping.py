@@ -130,6 +130,7 @@ class BotWarsTable(TableMapping[State]):
 
     def public_view(self, state: State) -> dict[str, Any]:
         doc = self.engine.observe(state, _UNSEEN)
+        doc.pop("seed", None)  # the seed deals every hand to come: whoever knows it knows them
         if state.phase == "program":  # a threshold is declared with the program: hidden with it
             for robot in doc["robots"].values():
                 if robot.get("submitted"):

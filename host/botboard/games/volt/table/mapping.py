@@ -120,6 +120,7 @@ class VoltTable(TableMapping[State]):
 
     def public_view(self, state: State) -> dict[str, Any]:
         doc = self.engine.observe(state, _UNSEEN)
+        doc.pop("seed", None)  # the seed orders the decks to come: whoever knows it knows them
         for robot in doc["robots"].values():
             if isinstance(robot.get("inventory"), list):
                 robot["inventory"] = len(robot["inventory"])  # modules in hand are the operator's own
