@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import sys
 import random
-import signal
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -289,80 +288,6 @@ class Hands:
         raise SelfplayError(f"no end after {max_actions} actions")
 
 
-async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
-                      layout_name: str | None, step_s: float, resume: bool, game: str,
-                      wait_s: float, console_port: int, computers: dict[int, str] | None = None,
-                      think_s: float = 2.0, linger_s: float | None = None) -> dict[str, Any]:
-    """Selfplay inside the whole daemon, so the game can be watched live in the console
-    (arena, stations, log) while the virtual hands play it; the address goes to stderr.
-    Once it is over the console stays up on the end screen ``linger_s`` seconds, or (None)
-    until Ctrl-C: a watcher sees who won, not "console offline"."""
-    from ..console.app import create_app
-    from ..daemon import Daemon, DaemonConfig
-
-    daemon = Daemon(DaemonConfig(game=game, layout=layout_name, console_port=console_port,
-                                 data_dir=data_dir, step_s=step_s))
-    to_consoles = daemon.publish
-
-    def publish(event: dict[str, Any]) -> None:  # progress on stderr, as without a console
-        progress(event)
-        to_consoles(event)
-
-    daemon.publish = publish  # type: ignore[method-assign]
-    ready = asyncio.Event()
-    served = asyncio.create_task(daemon.run(create_app, ready))
-    try:
-        await asyncio.wait({served, asyncio.create_task(ready.wait())},
-                           return_when=asyncio.FIRST_COMPLETED)
-        if served.done():
-            served.result()  # the console could not start: its error
-        session, conn, control = daemon.session, daemon.conn, daemon.sim_control
-        assert session is not None and conn is not None and control is not None
-        print(f"watch it: {daemon.console_url}", file=sys.stderr, flush=True)
-        if not (resume and session.resume()):
-            session.new_game(players, options, seed)
-        session.set_computers(computers or {}, think_s)
-        hands = Hands(session, conn, control, seed, wait_s)
-        await hands.play()
-        result = summary(session)
-        await _linger(linger_s, daemon.console_url)
-        return result
-    finally:
-        served.cancel()
-        await asyncio.gather(served, return_exceptions=True)
-
-
-async def _linger(linger_s: float | None, url: str) -> None:
-    """Wait ``linger_s`` seconds, or (None) until Ctrl-C or SIGTERM, which end the wait and
-    not the program: the game's result is still printed."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    until = "Ctrl-C" if linger_s is None else f"Ctrl-C or {linger_s:g} s"
-    print(f"game over: the console shows the end screen at {url} until {until}", file=sys.stderr, flush=True)
-    try:
-        await asyncio.wait_for(stop.wait(), linger_s)
-    except asyncio.TimeoutError:
-        pass
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
-
-
-def parse_variants(text: str | None) -> dict[str, Any]:
-    """``teleporters=1,rocks=2`` or ``all`` (one of each) -> engine options."""
-    if not text:
-        return {}
-    if text == "all":
-        return {"teleporters": 1, "rocks": 1, "blobs": 1, "mud": 1}
-    out: dict[str, Any] = {}
-    for part in text.split(","):
-        key, _, value = part.partition("=")
-        out[key.strip()] = int(value) if value else 1
-    return out
-
-
 def progress(event: dict[str, Any]) -> None:
     """One line on stderr per action the game takes, as the table sees it (stdout keeps
     the summary alone, for scripts)."""
@@ -391,7 +316,7 @@ def summary(session: GameSession) -> dict[str, Any]:
 async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
               layout_name: str | None = None, step_s: float = 0.0, port: str | None = None,
               control: str | None = None, resume: bool = False,
-              game: str = "twin-tin-bots", wait_s: float = WAIT_S,
+              game: str | None = None, wait_s: float = WAIT_S,
               computers: dict[int, str] | None = None, think_s: float = 2.0) -> dict[str, Any]:
     """One selfplay game through a simulated board; the summary ``botboard selfplay`` prints."""
     from .. import games
