@@ -11,7 +11,7 @@ def test_an_enrolled_blank_tag_reads_as_its_tile(live: LiveDaemon) -> None:
     live.post("/api/sim/place", {"slot": slot, "blank": True, "serial": 77})
     wait_for(lambda: live.get("/api/slots")[slot]["present"], what="blank tag read")
     assert live.get("/api/slots")[slot]["tile"] is None  # not enrolled yet: says why
-    live.post("/api/tiles/enroll", {"slot": slot, "kind": "U", "colour": ""})
+    live.post("/api/tiles/enroll", {"slot": slot, "tile": {"kind": "U"}})
     live.post("/api/sim/remove", {"slot": slot})
     wait_for(lambda: not live.get("/api/slots")[slot]["present"], what="tag taken out")
     live.post("/api/sim/place", {"slot": slot, "blank": True, "serial": 77})  # the same tag, back

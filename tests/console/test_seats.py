@@ -53,7 +53,7 @@ def lay(live: LiveDaemon, seat: int, cards: list[str]) -> list[str]:
     tags = []
     for register, card in enumerate(cards):
         slot = live.call(lambda r=register: session.seating.physical(seat, r))
-        placed = live.post("/api/sim/place", {"slot": slot, "card": card})
+        placed = live.post("/api/sim/place", {"slot": slot, "tile": {"card": card}})
         tags += [placed["uid"], placed["payload"]]
     wait_for(lambda: live.call(lambda: session.seat_view(seat)["station"]) == cards, 10,
              f"seat {seat}'s registers to read its cards")
