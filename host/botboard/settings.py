@@ -53,8 +53,11 @@ SETTINGS: tuple[Setting, ...] = (
             "/var/lib/botboard"),
     Setting("palette", str, "standard", "the LED colours: standard or colourblind"),
     Setting("speed", float, None, "animation seconds a step (default 0.35)", 0.35),
-    Setting("remote", str, None, "play in a room with other tables: mqtt://[user:password@]HOST[:PORT]/ROOM",
+    Setting("remote", str, None, "play in a room with other tables: mqtt://[user:password@]HOST[:PORT]/ROOM#KEY",
             "mqtt://broker.local/club"),
+    Setting("room_key", str, None, "the room's key when the remote link has none after '#': a "
+            "passphrase every table of the room gives (keep this file readable by you only)",
+            "four words read out at the table"),
     Setting("seat", tuple, [], "the seats this table plays in the room, from 1, e.g. [1, 2]"),
     Setting("table", str, None, "this table's name in the room (default: the computer's name)", "kitchen"),
     Setting("spectate", bool, False, "watch the room's game (public information only)"),

@@ -18,6 +18,7 @@ from botboard.remote.url import RemoteUrl
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+ROOM_KEY = "loopback room key"  # the rooms on this broker are the tests' and the bench's
 
 
 def free_port() -> int:
@@ -55,7 +56,7 @@ class Broker:
         self.config.write_text("\n".join(lines) + "\n")
 
     def url(self, room: str = "club", user: str | None = None, password: str | None = None,
-            key: str = "test room key") -> RemoteUrl:
+            key: str = ROOM_KEY) -> RemoteUrl:
         return RemoteUrl("127.0.0.1", self.port, room, username=user, password=password, key=key)
 
     def start(self) -> None:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 import os
-from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
@@ -84,28 +83,20 @@ class Identity:
         return cls(X25519PrivateKey.generate(), Ed25519PrivateKey.generate())
 
     @classmethod
-    def load_or_create(cls, path: Path) -> Identity:
-        """The keys kept in ``path`` (made, readable by this user only, the first time): a table
-        keeps its keys across restarts, or the host would not know it again."""
+    def from_text(cls, text: str) -> Identity:
+        """The keys ``text`` (as ``text()`` wrote them) holds; ValueError when it holds none."""
         try:
-            raw = bytes.fromhex(path.read_text().strip())
-        except FileNotFoundError:
-            identity = cls.fresh()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                out.write(identity._private().hex() + "\n")
-            return identity
+            raw = bytes.fromhex(text.strip())
         except ValueError:
             raw = b""
         if len(raw) != 64:
-            raise ValueError(f"{path}: not a table's keys (64 bytes in hex); move it away and start "
-                             "again (the host then knows this table only in a new game)")
+            raise ValueError("not a table's keys (64 bytes in hex)")
         return cls(X25519PrivateKey.from_private_bytes(raw[:32]), Ed25519PrivateKey.from_private_bytes(raw[32:]))
 
-    def _private(self) -> bytes:
+    def text(self) -> str:
+        """The private keys as hex, for the table's own file (table_keys.py)."""
         raw = serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
-        return self.box.private_bytes(*raw) + self.signer.private_bytes(*raw)
+        return (self.box.private_bytes(*raw) + self.signer.private_bytes(*raw)).hex()
 
 
 def _public_keys(keys: str) -> tuple[X25519PublicKey, Ed25519PublicKey]:
