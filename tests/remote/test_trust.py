@@ -115,11 +115,12 @@ def test_a_forged_entry_and_a_spoofed_proposal_are_refused_logged_and_the_game_e
         async with two_tables(broker, tmp_path, "botwars", 2, (0,), (1,), {"max_turns": 2}) as tables:
             await _play_with(tables, forge, after=2)
             assert tables.host.session.mode == "over"
-            await until(lambda: tables.joined.session.state.get("phase") == "over", 30, "the end at b")
+            await until(lambda: tables.joined.session.state.get("phase") == "over", "the end at b", 30)
             _same_game(tmp_path, tables.host.session)  # entry n is the host's real one at b
 
     asyncio.run(play())
-    refused = [r.getMessage() for r in caplog.records if "refused a message" in r.getMessage()]
+    refused = [r.getMessage() for r in caplog.records
+               if r.name == "botboard.remote.room" and "refused a message" in r.getMessage()]
     assert len([m for m in refused if "/to/b" in m]) == 2 and len([m for m in refused if "/propose/b" in m]) == 2
     assert forged and not any("FORGED" in json.dumps(e.public) for e in _joined_entries(tmp_path))
 
