@@ -99,6 +99,7 @@ class Identity:
         return (self.box.private_bytes(*raw) + self.signer.private_bytes(*raw)).hex()
 
 
+@functools.lru_cache(maxsize=256)  # parsed once per table, not once per message
 def _public_keys(keys: str) -> tuple[X25519PublicKey, Ed25519PublicKey]:
     try:
         raw = bytes.fromhex(keys)
