@@ -82,13 +82,14 @@ def from_payload(data: bytes) -> Tile:
         raise TileError(f"{err}: write the tag with `botboard tiles write` or enroll it "
                         "with `botboard tiles enroll`") from err
     if game != GAME_ID:
-        raise TileError(f"this tile belongs to another game ({tilepayload.GAMES.get(game, game)})")
+        raise TileError(f"this tile belongs to another game ({tilepayload.GAMES.get(game, game)}): take it out")
     if not 0 < kind < len(C.TILE_CODES):
-        raise TileError(f"tile kind {kind} is not a Twin Tin Bots tile")
+        raise TileError(f"tile kind {kind} is not a Twin Tin Bots tile: take it out")
     if kind in C.SPECIALS:
         return Tile(kind, None)
     if colour >= len(C.COLOURS):
-        raise TileError(f"order tile {C.TILE_CODES[kind]} carries no player colour ({colour})")
+        raise TileError(f"order tile {C.TILE_CODES[kind]} carries no player colour ({colour}): rewrite it "
+                        "with `botboard tiles write`")
     return Tile(kind, colour)
 
 
@@ -124,6 +125,9 @@ class Registry:
         enrolled = self.tags.get(uid.hex())
         if enrolled is not None:
             return enrolled
+        if data:  # something is written there, but not a tile's payload: damaged, or another app's
+            raise TileError(f"tag {uid.hex()}: its tile payload is damaged or not botboard's: rewrite it "
+                            "with `botboard tiles write` (or `botboard tiles enroll` it)")
         raise TileError(f"unknown tag {uid.hex()}: it has no tile payload and is not enrolled "
                         "(write it with `botboard tiles write` or `botboard tiles enroll` it)")
 
