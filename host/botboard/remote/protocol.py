@@ -11,9 +11,9 @@ when the broker checks ACLs; see docs/remote-play.md):
     to/TABLE          what the host says to one table (QoS 1): each Entry with that table's
                       private part, Answer to its proposals, ClaimRefused, CaughtUp
 
-Every table reads its entries from its own ``to/TABLE`` topic, so a broker ACL that lets
-user TABLE read only ``to/TABLE`` keeps other tables' private parts from it, and a table
-gets each entry as one message (no joining of a public and a private half).
+Every table reads its entries from its own ``to/TABLE`` topic, which seal.py encrypts for
+that table alone (a broker ACL that lets user TABLE read only ``to/TABLE`` adds a second
+wall), and a table gets each entry as one message (no joining of a public and a private half).
 
 A message is a JSON object ``{"v": 1, "kind": ..., ...}`` of at most MAX_MESSAGE bytes;
 ``decode`` refuses anything else with a ProtocolError naming what is wrong.
