@@ -46,7 +46,6 @@ MAGIC = b"B1"
 NONCE = 12
 SIGNATURE = 64
 OVERHEAD = len(MAGIC) + NONCE + 16 + SIGNATURE  # 16: the Poly1305 tag
-KEYS_HEX = 128  # a table's public keys as text: X25519 (32 bytes) then Ed25519 (32 bytes), hex
 # channels whose messages only the host and one table may read
 PAIRWISE = ("to", "propose", "catchup")
 # scrypt's cost: 2^14 x 128 x 8 bytes = 16 MB of memory per guess (RFC 7914's interactive figure)
@@ -126,9 +125,6 @@ class Seal:
         if pinned != keys:
             raise SealError(f"table {table} announced other keys than when it joined: refused "
                             "(a table whose keys were lost joins again under another name)")
-
-    def knows(self, table: str) -> bool:
-        return table in self._pinned
 
     def seal(self, topic: str, channel: str, peer: str | None, body: bytes) -> bytes:
         """``body`` signed and encrypted for ``topic`` (``peer``: the other end of a pairwise channel)."""
