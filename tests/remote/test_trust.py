@@ -206,3 +206,23 @@ def test_a_member_of_the_room_cannot_take_over_another_tables_seat(broker: Broke
             assert t.game.calls == []
             assert (await t.a.propose(2, {"add": 1})).n == 1  # the real table a still plays
     run(play())
+
+
+@pytest.mark.timeout(120)
+def test_a_joined_table_with_a_wrong_passphrase_says_so_to_its_players(broker: Broker, tmp_path: Path) -> None:
+    from .two_tables import start, stop, table_daemon
+
+    async def play() -> None:
+        host = table_daemon(broker, tmp_path, "a", "botwars", (0,), 2, options={"max_turns": 1})
+        joined = table_daemon(broker, tmp_path, "b", "botwars", (1,), room_key="a wrong passphrase")
+        tasks = [await start(host), await start(joined)]
+        try:
+            await until(lambda: "cannot read the room club" in joined.session.view()["message"],
+                        "the joined table to say why it sees no game", 60)
+            assert "ask the host table for its link" in joined.session.view()["message"]
+            assert joined.session.state is None  # nothing of the game reached it
+        finally:
+            for task in tasks:
+                await stop(task)
+
+    asyncio.run(play())
