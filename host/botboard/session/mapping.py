@@ -329,5 +329,5 @@ def _words(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(_words(v) for v in value) or "none"
     if isinstance(value, dict):
-        return "; ".join(f"{k.replace('_', ' ')} {_words(v)}" for k, v in value.items()) or "none"
+        return "; ".join(f"{str(k).replace('_', ' ')} {_words(v)}" for k, v in value.items()) or "none"
     return "–" if value is None else str(value)
