@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from botboard.games.declaration import Evaluation
 
-from .rules import beam
-from .state import State
+from .state import State, Tank
 
 
 def standing(state: State) -> list[float]:
-    """Hits scored minus hits taken, ten each; a tank with the other in its line of fire, two."""
+    """Hits scored minus hits taken, ten each; then how far each tank is from having the other
+    in its line of fire (half a point a step), which the next rounds may change."""
     me, other = state.tanks
-    lead = 10.0 * (me.hits - other.hits) + 2.0 * (other.square in beam(me)) - 2.0 * (me.square in beam(other))
+    lead = 10.0 * (me.hits - other.hits) + 0.5 * (steps_to_aim(other, me) - steps_to_aim(me, other))
     return [lead, -lead]
+
+
+def steps_to_aim(tank: Tank, target: Tank) -> int:
+    """Orders ``tank`` needs before ``target`` is in its line of fire (if ``target`` stays):
+    squares to drive into its row or column, then quarter turns to face it."""
+    dx, dy = target.square[0] - tank.square[0], target.square[1] - tank.square[1]
+    drive, toward = (abs(dx), 0 if dy > 0 else 2) if abs(dx) <= abs(dy) else (abs(dy), 1 if dx > 0 else 3)
+    return drive + min((toward - tank.facing) % 4, (tank.facing - toward) % 4)
 
 
 EVALUATION = Evaluation(standing, scale=10.0)
