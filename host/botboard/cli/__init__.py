@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..session.journal import Journal
 
 _COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "status", "trace", "leds",
-             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor")
+             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor", "new-game")
 
 
 class CliError(Exception):
@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="more log output (-vv for debug)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMANDS:
-        importlib.import_module(f"{__name__}.{name}").register(sub)
+        importlib.import_module(f"{__name__}.{name.replace('-', '_')}").register(sub)
     _register_game_commands(sub)
     return parser
 
