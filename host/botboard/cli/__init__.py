@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from ..session.journal import Journal
 
 _COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "status", "trace", "leds",
-             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor", "new-game")
+             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor", "docs",
+             "new-game")
 
 
 class CliError(Exception):
