@@ -14,7 +14,8 @@ from typing import Any, Sequence
 
 from botboard.board.layouts import Layout
 from botboard.games.base import GameError
-from botboard.session.mapping import StationReading, TableError, TableMapping, TileError, Verdict
+from botboard.games.catalogue import TileError
+from botboard.session.mapping import StationReading, TableError, TableMapping, Verdict
 
 from ..orders import REGISTERS, WORDS
 from ..state import SEATS, SIZE, State
