@@ -17,10 +17,12 @@ from dataclasses import replace
 from botboard.games.base import Event, Outcome
 from botboard.games.squares import FACINGS, Square, square_name
 
-from .orders import WORDS
+from .orders import REGISTERS, WORDS
 from .state import SEATS, SIZE, State, Tank
 
 DELTAS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # N E S W, as squares.py numbers facings
+TURNS = {"L": -1, "R": 1}  # quarter turns
+DRIVES = {"F": 1, "B": -1}  # squares ahead
 
 
 def ahead(square: Square, facing: int, steps: int = 1) -> Square:
@@ -42,37 +44,40 @@ def beam(tank: Tank) -> list[Square]:
 
 
 def play_round(state: State) -> tuple[State, list[Event]]:
-    programs = state.programs
-    assert all(p is not None for p in programs)
-    events = [Event("reveal", {SEATS[i]: list(p) for i, p in enumerate(programs) if p},
-                    "revealed: " + ", ".join(f"{SEATS[i]} {' '.join(p)}" for i, p in enumerate(programs) if p))]
+    """Both programs are laid: reveal them, then play them register by register."""
+    programs = [p for p in state.programs if p is not None]
+    assert len(programs) == len(SEATS)
+    said = ", ".join(f"{seat} {' '.join(p)}" for seat, p in zip(SEATS, programs))
+    events = [Event("reveal", {seat: list(p) for seat, p in zip(SEATS, programs)}, f"revealed: {said}")]
+    played = replace(state, programs=(None, None), revealed=state.programs)
     tanks = state.tanks
-    for register in range(len(programs[0] or ())):
-        orders = [p[register] for p in programs if p]
-        tanks = _move(tanks, orders, events)
-        tanks = _fire(tanks, orders, events)
+    for register in range(REGISTERS):
+        orders = [p[register] for p in programs]
+        tanks = _fire(_move(tanks, orders, events), orders, events)
         outcome = _winner(state, tanks)
         if outcome is not None:
-            events.append(Event("win", outcome.to_json(), f"game over: {outcome.reason}"))
-            return replace(state, tanks=tanks, programs=(None, None), revealed=programs, outcome=outcome), events
-    after = replace(state, tanks=tanks, programs=(None, None), revealed=programs, round=state.round + 1)
-    if after.round > state.max_rounds:
-        outcome = _on_points(tanks, state.max_rounds)
-        events.append(Event("win", outcome.to_json(), f"game over: {outcome.reason}"))
-        return replace(after, round=state.max_rounds, outcome=outcome), events
-    return after, events
+            return _over(replace(played, tanks=tanks), outcome, events)
+    if state.round == state.max_rounds:
+        return _over(replace(played, tanks=tanks), _on_points(tanks, state.max_rounds), events)
+    return replace(played, tanks=tanks, round=state.round + 1), events
+
+
+def _over(state: State, outcome: Outcome, events: list[Event]) -> tuple[State, list[Event]]:
+    events.append(Event("win", outcome.to_json(), f"game over: {outcome.reason}"))
+    return replace(state, outcome=outcome), events
 
 
 def _move(tanks: tuple[Tank, ...], orders: list[str], events: list[Event]) -> tuple[Tank, ...]:
-    turned = [replace(t, facing=(t.facing + {"L": -1, "R": 1}.get(o, 0)) % 4) for t, o in zip(tanks, orders)]
-    wanted = [ahead(t.square, t.facing, {"F": 1, "B": -1}.get(o, 0)) for t, o in zip(tanks, orders)]
+    """Both tanks' moves at once: where each wants to go is known before either goes."""
+    turned = [replace(t, facing=(t.facing + TURNS.get(o, 0)) % 4) for t, o in zip(tanks, orders)]
+    wanted = [ahead(t.square, t.facing, DRIVES.get(o, 0)) for t, o in zip(tanks, orders)]
     out = []
     for i, (tank, order) in enumerate(zip(turned, orders)):
         name, other = SEATS[i], 1 - i
-        if order in "LR":
+        if order in TURNS:
             events.append(Event("turn", {"tank": name, "facing": FACINGS[tank.facing]},
-                                f"{name} turns {WORDS[order][5:]} to face {FACINGS[tank.facing]}"))
-        elif order in "FB":
+                                f"{name}: {WORDS[order]}, now facing {FACINGS[tank.facing]}"))
+        elif order in DRIVES:
             target = wanted[i]
             if on_arena(target) and target not in (tanks[other].square, wanted[other]):
                 tank = replace(tank, square=target)
