@@ -8,11 +8,11 @@ from .state import State, Tank
 
 
 def standing(state: State) -> list[float]:
-    """Hits scored minus hits taken, ten each; then how far each tank is from having the other
-    in its line of fire (half a point a step), which the next rounds may change."""
-    me, other = state.tanks
-    lead = 10.0 * (me.hits - other.hits) + 0.5 * (steps_to_aim(other, me) - steps_to_aim(me, other))
-    return [lead, -lead]
+    """Ten a hit scored, less half a point for each order the tank needs before the other is in
+    its line of fire (the computer players compare a seat's standing with the other's)."""
+    first, second = state.tanks
+    return [10.0 * first.hits - 0.5 * steps_to_aim(first, second),
+            10.0 * second.hits - 0.5 * steps_to_aim(second, first)]
 
 
 def steps_to_aim(tank: Tank, target: Tank) -> int:
