@@ -26,9 +26,8 @@ def _run(args: argparse.Namespace) -> int:
         folder = write(args.name, Path(args.dir))
     except (ScaffoldError, OSError) as err:
         raise CliError(str(err)) from err
-    print(f"wrote {folder}/; next:\n"
-          f"  pip install --no-deps -e {folder}\n      botboard finds the game through its entry point\n"
-          f"  botboard selfplay --sim --game {args.name}\n      a whole game through the simulated board\n"
-          f"  python -m pytest tests/conformance -k {args.name}\n      in a botboard checkout: what "
-          "every game must keep (docs/adding-a-game.md)")
+    print(f"wrote {folder}/. Next:\n"
+          f"  pip install --no-deps -e {folder}   (botboard finds the game through its entry point)\n"
+          f"  botboard selfplay --sim --game {args.name}\n"
+          f"  python -m pytest tests/conformance -k {args.name}   (in a botboard checkout)")
     return 0

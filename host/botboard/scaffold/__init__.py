@@ -17,7 +17,7 @@ from pathlib import Path
 from string import Template
 
 from ..games import registry
-from ..games.declaration import _NAME, PLUGIN_TILE_IDS
+from ..games.declaration import PLUGIN_TILE_IDS, DeclarationError, GameDeclaration
 
 TEMPLATE = Path(__file__).resolve().parent / "template"
 
@@ -27,9 +27,11 @@ class ScaffoldError(ValueError):
 
 
 def check_name(name: str) -> None:
-    if not _NAME.match(name):
-        raise ScaffoldError(f"game name {name!r}: use 2-32 lower-case letters, digits and dashes, "
-                            "starting with a letter (it is the `--game` value)")
+    """ScaffoldError if ``name`` is not one a declaration may have, or an installed game has it."""
+    try:  # the registry's own rule for names
+        GameDeclaration(name=name, title=name, tile_id=PLUGIN_TILE_IDS.start, engine="game:GAME").check()
+    except DeclarationError as err:
+        raise ScaffoldError(f"game {err} (it is the `--game` value)") from err
     taken = registry.resolve(name)
     if taken is not None:
         raise ScaffoldError(f"the name {name!r} is already {taken.title}'s ({taken.package}): choose another")
