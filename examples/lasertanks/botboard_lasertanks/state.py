@@ -62,6 +62,11 @@ class State:
                     field(doc, "max_rounds", whole(1, 10_000), 20), field(doc, "outcome", _outcome, None))
         if tanks[0].square == tanks[1].square:
             raise BadValue("both tanks on one square", "tanks")
+        if state.outcome is None and None not in state.programs:
+            raise BadValue("both programs laid: the round plays when the second is, so give one at most",
+                           "programs")
+        if state.round > state.max_rounds:
+            raise BadValue(f"round {state.round} is past the last ({state.max_rounds})", "round")
         return state
 
 
