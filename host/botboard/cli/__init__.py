@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _register_game_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _register_game_commands(sub: argparse._SubParsersAction) -> None:
     """Commands a game declares (`botboard botwars report ...`); a broken one is left out."""
     from .. import games
     from ..games.declaration import DeclarationError

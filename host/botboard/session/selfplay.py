@@ -327,7 +327,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
     from ..board.sim import SimBoard
     from .host import make_session
 
-    layout = layouts.load(layout_name or games.table(game).default_layout(players))
+    layout = layouts.load(layout_name or games.table(game or games.default_name()).default_layout(players))
     sim = None
     if port is None:
         sim = SimBoard(layout.id)
