@@ -362,6 +362,12 @@ class Board:
             self.link.feed(self._rxv[:n])
         elif n is None:
             self.running = False  # the serial port is gone (simulated board: stdin closed)
+        if self.renderer.pending:
+            # the host changed cells: drawn now, not on the render task's next
+            # tick (up to 20 ms away); the current limits are the renderer's,
+            # as for any frame, and a frame still going out defers it to the
+            # next link step (1 ms on the Pico)
+            self.render_step(now)
         self.link.poll()
         self._report_drops(now)
         self._flush_events()
@@ -370,11 +376,13 @@ class Board:
         return n
 
     def input_step(self, now):
-        self.scanner.step(self.scan_budget)
-        self.scanner.watch()
+        # the buttons first: a press goes to the host before the reader polls
+        # (a step's worth of them on a Pico: 14-20 ms mid-game), not after
         if time.ticks_diff(now, self._next_buttons) >= 0:
             self._next_buttons = time.ticks_add(now, BUTTON_MS)
             self.buttons.scan(now)
+        self.scanner.step(self.scan_budget)
+        self.scanner.watch()
 
     def render_step(self, now):
         strip = self.hal.strip

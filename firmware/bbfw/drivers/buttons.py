@@ -10,8 +10,14 @@
 #   bm.scan(now_ms)         call every few ms (8 ms with debounce=3 gives a
 #                           24 ms debounce); allocates nothing
 #   bm.down(key) -> bool    the debounced state
-# A key changes state after `debounce` consecutive scans that agree (an
-# integrator per key, so a single bounce resets nothing it should not).
+# PRESS comes on the first scan that reads a settled key down (eager: a
+# confirm is the player's "go", and waiting for 3 scans cost 16-24 ms, most
+# of the board's share of confirm -> first frame); from then on the key is
+# down until `debounce` consecutive scans read it up, so the contact's
+# bounces after the press, and before the release, are never events (an
+# integrator per key: a single bounce resets nothing it should not).  The
+# price, as with any eager debounce: a glitch on a column line would be a
+# press; the matrix's diodes and pull-ups keep its lines driven.
 # LONG_PRESS comes once, long_ms after PRESS, while still held; RELEASE
 # follows as usual.  Diodes in series with each switch (anode on the column
 # side) stop ghost keys when three are down together.
@@ -96,7 +102,7 @@ class ButtonMatrix:
         down = f & _F_DOWN
         if bool(raw) != bool(down):
             self._count[key] += 1
-            if self._count[key] >= self.debounce:
+            if self._count[key] >= self.debounce or raw:  # a press at once: see the header
                 self._count[key] = 0
                 self._since[key] = now
                 if raw:
