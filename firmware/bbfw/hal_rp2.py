@@ -169,8 +169,7 @@ class Hal:
         keys = cfg["buttons"] + (cfg["cells"] if cfg.get("touch") else 0)
         nrows = (keys + len(cols) - 1) // len(cols)
         rows_chain = HC595(self.spi, Pin(p["row_latch"], Pin.OUT, value=0), None, max(nrows, 1))
-        rows = [rows_chain.row(i) for i in range(nrows)]
-        return ButtonMatrix(rows, cols, on_key, on_error=on_error,
+        return ButtonMatrix(rows_chain.rows(nrows), cols, on_key, on_error=on_error,
                             stuck_ms=cfg.get("stuck_ms", 30000))
 
     # -- watchdog -------------------------------------------------------------

@@ -135,7 +135,7 @@ class Col:
                 return 0
         return 1
 ev = []
-bm = ButtonMatrix([chain.row(i) for i in range(15)], [Col(c) for c in range(8)],
+bm = ButtonMatrix(chain.rows(15), [Col(c) for c in range(8)],
                   lambda k, a: ev.append([k, a]))
 for t in range(5):
     bm.scan(t * 8)

@@ -2,7 +2,9 @@
 #
 #   bm = ButtonMatrix(rows, cols, on_event, debounce=3, long_ms=800,
 #                     stuck_ms=30000, on_error=None)
-#       rows  Pin-like outputs (idle high); cols Pin-like inputs with pull-ups
+#       rows  Pin-like outputs (idle high), a sequence (used by index: rows
+#             may be one pin retargeted, hc595.Rows); cols Pin-like inputs
+#             with pull-ups
 #       on_event(key, action)   key = row * len(cols) + col;
 #                               action PRESS, RELEASE or LONG_PRESS
 #       on_error(key, code, text)   E_BUTTON_STUCK once when a key stays down
@@ -57,8 +59,8 @@ class ButtonMatrix:
         self._since = array("i", bytes(4 * n))  # ticks when the state changed
         self._scans = 0  # scans done, up to debounce: keys down by then are stuck
         self._busy = bytearray(len(rows))  # rows with a key down or changing
-        for r in rows:
-            r.value(1)
+        for r in range(len(rows)):
+            rows[r].value(1)
 
     def down(self, key):
         return bool(self._flags[key] & _F_DOWN)
@@ -73,9 +75,10 @@ class ButtonMatrix:
         busy = self._busy
         flags = self._flags
         count = self._count
+        rows = self._rows
         key = 0
-        r = 0
-        for row in self._rows:
+        for r in range(len(rows)):
+            row = rows[r]
             row.value(0)
             raw = 0
             bit = 1
@@ -93,7 +96,6 @@ class ButtonMatrix:
                         b = 1
                 busy[r] = b
             key += ncols
-            r += 1
         if boot:
             self._scans += 1
 
