@@ -78,15 +78,14 @@ class Board:
         self.handoff = False  # the host asked for the REPL
         self.session = False  # a host opened a session (HELLO_REQ) since boot
         self.link = Link(hal.write, time.ticks_ms, self._on_message)
-        from . import config as board_config  # boot only (hal.boot_done)
-
         self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
-        # the layout's LED current budget from the first frame: a board that
-        # boots (or reboots) without a host never draws more than its supply gives
-        self.renderer.budget_ma = board_config.power_ma(cfg)
+        # the layout's LED current budget from the first frame (config.check
+        # fills in the defaults): a board that boots (or reboots) without a
+        # host never draws more than its supply gives
+        self.renderer.budget_ma = cfg["power_ma"]
         # what the supply gives: the host may lower the budget, never raise it past this
         self.power_ceiling = self.renderer.budget_ma
-        self.renderer.set_chains(board_config.first_cells(cfg) or [0], board_config.chain_ma(cfg))
+        self.renderer.set_chains([c[1] for c in cfg["chains"]] or [0], cfg["chain_ma"])
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
                                    on_error=self._on_reader_error, on_trouble=self._on_trouble)
         hal.readers.on_hot = self._on_reader_hot
@@ -106,7 +105,6 @@ class Board:
         self._reported = [0] * len(_DROP_REPORTS)  # counter values already reported
         self._reported_at = [time.ticks_add(self.started, -ERROR_EVERY_MS)] * len(_DROP_REPORTS)
         self._stats_buf = bytearray(4 * len(m.LINK_COUNTERS))
-        hal.boot_done()  # what only the boot needed may leave the heap
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values, census=False):

@@ -86,7 +86,7 @@ class Renderer:
         self._phase = bytearray(n)  # animation phase last drawn
         self._hl = bytearray(n)  # side drawn bright (facing, or the spin step)
         self._col = bytearray(9 * n)  # centre, side, bright side RGB, full scale
-        self._sum = array("H", bytes(2 * n))  # channel sum of the cell, full scale
+        self._sum = array("H", range(n))  # channel sum of the cell, full scale (0: below)
         self._chain = bytearray(n)  # chain of each cell
         self._chain_sum = array("i", [0])  # channel sum of each chain, full scale
         self._chain_leds = array("H", [self.leds])
@@ -95,6 +95,7 @@ class Renderer:
         for i in range(n):
             self._face[i] = NO_FACING
             self._phase[i] = _FORCE
+            self._sum[i] = 0
         self._total = 0
         self._animated = 0
         self.pending = True

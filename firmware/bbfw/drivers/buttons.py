@@ -56,7 +56,9 @@ class ButtonMatrix:
         self.keys = n
         self._count = bytearray(n)  # consecutive scans disagreeing with the state
         self._flags = bytearray(n)
-        self._since = array("i", bytes(4 * n))  # ticks when the state changed
+        # ticks when the state changed (set before it is read: whatever it
+        # starts with, made without a temporary buffer)
+        self._since = array("i", range(n))
         self._scans = 0  # scans done, up to debounce: keys down by then are stuck
         self._busy = bytearray(len(rows))  # rows with a key down or changing
         for r in range(len(rows)):
