@@ -2,7 +2,8 @@
 # (one NTAG READ).  Layout, documented in docs/tiles.md:
 #   0      MAGIC 0xBB
 #   1      VERSION (1)
-#   2      game id (GAMES below)
+#   2      game id: the game's tile_id in its declaration on the host
+#          (1..63 botboard's own games, 64..254 other packages; docs/tiles.md)
 #   3      tile kind (meaning defined by the game's tile set data)
 #   4      colour (player colour / palette index)
 #   5      flags (0; reserved)
@@ -15,8 +16,6 @@
 # the CRC with the reader chip's coprocessor.
 from .tilecheck import FIRST_PAGE, LENGTH, MAGIC, VERSION, OK, BLANK, BAD_CRC, BAD_VERSION  # noqa: F401
 from . import tilecheck
-
-GAMES = {1: "twintinbots", 2: "botwars", 3: "goblins", 4: "volt"}
 
 
 def crc_a(data, n=None):
