@@ -383,11 +383,14 @@ class Board:
         self.scanner.watch()
 
     def render_step(self, now):
+        # False while the last frame is still going out of strip.buf (drawing
+        # now would tear it): nothing drawn
         strip = self.hal.strip
         if strip.busy():
-            return  # the last frame is still going out of strip.buf: drawing now would tear it
+            return False
         if self.renderer.frame(now):
             strip.show()
+        return True
 
     async def link_task(self):
         hal = self.hal
@@ -423,9 +426,12 @@ class Board:
         hal = self.hal
         due = time.ticks_ms()
         while self.running:
-            now = time.ticks_ms()
-            self.render_step(now)
             hal.watchdog_checkin(RENDER_TASK)
+            if not self.render_step(time.ticks_ms()):
+                # a frame drawn at once by the link step is still going out:
+                # this tick's frame follows it, not a whole period later
+                await asyncio.sleep_ms(1)
+                continue
             due = time.ticks_add(due, self.frame_ms)
             wait = time.ticks_diff(due, time.ticks_ms())
             if wait < 0:  # fell behind: start afresh rather than rush

@@ -424,3 +424,35 @@ out(({"ticks": ticks}))
     assert all(t[0] for t in r["ticks"])  # every tick drew the pulse as it is at that tick
     assert all(frames == moved for _, moved, frames in r["ticks"])  # and showed it if it moved
     assert sum(moved for _, moved, _ in r["ticks"]) >= 10
+
+
+def test_a_tick_that_finds_the_last_frame_still_going_out_draws_as_soon_as_it_is_out(
+        configs: dict[str, str]) -> None:
+    # on the Pico a frame drawn at once by the link step may still be going out
+    # (DMA) at the render task's tick: the tick waits 1 ms at a time, not a period
+    r = run("""
+import asyncio
+from bbfw import app
+board = box.board
+strip = box.hal.strip
+busy = [3]  # the DMA holds the strip for three looks
+def is_busy():
+    busy[0] -= 1
+    return busy[0] >= 0
+slept = []
+real_sleep = asyncio.sleep_ms
+def sleep_ms(ms):
+    slept.append(ms)
+    if strip.frames > shown:
+        board.running = False
+    return real_sleep(0)
+app.asyncio.sleep_ms = sleep_ms
+box.send(m.SET_CELLS, bytes((0, 2, 1, m.look(m.NO_FACING, m.PULSE))))  # drawn at once
+strip.busy = is_busy  # ... and still going out at the tick
+board.renderer.pending = True  # a change waits for its frame
+shown = strip.frames
+asyncio.run(board.render_task())
+out(({"slept": slept, "frames": strip.frames - shown}))
+""", configs["ttb-small"])
+    assert r["frames"] == 1
+    assert r["slept"][:3] == [1, 1, 1] and r["slept"][3] > 1  # then the schedule goes on
