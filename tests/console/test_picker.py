@@ -1,0 +1,214 @@
+"""Every table game played from the console's virtual-tile picker, as an operator would.
+
+For each game the registry knows (never a list of our own), a daemon with the
+simulated board runs that game; the console starts one, and a program of that
+game's tiles is laid by choosing each picker field's value and clicking the
+station's slots, then confirmed with the station's button on the page. What the
+tiles cannot say (a VOLT die's face, the turn of a Goblins tile) is set on the
+seat's own phone page, as players do. The game must accept the program; the
+maker tools' tag writer then writes one of the game's tiles onto a blank tag.
+
+Which tiles make a legal program is the game's table mapping's to say
+(``random_program``); the catalogue's ``spec`` turns them into picker values.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from botboard import games
+
+from ..simboard import wait_for
+from .conftest import LiveDaemon, open_console, running
+from .test_seats import key
+
+HIDDEN = "a tile (hidden until every seat has confirmed)"
+SIMULTANEOUS_ACCEPTED = "confirmed: waiting for the others"
+
+
+@pytest.fixture(params=games.table_names())
+def table(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
+    yield from running(tmp_path_factory, request.param)
+
+
+@pytest.fixture
+def console(browser: Any, table: LiveDaemon) -> Iterator[Page]:
+    yield from open_console(browser, table)
+
+
+class Phones:
+    """The seats' own pages (a player's phone each), opened when first needed."""
+
+    def __init__(self, browser: Any, live: LiveDaemon) -> None:
+        self.browser, self.live, self.pages = browser, live, {}
+
+    def __getitem__(self, seat: int) -> Page:
+        if seat not in self.pages:
+            page = self.browser.new_page()
+            page.goto(f"{self.live.base}/seat/{seat}?key={key(self.live, seat)}")
+            expect(page.locator("#seat-state")).not_to_have_text("offline: retrying")
+            self.pages[seat] = page
+        return self.pages[seat]  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        for page in self.pages.values():
+            page.close()
+
+
+@pytest.fixture
+def phones(browser: Any, table: LiveDaemon) -> Iterator[Phones]:
+    found = Phones(browser, table)
+    yield found
+    found.close()
+
+
+def start_game(page: Page, live: LiveDaemon) -> None:
+    """The game panel's form: the fewest players the game allows (two at least), its short options."""
+    game = live.daemon.game_name
+    players = max(2, games.get(game).info.min_players)
+    page.fill("#speed", "0")
+    page.locator("#speed").dispatch_event("change")
+    page.fill("#ng-players", str(players))
+    page.fill("#ng-seed", "1")
+    page.fill("#ng-options", json.dumps(dict(games.declaration(game).quick_options)))
+    page.fill("#ng-computers", "")
+    session = live.daemon.session
+    running_game = live.call(lambda: session.game_id)
+    started = lambda: live.call(lambda: session.game_id != running_game  # noqa: E731
+                                and session.mode in ("program", "decide"))
+    page.click("#new-game-button")
+    dialog = page.locator("#confirm-dialog")
+    wait_for(lambda: started() or dialog.is_visible(), 15, "the new game or the question to replace one")
+    if dialog.is_visible():  # the daemon's own game is going: replace it
+        page.click("#confirm-ok")
+    wait_for(started, 15, "the new game to be ready")
+
+
+def decide_until_programming(live: LiveDaemon, phones: Phones) -> None:
+    """Decisions before the first program (Goblins' hands) are made on the decider's phone."""
+    session = live.daemon.session
+    for _ in range(20):
+        if live.call(lambda: session.mode) == "program":
+            return
+        seat, done = live.call(lambda: (session.picker.decision.player,
+                                        len(session.journal.actions(session.game_id))))
+        phones[seat].locator("#decision-choices button").first.click()
+        wait_for(lambda: len(session.journal.actions(session.game_id)) > done and session.mode != "animate",
+                 15, f"seat {seat}'s decision to be taken")
+    raise AssertionError(f"no program to lay after 20 decisions: {session.message}")
+
+
+def a_program(live: LiveDaemon, seat: int) -> tuple[list[Any], dict[str, Any]]:
+    """A legal program of ``seat``'s tiles (per station position) and its settings, from the
+    game's own mapping; with a tile that carries flags if the game has such tiles."""
+    session = live.daemon.session
+    mapping, catalogue = session.mapping, session.mapping.catalogue
+    flagged = any(catalogue.to_bytes(tile, 1).flags for tile in catalogue.every_tile())
+    for seed in range(200):
+        settings: dict[str, Any] = {}
+        tiles = live.call(lambda s=seed, kept=settings: mapping.random_program(
+            session.state, seat, random.Random(s), kept))
+        laid = [tile for tile in tiles if tile is not None]
+        if laid and (not flagged or any(catalogue.to_bytes(tile, 1).flags for tile in laid)):
+            return tiles, settings
+    raise AssertionError(f"no program with tiles for seat {seat} in 200 tries")
+
+
+def set_on_phone(phone: Page, live: LiveDaemon, seat: int, settings: dict[str, Any]) -> None:
+    """What the tiles cannot say, chosen in the seat page's own selects."""
+    session = live.daemon.session
+    for name, value in settings.items():
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        phone.locator(f"#controls select[data-control='{name}']").select_option(label=shown)
+        wait_for(lambda n=name, v=value: live.call(lambda: session.controls.get(seat, {}).get(n)) == v,
+                 10, f"{name} to be set to {value!r}")
+
+
+def pick(page: Page, prefix: str, spec: dict[str, str]) -> None:
+    """Each of the picker's fields set to the spec's value, in the page's own selects."""
+    for field, value in spec.items():
+        page.select_option(f"#{prefix}-{field}", value)
+
+
+def lay(page: Page, live: LiveDaemon, slot: int, tile: Any, serial: int) -> str:
+    """``tile`` into ``slot`` from the picker; the tile's words as the game says them."""
+    mapping = live.daemon.session.mapping
+    pick(page, "tile", mapping.catalogue.spec(tile))
+    page.fill("#tile-serial", str(serial))
+    button = page.locator(f"#stations .slot[data-slot='{slot}']")
+    button.click()
+    expect(button).to_have_class("slot full")
+    return str(live.call(lambda: mapping.tile_words(tile)))
+
+
+def test_a_program_is_laid_from_the_picker_and_taken(console: Page, table: LiveDaemon, phones: Phones) -> None:
+    page, live = console, table
+    start_game(page, live)
+    decide_until_programming(live, phones)
+    session = live.daemon.session
+    acting = live.call(session.acting)
+    seat = acting[0]
+    tiles, settings = a_program(live, seat)
+    slots, confirm, secret = live.call(lambda: (session.seating.slots_of(seat),
+                                                session.seating.button_of(seat, "confirm"),
+                                                session.secret_slots))
+    phone = phones[seat]
+    set_on_phone(phone, live, seat, settings)
+    before, done = live.call(lambda: (session.state, len(session.journal.actions(session.game_id))))
+
+    for pos, (slot, tile) in enumerate(zip(slots, tiles)):
+        if tile is None:
+            continue
+        words = lay(page, live, slot, tile, pos + 1)
+        shown = page.locator(f"#stations .slot[data-slot='{slot}'] .slot-text")
+        if secret:  # the shared console says a tile is there, never which: its owner's phone does
+            expect(shown).to_have_text(HIDDEN)
+            expect(phone.locator("#station li").nth(pos)).to_contain_text(words)
+        else:
+            expect(shown).to_contain_text(words)
+
+    def taken() -> bool:  # journaled, or (simultaneous programs) locked in until the others confirm
+        return live.call(lambda: len(session.journal.actions(session.game_id)) > done or seat in session.confirmed)
+
+    page.click(f"#stations [data-button='{confirm}']")
+    wait_for(lambda: taken() or live.call(lambda: seat in session.awaiting), 15, f"seat {seat}'s confirm to be read")
+    if not taken():  # the game asks to confirm again (a pass, a Goblins tile not yet joined)
+        page.click(f"#stations [data-button='{confirm}']")
+    wait_for(taken, 15, f"seat {seat}'s program to be taken")
+
+    if len(acting) > 1:  # everyone programs at once: the seat's program waits for the others
+        expect(phone.locator("#seat-state")).to_have_text(SIMULTANEOUS_ACCEPTED)
+        assert live.call(lambda: seat in session.submitted)
+    else:  # a turn: the action is journaled and its events read in the game panel
+        actions = session.journal.actions(session.game_id)
+        assert len(actions) == done + 1
+        _, events = session.engine.apply_str(before, actions[-1]["action"])
+        for line in session.mapping.public_events(events)[:3]:
+            expect(page.locator("#game-log")).to_contain_text(line)
+
+    write_a_tag(page, live, tiles)
+
+
+def write_a_tag(page: Page, live: LiveDaemon, tiles: list[Any]) -> None:
+    """The maker tools write one of the program's tiles onto a blank tag laid from the picker."""
+    session, tools = live.daemon.session, live.daemon.tools
+    catalogue = session.mapping.catalogue
+    tile = next(t for t in tiles if t is not None)
+    slot = len(tools.slots) - 1
+    page.check("#tile-blank")
+    page.click(f"#stations .slot[data-slot='{slot}']")
+    page.uncheck("#tile-blank")
+    wait_for(lambda: tools.slots[slot].present, 10, "the blank tag to be read")
+    uid = tools.slots[slot].uid
+    page.fill("#tw-slot", str(slot))
+    pick(page, "tw", catalogue.spec(tile))
+    page.click("#tw-write")
+    expect(page.locator("#tw-note")).to_have_text(f"{uid}: {catalogue.words(tile)}")
+    wait_for(lambda: tools.slots[slot].payload == catalogue.payload(tile, 1).hex(), 10,
+             "the written tag to be read with its tile")
+    assert catalogue.from_payload(bytes.fromhex(tools.slots[slot].payload)) == tile
