@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..session.journal import Journal
 
 _COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "status", "trace", "leds",
-             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor")
+             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor", "docs")
 
 
 class CliError(Exception):
