@@ -22,10 +22,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from botboard import games
+from botboard.console.seats import SeatKeys
 
 from ..simboard import wait_for
-from .conftest import LiveDaemon, open_console, running
-from .test_seats import key
+from .conftest import TOKEN, LiveDaemon, open_console, running
 
 HIDDEN = "a tile (hidden until every seat has confirmed)"
 SIMULTANEOUS_ACCEPTED = "confirmed: waiting for the others"
@@ -45,19 +45,24 @@ class Phones:
     """The seats' own pages (a player's phone each), opened when first needed."""
 
     def __init__(self, browser: Any, live: LiveDaemon) -> None:
-        self.browser, self.live, self.pages = browser, live, {}
+        self.browser, self.live = browser, live
+        self.pages: dict[int, Page] = {}
+        self.errors: list[str] = []
 
     def __getitem__(self, seat: int) -> Page:
         if seat not in self.pages:
             page = self.browser.new_page()
-            page.goto(f"{self.live.base}/seat/{seat}?key={key(self.live, seat)}")
-            expect(page.locator("#seat-state")).not_to_have_text("offline: retrying")
+            page.on("pageerror", lambda err: self.errors.append(str(err)))
+            page.goto(f"{self.live.base}/seat/{seat}?key={SeatKeys(TOKEN).key(seat)}")
+            session = self.live.daemon.session
+            expect(page.locator("#seat-name")).to_have_text(self.live.call(lambda: session.seat_name(seat)))
             self.pages[seat] = page
-        return self.pages[seat]  # type: ignore[no-any-return]
+        return self.pages[seat]
 
     def close(self) -> None:
         for page in self.pages.values():
             page.close()
+        assert not self.errors, f"script errors on the seat pages: {self.errors}"
 
 
 @pytest.fixture
@@ -143,7 +148,18 @@ def lay(page: Page, live: LiveDaemon, slot: int, tile: Any, serial: int) -> str:
     button = page.locator(f"#stations .slot[data-slot='{slot}']")
     button.click()
     expect(button).to_have_class("slot full")
+    session = live.daemon.session
+    wait_for(lambda: live.call(lambda: held(session, slot)) == mapping.catalogue.spec(tile), 10,
+             f"slot {slot} to be read as {mapping.catalogue.spec(tile)}")
     return str(live.call(lambda: mapping.tile_words(tile)))
+
+
+def held(session: Any, slot: int) -> dict[str, str] | None:
+    """The picker's fields of the tile the session reads in ``slot`` (None: none)."""
+    reading = session.table.reading(slot)
+    if reading is None:
+        return None
+    return session.mapping.catalogue.spec(session.mapping.identify(reading.uid, reading.payload))
 
 
 def test_a_program_is_laid_from_the_picker_and_taken(console: Page, table: LiveDaemon, phones: Phones) -> None:
@@ -181,15 +197,17 @@ def test_a_program_is_laid_from_the_picker_and_taken(console: Page, table: LiveD
         page.click(f"#stations [data-button='{confirm}']")
     wait_for(taken, 15, f"seat {seat}'s program to be taken")
 
-    if len(acting) > 1:  # everyone programs at once: the seat's program waits for the others
-        expect(phone.locator("#seat-state")).to_have_text(SIMULTANEOUS_ACCEPTED)
-        assert live.call(lambda: seat in session.submitted)
-    else:  # a turn: the action is journaled and its events read in the game panel
-        actions = session.journal.actions(session.game_id)
-        assert len(actions) == done + 1
+    actions = session.journal.actions(session.game_id)
+    if len(actions) > done:  # taken now: the game panel's log reads it as the table says it
         _, events = session.engine.apply_str(before, actions[-1]["action"])
-        for line in session.mapping.public_events(events)[:3]:
+        lines = session.mapping.public_events(events)
+        assert lines, f"the action {actions[-1]['action']!r} reads as nothing in the game's log"
+        for line in lines[:3]:
             expect(page.locator("#game-log")).to_contain_text(line)
+    if len(acting) > 1:  # everyone programs at once: the seat's program waits, locked in, for the others
+        expect(phone.locator("#seat-state")).to_have_text(SIMULTANEOUS_ACCEPTED)
+        station = live.call(lambda: session.seating.station_of[seat])
+        expect(page.locator(f"#stations .station[data-station='{station}'] .turn-pill")).to_have_count(0)
 
     write_a_tag(page, live, tiles)
 
@@ -199,7 +217,7 @@ def write_a_tag(page: Page, live: LiveDaemon, tiles: list[Any]) -> None:
     session, tools = live.daemon.session, live.daemon.tools
     catalogue = session.mapping.catalogue
     tile = next(t for t in tiles if t is not None)
-    slot = len(tools.slots) - 1
+    slot = max(i for i, reading in enumerate(tools.slots) if not reading.present)
     page.check("#tile-blank")
     page.click(f"#stations .slot[data-slot='{slot}']")
     page.uncheck("#tile-blank")

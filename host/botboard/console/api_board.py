@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import games
+from ..board.tools import BoardTools
 from . import redact
 from .api_tiles import tile_of
 from .common import api, get_int, json_body
@@ -36,12 +37,12 @@ TRACE_LIMIT = 2000
 # A click from the console is held as a finger holds a key: at least CLICK_MIN_S and on until
 # the board has reported the press (never up to its 800 ms long press), then let go until the
 # board has reported the release, so that a second click is a second press. The simulated
-# board's own click lasts 80 ms, and a busy board (the 50 readers of a Goblins table on a
-# loaded machine) scans its buttons too seldom in that time to see it: the press was lost.
+# board's own click lasts 80 ms: a busy board (fifty slots' readers on a loaded machine)
+# scans its buttons too seldom in that time, and the press was lost.
 CLICK_MIN_S, CLICK_MAX_S = 0.08, 0.6
 
 
-async def click(tools: Any, button: int) -> dict[str, Any]:
+async def click(tools: BoardTools, button: int) -> dict[str, Any]:
     """Press ``button`` and release it, each held until the board reports it (or CLICK_MAX_S)."""
     for action in ("press", "release"):
         await tools.press(button, action)
@@ -49,7 +50,7 @@ async def click(tools: Any, button: int) -> dict[str, Any]:
     return {"button": button, "action": "click"}
 
 
-async def _reported(tools: Any, button: int, action: str) -> None:
+async def _reported(tools: BoardTools, button: int, action: str) -> None:
     loop = asyncio.get_running_loop()
     until = loop.time() + CLICK_MAX_S
     await asyncio.sleep(CLICK_MIN_S)
