@@ -59,13 +59,13 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
     expect(page.locator(f"#stations .station[data-station='{station}']")).to_have_class("station turn")
     before = arena_picture(page)
 
-    for slot, kind in zip(seat_slots, ("1", "3")):  # F1 on robot A, L on robot B, both red
+    for slot, kind in zip(seat_slots, ("F1", "L")):  # F1 on robot A, L on robot B, both red
         page.select_option("#tile-kind", kind)
-        page.select_option("#tile-colour", "0")
+        page.select_option("#tile-colour", "red")
         page.click(f"#stations .slot[data-slot='{slot}']")
         expect(page.locator("#trace li[data-type='slot']").filter(
             has_text=f"slot={slot} present=1")).to_have_count(1)
-    expect(page.locator(f"#stations .slot[data-slot='{seat_slots[0]}']")).to_contain_text("F1 · red")
+    expect(page.locator(f"#stations .slot[data-slot='{seat_slots[0]}']")).to_contain_text("red F1 (Forward 1x) · #1")
     page.click(f"#stations [data-button='{confirm}']")
     expect(page.locator("#game-view [data-key='turn']")).to_have_text("blue")
     expect(page.locator("#game-log")).to_contain_text("Red programs: A1=F1 + B1=L")
