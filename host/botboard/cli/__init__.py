@@ -12,6 +12,7 @@ import argparse
 import importlib
 import logging
 import os
+import sqlite3
 import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
@@ -43,6 +44,9 @@ def opened_journal(data_dir: str | None) -> Iterator[Journal]:
         yield journal
     except JournalError as err:
         raise CliError(str(err)) from err
+    except sqlite3.DatabaseError as err:  # a damaged page found only when it is read
+        raise CliError(f"{journal.path}: damaged ({err}); it is left untouched: start a new journal "
+                       "beside it with `botboard run --new-journal`") from err
     finally:
         journal.close()
 
