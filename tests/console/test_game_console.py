@@ -251,7 +251,8 @@ def test_places_are_named_alike_on_the_stations_the_arena_and_in_messages(page: 
     expect(label).to_have_text(names[red_a])  # the arena speaks as events do: "q,r"
     assert "," in names[red_a]
     expect(page.locator("#arena .pieces .piece").filter(has_text="red A")).to_have_count(1)
-    expect(page.locator("#game-view [data-key='settings']")).to_have_text("2 players, seed 1, layout ttb-small, track=0")
+    expect(page.locator("#game-view [data-key='settings']")).to_have_text(
+        "2 players, seed shown at the end, layout ttb-small, track=0")  # the seed deals the hands to come
 
 
 def test_a_seat_is_given_to_the_computer_for_the_next_game_from_the_console(page: Page, live: LiveDaemon) -> None:
