@@ -95,7 +95,7 @@ def start_game(page: Page, live: LiveDaemon) -> None:
 
 
 def decide_until_programming(live: LiveDaemon, phones: Phones) -> None:
-    """Decisions before the first program (Goblins' hands) are made on the decider's phone."""
+    """Decisions before the first program (hands kept, tiles drawn) are made on the decider's phone."""
     session = live.daemon.session
     for _ in range(20):
         if live.call(lambda: session.mode) == "program":
@@ -103,8 +103,8 @@ def decide_until_programming(live: LiveDaemon, phones: Phones) -> None:
         seat, done = live.call(lambda: (session.picker.decision.player,
                                         len(session.journal.actions(session.game_id))))
         phones[seat].locator("#decision-choices button").first.click()
-        wait_for(lambda: len(session.journal.actions(session.game_id)) > done and session.mode != "animate",
-                 15, f"seat {seat}'s decision to be taken")
+        wait_for(lambda: live.call(lambda: len(session.journal.actions(session.game_id)) > done
+                                   and session.mode != "animate"), 15, f"seat {seat}'s decision to be taken")
     raise AssertionError(f"no program to lay after 20 decisions: {session.message}")
 
 
@@ -162,7 +162,8 @@ def held(session: Any, slot: int) -> dict[str, str] | None:
     return session.mapping.catalogue.spec(session.mapping.identify(reading.uid, reading.payload))
 
 
-def test_a_program_is_laid_from_the_picker_and_taken(console: Page, table: LiveDaemon, phones: Phones) -> None:
+def test_a_program_laid_from_the_picker_is_taken_and_a_tag_written(console: Page, table: LiveDaemon,
+                                                                    phones: Phones) -> None:
     page, live = console, table
     start_game(page, live)
     decide_until_programming(live, phones)
@@ -170,34 +171,12 @@ def test_a_program_is_laid_from_the_picker_and_taken(console: Page, table: LiveD
     acting = live.call(session.acting)
     seat = acting[0]
     tiles, settings = a_program(live, seat)
-    slots, confirm, secret = live.call(lambda: (session.seating.slots_of(seat),
-                                                session.seating.button_of(seat, "confirm"),
-                                                session.secret_slots))
-    phone = phones[seat]
-    set_on_phone(phone, live, seat, settings)
+    set_on_phone(phones[seat], live, seat, settings)
     before, done = live.call(lambda: (session.state, len(session.journal.actions(session.game_id))))
+    lay_program(page, phones[seat], live, seat, tiles)
+    confirm(page, live, seat, done)
 
-    for pos, (slot, tile) in enumerate(zip(slots, tiles)):
-        if tile is None:
-            continue
-        words = lay(page, live, slot, tile, pos + 1)
-        shown = page.locator(f"#stations .slot[data-slot='{slot}'] .slot-text")
-        if secret:  # the shared console says a tile is there, never which: its owner's phone does
-            expect(shown).to_have_text(HIDDEN)
-            expect(phone.locator("#station li").nth(pos)).to_contain_text(words)
-        else:
-            expect(shown).to_contain_text(words)
-
-    def taken() -> bool:  # journaled, or (simultaneous programs) locked in until the others confirm
-        return live.call(lambda: len(session.journal.actions(session.game_id)) > done or seat in session.confirmed)
-
-    page.click(f"#stations [data-button='{confirm}']")
-    wait_for(lambda: taken() or live.call(lambda: seat in session.awaiting), 15, f"seat {seat}'s confirm to be read")
-    if not taken():  # the game asks to confirm again (a pass, a Goblins tile not yet joined)
-        page.click(f"#stations [data-button='{confirm}']")
-    wait_for(taken, 15, f"seat {seat}'s program to be taken")
-
-    actions = session.journal.actions(session.game_id)
+    actions = live.call(lambda: session.journal.actions(session.game_id))
     if len(actions) > done:  # taken now: the game panel's log reads it as the table says it
         _, events = session.engine.apply_str(before, actions[-1]["action"])
         lines = session.mapping.public_events(events)
@@ -205,11 +184,45 @@ def test_a_program_is_laid_from_the_picker_and_taken(console: Page, table: LiveD
         for line in lines[:3]:
             expect(page.locator("#game-log")).to_contain_text(line)
     if len(acting) > 1:  # everyone programs at once: the seat's program waits, locked in, for the others
-        expect(phone.locator("#seat-state")).to_have_text(SIMULTANEOUS_ACCEPTED)
+        expect(phones[seat].locator("#seat-state")).to_have_text(SIMULTANEOUS_ACCEPTED)
         station = live.call(lambda: session.seating.station_of[seat])
         expect(page.locator(f"#stations .station[data-station='{station}'] .turn-pill")).to_have_count(0)
 
     write_a_tag(page, live, tiles)
+
+
+def lay_program(page: Page, phone: Page, live: LiveDaemon, seat: int, tiles: list[Any]) -> None:
+    """Each tile into its slot of the seat's station, read back in the game's words: on the
+    shared console, or only on the seat's phone while the game keeps its slots secret."""
+    session = live.daemon.session
+    slots, secret = live.call(lambda: (session.seating.slots_of(seat), session.secret_slots))
+    for pos, (slot, tile) in enumerate(zip(slots, tiles)):
+        if tile is None:
+            continue
+        words = lay(page, live, slot, tile, pos + 1)
+        shown = page.locator(f"#stations .slot[data-slot='{slot}'] .slot-text")
+        if secret:  # the shared console says a tile is there, never which
+            expect(shown).to_have_text(HIDDEN)
+            expect(phone.locator("#station li").nth(pos)).to_contain_text(words)
+        else:
+            expect(shown).to_contain_text(words)
+
+
+def confirm(page: Page, live: LiveDaemon, seat: int, done: int) -> None:
+    """The station's confirm button on the page (twice if the game asks again); ``done``: the
+    journal's length before. Taken: journaled, or locked in until the others confirm."""
+    session = live.daemon.session
+    button = live.call(lambda: session.seating.button_of(seat, "confirm"))
+
+    def taken() -> bool:
+        return bool(live.call(lambda: len(session.journal.actions(session.game_id)) > done
+                              or seat in session.confirmed))
+
+    page.click(f"#stations [data-button='{button}']")
+    wait_for(lambda: taken() or live.call(lambda: seat in session.awaiting), 15, f"seat {seat}'s confirm to be read")
+    if not taken():  # the game asks to confirm again (a pass, a construction tile not yet joined)
+        page.click(f"#stations [data-button='{button}']")
+    wait_for(taken, 15, f"seat {seat}'s program to be taken")
 
 
 def write_a_tag(page: Page, live: LiveDaemon, tiles: list[Any]) -> None:
