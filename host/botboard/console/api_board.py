@@ -8,8 +8,8 @@ GET  /api/slots             per-slot readings (stations panel, reader test)
 POST /api/sim/place         {slot, tile: {field: value...}, serial?}       a tile of the game in
                             (or raw payload bytes: {slot, game, kind, colour, serial, blank?})
 POST /api/sim/remove        {slot}                                         and out
-POST /api/sim/button        {button, action?: click|long|press|release}       a click is held until
-                            the board has reported the press, as a finger is
+POST /api/sim/button        {button, action?: click|long|press|release}    a click is held as a
+                            finger holds a key: until the board has reported it (see click)
 POST /api/sim/touch         {cell}
 POST /api/sim/plug          {plugged: true|false}                          the cable
 """
