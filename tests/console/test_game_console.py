@@ -65,7 +65,8 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
         page.click(f"#stations .slot[data-slot='{slot}']")
         expect(page.locator("#trace li[data-type='slot']").filter(
             has_text=f"slot={slot} present=1")).to_have_count(1)
-    expect(page.locator(f"#stations .slot[data-slot='{seat_slots[0]}']")).to_contain_text("red F1 (Forward 1x) · #1")
+    expect(page.locator(f"#stations .slot[data-slot='{seat_slots[0]}']")).to_contain_text(
+        "red F1 (Forward 1x) · #1")
     page.click(f"#stations [data-button='{confirm}']")
     expect(page.locator("#game-view [data-key='turn']")).to_have_text("blue")
     expect(page.locator("#game-log")).to_contain_text("Red programs: A1=F1 + B1=L")

@@ -219,7 +219,8 @@ def confirm(page: Page, live: LiveDaemon, seat: int, done: int) -> None:
                               or seat in session.confirmed))
 
     page.click(f"#stations [data-button='{button}']")
-    wait_for(lambda: taken() or live.call(lambda: seat in session.awaiting), 15, f"seat {seat}'s confirm to be read")
+    wait_for(lambda: taken() or live.call(lambda: seat in session.awaiting), 15,
+             f"seat {seat}'s confirm to be read")
     if not taken():  # the game asks to confirm again (a pass, a construction tile not yet joined)
         page.click(f"#stations [data-button='{button}']")
     wait_for(taken, 15, f"seat {seat}'s program to be taken")
