@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bbshared import messages as m
-from botboard.board.tools import brightest, virtual_uid
+from botboard import games
+from botboard.board.tools import brightest
 from botboard.link.image import CellState
 
 from ..simboard import wait_for
@@ -61,7 +62,7 @@ def test_virtual_tile_in_a_slot_shows_in_the_trace_and_the_station(page: Page, l
     # the trace says the tile the payload is, as the game names it, not only its hex
     expect(trace_rows(page, "slot").filter(has_text="tile=yellow R (Turn right)")).to_have_count(1)
     expect(slot).to_have_class("slot full")
-    expect(slot).to_contain_text("yellow R (Turn right) · #1")
+    expect(slot).to_contain_text("yellow R (Turn right)")
     assert live.get("/api/slots")[7]["tile"]["kind"] == 4
     slot.click()  # and out again
     expect(trace_rows(page, "slot").filter(has_text="slot=7 present=0")).to_have_count(1)
@@ -182,6 +183,7 @@ def test_reader_test_lists_live_reads_per_slot(page: Page, live: LiveDaemon) -> 
     page.select_option("#tile-kind", "R")
     page.select_option("#tile-colour", "yellow")
     page.fill("#tile-serial", "5")
+    catalogue = games.catalogue(live.daemon.game_name)
     slot = page.locator("#stations .slot[data-slot='23']")
     try:
         for n in (1, 2):  # in and out twice: each arrival is one more read
@@ -190,7 +192,7 @@ def test_reader_test_lists_live_reads_per_slot(page: Page, live: LiveDaemon) -> 
             expect(cols.nth(4)).to_have_text(str(reads + n))
             reading = live.get("/api/tools/readers")["slots"][23]
             assert reading["present"] and reading["reads"] == reads + n
-            assert reading["uid"] == virtual_uid(1, 4, 3, 5).hex()
+            assert reading["uid"] == catalogue.virtual_uid(catalogue.make({"kind": "R", "colour": "yellow"}), 5).hex()
             expect(cols.nth(2)).to_have_text(reading["uid"])
             expect(cols.nth(3)).to_have_text("yellow R (Turn right) #5")
             slot.click()
