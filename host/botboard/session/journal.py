@@ -21,7 +21,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .. import games as game_registry
 
@@ -147,8 +147,15 @@ def _check_columns(path: Path, what_to_do: str) -> None:
 
 
 class Journal:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, read_only: bool = False) -> None:
+        """``read_only``: for looking back (a review beside a live table): SQLite itself refuses
+        any write, so the live game's rows cannot change."""
         self.path = Path(path)
+        if read_only:
+            _check_existing(self.path)
+            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                      check_same_thread=False)
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         _check_existing(self.path)
         self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
@@ -255,10 +262,32 @@ def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
     Checks every action's recorded state hash on the way: a mismatch means the
     engine changed since the game was played, and says at which action.
     """
+    engine, state, done = None, None, []
+    for engine, step in replay_steps(journal, game_id):
+        state = step.state
+        if step.action is not None:
+            done.append(step.action)
+    return engine, state, done
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a replayed game: the action that led to ``state`` (None: the start)."""
+
+    n: int | None  # the action's number in the journal
+    action: str | None
+    events: list[Any]  # the engine's events of the action
+    before: Any  # the state the action was taken in (None at the start)
+    state: Any
+
+
+def replay_steps(journal: Journal, game_id: int) -> Iterator[tuple[Any, Step]]:
+    """(engine, step) for the start and then each live action of a journaled game, re-run from
+    its seed and checked against every recorded state hash (JournalError says where it differs)."""
     record = journal.game(game_id)
     engine = game_registry.get(record.game)
     state = engine.new_game(record.players, record.options, record.seed)
-    done = []
+    yield engine, Step(None, None, [], None, state)
     rows = journal.actions(game_id, include_undone=True)
     gaps = sorted(set(range(len(rows))) - {row["n"] for row in rows})
     if gaps:
@@ -266,14 +295,14 @@ def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
                            "edited or damaged): the game cannot be replayed past it")
     for row in (row for row in rows if not row["undone"]):
         try:
-            state, _ = engine.apply_str(state, row["action"])
+            after, events = engine.apply_str(state, row["action"])
         except Exception as err:  # whatever an engine raises for an action it cannot read
             raise JournalError(f"{journal.path}: game {game_id}, action {row['n']} ({row['action']!r}) "
                                f"cannot be applied ({err}): the journal was edited or damaged") from err
-        found = engine.state_hash(state)
+        found = engine.state_hash(after)
         if found != row["state_hash"]:
             raise JournalError(f"game {game_id}, action {row['n']} ({row['action']}): state hash "
                                f"{found} differs from the journal's {row['state_hash']} (was the "
                                "engine changed since?)")
-        done.append(row["action"])
-    return engine, state, done
+        yield engine, Step(row["n"], row["action"], list(events), state, after)
+        state = after
