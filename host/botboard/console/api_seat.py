@@ -5,6 +5,8 @@ GET  /api/seat/N             {"seat", "view": session.seat_view(N)}  that player
 POST /api/seat/N/press       {role: previous|next|confirm}  the station's buttons, from the phone
 POST /api/seat/N/decide      {choice}                       this seat's pending decision
 POST /api/seat/N/control     {name, value}                  a setting for the next program
+POST /api/seat/N/hint        {}                             a hint for this seat's move, told to
+                             this seat alone (session/hints.py); 400 with words when not now
 WS   /ws/seat/N              the seat view again whenever the game or the seat's slots
                              change, and this seat's private messages; nothing else
 
@@ -53,7 +55,8 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         if current is None or current.state is None:
             return {"seat": seat, "game": daemon.game_name, "view": None}
         try:
-            return {"seat": seat, "game": daemon.game_name, "view": current.seat_view(seat)}
+            return {"seat": seat, "game": daemon.game_name, "view": current.seat_view(seat),
+                    **_learning(current, seat)}
         except ValueError as err:  # no such seat in this game (yet)
             return {"seat": seat, "game": daemon.game_name, "view": None, "error": str(err)}
 
@@ -95,6 +98,12 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         session().set_control(seat, body["name"], body["value"])
         return JSONResponse(seat_view(seat))
 
+    @api
+    async def hint(request: Request) -> Response:
+        seat = int(request.path_params["seat"])
+        said = session().hints.ask(seat)  # HintError (a ValueError): 400 with its words
+        return JSONResponse({**seat_view(seat), "said": said})
+
     async def live(ws: WebSocket) -> None:
         seat = int(ws.path_params["seat"])
         await ws.accept()
@@ -134,6 +143,15 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         Route("/api/seat/{seat:int}/press", press, methods=["POST"]),
         Route("/api/seat/{seat:int}/decide", decide, methods=["POST"]),
         Route("/api/seat/{seat:int}/control", control, methods=["POST"]),
+        Route("/api/seat/{seat:int}/hint", hint, methods=["POST"]),
         WebSocketRoute("/ws/seat/{seat:int}", live),
         Route("/api/seats", links),
     ]
+
+
+def _learning(session: Any, seat: int) -> dict[str, Any]:
+    """The seat's own learning aids: whether it may ask a hint, and its hint (this seat alone)."""
+    hints = getattr(session, "hints", None)
+    if hints is None:  # a joined table's game: hints are the hosting table's
+        return {}
+    return {"hints": hints.allowed and not session.is_computer(seat), "hint": hints.hint(seat)}

@@ -5,7 +5,9 @@ Tables (docs/journal.md):
 * ``games``: id, game, players, options (JSON), seed, layout, started,
   finished, outcome (JSON), final_hash;
 * ``actions``: game_id, n (0, 1, ...), action (notation), state_hash after
-  it, at (UTC time), undone (0/1: taken back with undo, kept for the record).
+  it, at (UTC time), undone (0/1: taken back with undo, kept for the record);
+* ``hints``: game_id, seat, action (what the hint proposed), state_hash it was
+  asked in, at: hints a seat asked for, never moves (a replay ignores them).
 
 A game is its engine name, players, options, seed and the actions not
 undone: replaying them gives the same state (the engines are deterministic),
@@ -48,6 +50,13 @@ CREATE TABLE IF NOT EXISTS actions (
     at TEXT NOT NULL,
     undone INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS hints (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    state_hash TEXT NOT NULL,
+    at TEXT NOT NULL
 );
 """
 
@@ -209,6 +218,12 @@ class Journal:
                             "WHERE id=?", (game_id,))
         return str(row[1])
 
+    def add_hint(self, game_id: int, seat: int, action: str, state_hash: str) -> None:
+        """Record a hint a seat was given (not a move: replays never read it)."""
+        with self.db:
+            self.db.execute("INSERT INTO hints (game_id, seat, action, state_hash, at) VALUES (?, ?, ?, ?, ?)",
+                            (game_id, seat, action, state_hash, _now()))
+
     # -- reading --------------------------------------------------------------
     def game(self, game_id: int) -> GameRecord:
         row = self.db.execute("SELECT id, game, players, options, seed, layout, started, finished, "
@@ -242,6 +257,11 @@ class Journal:
         rows = self.db.execute(sql + " ORDER BY n", (game_id,)).fetchall()
         return [{"n": r[0], "action": r[1], "state_hash": r[2], "at": r[3], "undone": bool(r[4])}
                 for r in rows]
+
+    def hints(self, game_id: int) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT seat, action, state_hash, at FROM hints WHERE game_id=? "
+                               "ORDER BY rowid", (game_id,)).fetchall()
+        return [{"seat": r[0], "action": r[1], "state_hash": r[2], "at": r[3]} for r in rows]
 
     def latest_unfinished(self, game: str) -> int | None:
         """The newest unfinished game of one engine (a journal may hold several engines' games)."""

@@ -50,6 +50,7 @@ from .boardmap import BoardMap
 from .computers import ComputerSeats
 from .presence import BoardPresence
 from .drawing import Drawing
+from .hints import TableHints
 from .remote_stations import RemoteStations
 from .stations import StationChecks
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
@@ -117,6 +118,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         self._local_slots = {}
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
         self.think_s = 2.0
+        self.hints = TableHints(self)  # a seat's phone asks what the computer would play
         self.palette = check_variant(palette)  # the LED colours: standard, colourblind
         self.board.set_palette(list(self.mapping.palette_for(self.palette)))
 

@@ -3,6 +3,7 @@
 // view and nothing of anyone else's; the page only shows it.
 "use strict";
 import { act, el, getJSON, notify, wsURL } from "./api.js";
+import { renderLearning, setupLearning } from "./seat-learning.js";
 
 const seat = Number(/\/seat\/(\d+)/.exec(location.pathname)?.[1] ?? 0);
 const base = `../api/seat/${seat}`;
@@ -27,6 +28,7 @@ function render(data) {
   renderStation(view);
   renderControls(view.controls ?? []);
   renderFacts(view.private ?? {});
+  renderLearning(data);
 }
 
 function renderDecision(pending) {
@@ -104,5 +106,6 @@ function connect() {
 for (const button of document.querySelectorAll("#station-buttons button")) {
   button.addEventListener("click", () => act(`${base}/press`, { role: button.dataset.role }, render));
 }
+setupLearning(base, render);
 getJSON(base).then((data) => { render(data); connect(); },
   (err) => notify(`this seat's page could not start: ${err.message}`, true));
