@@ -244,6 +244,7 @@ class Daemon:
                          cfg.palette)
         session.set_computers(cfg.computers or {}, cfg.think_s)
         session.hints.allowed, session.hints.budget_s = cfg.hints, cfg.hint_s
+        session.first_times.on = cfg.explain
         if self.remote_role == "host":
             from .remote.host_table import HostTable
 

@@ -7,6 +7,7 @@ POST /api/seat/N/decide      {choice}                       this seat's pending 
 POST /api/seat/N/control     {name, value}                  a setting for the next program
 POST /api/seat/N/hint        {}                             a hint for this seat's move, told to
                              this seat alone (session/hints.py); 400 with words when not now
+POST /api/seat/N/explain     {on: bool}                     first-time explanations on this phone
 WS   /ws/seat/N              the seat view again whenever the game or the seat's slots
                              change, and this seat's private messages; nothing else
 
@@ -104,6 +105,16 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         said = session().hints.ask(seat)  # HintError (a ValueError): 400 with its words
         return JSONResponse({**seat_view(seat), "said": said})
 
+    @api
+    async def explain(request: Request) -> Response:
+        seat = int(request.path_params["seat"])
+        on = (await json_body(request)).get("on")
+        if not isinstance(on, bool):
+            raise ApiError("on must be true (explain tiles laid the first time) or false")
+        session()._check_seat(seat)
+        session().first_times.turn(seat, on)
+        return JSONResponse(seat_view(seat))
+
     async def live(ws: WebSocket) -> None:
         seat = int(ws.path_params["seat"])
         await ws.accept()
@@ -144,14 +155,17 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         Route("/api/seat/{seat:int}/decide", decide, methods=["POST"]),
         Route("/api/seat/{seat:int}/control", control, methods=["POST"]),
         Route("/api/seat/{seat:int}/hint", hint, methods=["POST"]),
+        Route("/api/seat/{seat:int}/explain", explain, methods=["POST"]),
         WebSocketRoute("/ws/seat/{seat:int}", live),
         Route("/api/seats", links),
     ]
 
 
 def _learning(session: Any, seat: int) -> dict[str, Any]:
-    """The seat's own learning aids: whether it may ask a hint, and its hint (this seat alone)."""
+    """The seat's own learning aids (this seat alone): whether it may ask a hint, its hint, and
+    the explanation of the kind of tile it last laid for the first time."""
     hints = getattr(session, "hints", None)
     if hints is None:  # a joined table's game: hints are the hosting table's
         return {}
-    return {"hints": hints.allowed and not session.is_computer(seat), "hint": hints.hint(seat)}
+    return {"hints": hints.allowed and not session.is_computer(seat), "hint": hints.hint(seat),
+            "explain": session.first_times.view(seat)}

@@ -1,5 +1,6 @@
-// A seat's learning aids on its phone: the hint button and the hint it gave
-// (this seat's alone: the daemon sends it to no one else).
+// A seat's learning aids on its phone: the hint button and the hint it gave,
+// and what a kind of tile does when the seat lays it the first time (both this
+// seat's alone: the daemon sends them to no one else).
 "use strict";
 import { act, el } from "./api.js";
 
@@ -9,6 +10,8 @@ export function setupLearning(base, render) {
       render(data);
       if (!data.hint) document.getElementById("hint").textContent = data.said;
     }));
+  document.getElementById("explain-on").addEventListener("change", (event) =>
+    act(`${base}/explain`, { on: event.target.checked }, render));
 }
 
 export function renderLearning(data) {
@@ -17,6 +20,10 @@ export function renderLearning(data) {
   const hint = data.hint;
   if (hint) document.getElementById("hint").textContent = hint.words;
   else if (!data.view?.acting && !data.view?.pending) document.getElementById("hint").textContent = "";
+  const explain = data.explain;
+  document.getElementById("explain-box").hidden = !explain?.table;
+  document.getElementById("explain-on").checked = Boolean(explain?.on);
+  document.getElementById("explain").textContent = explain?.text || (explain?.on ? "" : "explanations are off");
   document.getElementById("hint-places").replaceChildren(...(hint?.places ?? []).map((place) =>
     el("li", {}, el("span", { class: "slot-name" }, place.slot), el("span", {}, place.tile))));
 }
