@@ -74,3 +74,34 @@ def test_a_hint_shows_on_the_asking_phone_and_board_only(table: LiveDaemon, brow
     phone.close()
     assert not any(words in frame for frame in heard_other + heard_console)
     assert [h["seat"] for h in journaled()] == [seat, seat]  # hints, never moves
+
+
+def test_the_first_tile_of_a_kind_is_explained_on_its_phone_only(table: LiveDaemon, browser: Any) -> None:
+    import random
+
+    table.post("/api/game/speed", {"speed": 0})
+    table.post("/api/game/new", {"players": 2, "seed": 5,
+                                 "options": dict(games.declaration(table.daemon.game_name).quick_options)})
+    session = table.daemon.session
+
+    def programming() -> bool:  # decisions first (Goblins: which tiles to keep) are taken as they come
+        if session.mode == "decide" and session.picker is not None:
+            session.decide(session.picker.decision.choices[0])
+        return session.mode == "program" and bool(session.acting())
+
+    wait_for(lambda: table.call(programming), 20, "a seat to program")
+    seat = table.call(lambda: session.acting()[0])
+    tiles = table.call(lambda: session.mapping.random_program(session.state, seat, random.Random(1), {}))
+    pos, tile = next((p, t) for p, t in enumerate(tiles) if t is not None)
+    text = session.mapping.catalogue.explain(tile)
+    phone = browser.new_page()
+    phone.goto(f"{table.base}/seat/{seat}?key={SeatKeys(TOKEN).key(seat)}")
+    expect(phone.locator("#explain-box")).to_be_visible()
+    slot = table.call(lambda: session.seating.physical(seat, pos))
+    table.post("/api/sim/place", {"slot": slot, "tile": session.mapping.catalogue.spec(tile)})
+    expect(phone.locator("#explain")).to_contain_text(text, timeout=15000)
+    assert text not in str(table.get("/api/game"))
+    phone.locator("#explain-on").uncheck()  # this phone wants no more of them
+    expect(phone.locator("#explain")).to_have_text("explanations are off")
+    assert table.call(lambda: session.first_times.view(seat))["on"] is False
+    phone.close()
