@@ -24,8 +24,9 @@ def test_bad_requests_name_what_is_wrong(live: LiveDaemon) -> None:
         ("/api/tools/led-test", {"step_ms": 1}, "5..5000"),
         ("/api/game/undo", {}, "confirm"),
         ("/api/game/decide", {}, "choice"),
-        ("/api/tiles/write", {"slot": 0, "kind": "XX", "colour": "red"}, "not a tile kind"),
-        ("/api/tiles/enroll", {"slot": 5, "kind": "F1", "colour": "red"}, "no tag on slot 5"),
+        ("/api/tiles/write", {"slot": 0, "tile": {"kind": "XX", "colour": "red"}}, "not a tile kind"),
+        ("/api/tiles/write", {"slot": 0, "kind": "F1"}, "\"tile\": {field: value}"),
+        ("/api/tiles/enroll", {"slot": 5, "tile": {"kind": "F1", "colour": "red"}}, "no tag on slot 5"),
     ]
     for path, body, words in cases:
         status, reply = live.request("POST", path, body)
@@ -38,12 +39,12 @@ def test_a_blank_tag_is_written_or_enrolled_from_the_console(live: LiveDaemon) -
     wait_for(lambda: live.get("/api/slots")[21]["present"], what="blank tag read")
     reading = live.get("/api/slots")[21]
     assert reading["tile"] is None and "payload" in reading["problem"]
-    enrolled = live.post("/api/tiles/enroll", {"slot": 21, "kind": "LZ", "colour": ""})
+    enrolled = live.post("/api/tiles/enroll", {"slot": 21, "tile": {"kind": "LZ", "colour": "special"}})
     assert enrolled["uid"] == reading["uid"] and "LZ" in enrolled["tile"]
     registry = json.loads(Path(enrolled["registry"]).read_text())
-    assert registry["tags"][reading["uid"]] == {"kind": "LZ", "colour": None}
+    assert registry["games"][live.daemon.game_name][reading["uid"]] == {"kind": "LZ", "colour": "special"}
 
-    written = live.post("/api/tiles/write", {"slot": 21, "kind": "F2", "colour": "blue", "serial": 9})
+    written = live.post("/api/tiles/write", {"slot": 21, "tile": {"kind": "F2", "colour": "blue"}, "serial": 9})
     assert written["uid"] == reading["uid"]  # the same tag, now carrying a payload
     wait_for(lambda: (live.get("/api/slots")[21]["tile"] or {}).get("kind") == 2, what="rewritten tag")
     tile = live.get("/api/slots")[21]["tile"]
