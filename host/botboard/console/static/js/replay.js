@@ -3,28 +3,13 @@
 // the facing as a notch); each cell carries data-look="palette/facing/effect".
 "use strict";
 import { el, getJSON, notify, post, svg } from "./api.js";
+import { centre, facingAngle, outline } from "./arena.js";
 
-const SIZE = 14;
+const SIZE = 20; // arena.js draws cells this big
 const NO_FACING = 15;
 const game = Number(location.pathname.split("/").filter(Boolean).pop());
 const api = `../api/replay/${game}`;
 const view = { summary: null, step: 0, shapes: [] };
-
-function centre(grid, a, b) {
-  if (grid === "hex") return [SIZE * Math.sqrt(3) * (a + b / 2), SIZE * 1.5 * b];
-  return [a * SIZE * 2, -b * SIZE * 2];
-}
-
-function outline(grid, x, y) {
-  if (grid === "square") {
-    const h = SIZE * 0.95;
-    return `${x - h},${y - h} ${x + h},${y - h} ${x + h},${y + h} ${x - h},${y + h}`;
-  }
-  return [...Array(6).keys()].map((k) => {
-    const angle = Math.PI / 180 * (60 * k - 30);
-    return `${(x + SIZE * Math.cos(angle)).toFixed(2)},${(y + SIZE * Math.sin(angle)).toFixed(2)}`;
-  }).join(" ");
-}
 
 function drawCells({ grid, cells }) {
   const arena = document.getElementById("replay-arena");
@@ -40,10 +25,6 @@ function drawCells({ grid, cells }) {
     arena.append(group);
     return { group, x, y };
   });
-}
-
-function facingAngle(grid, facing) {
-  return grid === "hex" ? facing * 60 : facing * 90 - 90;
 }
 
 function showPicture(picture) {
