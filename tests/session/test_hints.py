@@ -105,3 +105,25 @@ def test_a_hint_asked_when_it_cannot_be_given_is_refused_in_words(tmp_path: Path
     with pytest.raises(HintError, match="hints are off"):
         session.hints.ask(0)
     assert session.journal.hints(session.game_id) == []
+
+
+def test_the_table_keeps_answering_while_a_hint_is_worked_out(tmp_path: Path) -> None:
+    import asyncio
+
+    table, _ = _table(tmp_path)
+    session = table.session
+    session.hints.iterations = None
+    session.hints.budget_s = 0.5
+
+    async def ask() -> float:
+        told = session.hints.ask(0)
+        assert told.startswith("thinking") and 0 in session.hints.thinking
+        answered = 0
+        while 0 in session.hints.thinking:  # the loop is free: the table's work goes on meanwhile
+            session.view()
+            answered += 1
+            await asyncio.sleep(0.01)
+        return answered
+
+    assert asyncio.run(ask()) > 5
+    assert session.hints.hint(0) is not None

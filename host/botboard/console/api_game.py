@@ -151,7 +151,10 @@ def routes(daemon: "Daemon") -> list[Route]:
 
     @api
     async def hints(request: Request) -> Response:
-        desk = session().hints
+        desk = getattr(session(), "hints", None)
+        if desk is None:
+            raise ApiError("this table joined another's game: hints are the hosting table's to allow",
+                           status=409)
         if request.method == "POST":
             allowed = (await json_body(request)).get("hints")
             if not isinstance(allowed, bool):
