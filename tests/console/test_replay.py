@@ -186,6 +186,8 @@ def test_a_private_view_of_an_unfinished_game_is_refused_in_words(recorded: Any,
     finished = games_["botwars"][0]
     status, body = view.request(f"/api/replay/{finished}/step/1/seat/1")
     assert status == 200 and body["seat"] == 1 and "private" in body
+    listed = {g["id"]: g for g in view.request("/api/replay")[1]["games"]}
+    assert "seed" not in listed[game_id] and listed[finished]["seed"] == 3  # it deals hidden hands
     status, body = view.request(f"/api/replay/{game_id}/step/9")
     assert status == 404 and "steps 0 to 2" in body["error"]
     status, body = view.request("/api/replay/999")

@@ -20,7 +20,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..link.image import CellState
 from ..session.journal import Journal
 from ..session.review import Review, ReviewError
 from .common import ApiError, api, get_int, json_body
@@ -66,7 +65,9 @@ def routes(journal: Callable[[], Journal | None], static: Any, show: Show | None
 
     @api
     async def listing(request: Request) -> Response:
-        return JSONResponse({"games": list(reversed(opened().games()))})
+        # an unfinished game's seed would deal its hidden hands again: said once it is over
+        return JSONResponse({"games": [{k: v for k, v in g.items() if k != "seed" or g["finished"]}
+                                       for g in reversed(opened().games())]})
 
     @api
     async def game(request: Request) -> Response:
@@ -87,8 +88,10 @@ def routes(journal: Callable[[], Journal | None], static: Any, show: Show | None
             raise ApiError("this console does not show replays on the board: start it with "
                            "`botboard replay GAME --on-board`", status=409)
         found, k = review(request), get_int(await json_body(request), "step")
-        answer(lambda: found.step(k))  # an unknown step: the same words as when viewed
-        show(found, k)
+        try:
+            show(found, k)
+        except ReviewError as err:  # an unknown step: the same words as when viewed
+            raise ApiError(str(err), err.status) from err
         return JSONResponse({"shown": k})
 
     return [
@@ -100,7 +103,3 @@ def routes(journal: Callable[[], Journal | None], static: Any, show: Show | None
         Route("/api/replay/{game:int}/show", light, methods=["POST"]),
     ]
 
-
-def cells_changes(review: Review, k: int) -> dict[int, CellState]:
-    """The board's cells of step ``k`` as changes for ``BoardConnection.set_cells``."""
-    return dict(enumerate(review.board_cells(k)))

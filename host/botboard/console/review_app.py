@@ -54,7 +54,7 @@ class ReviewBoard:
         self.port = port
 
     def show(self, review: Review, k: int) -> None:
-        self.conn.set_cells(api_replay.cells_changes(review, k))
+        self.conn.set_cells(dict(enumerate(review.board_cells(k))))  # every cell, LED order
 
     def close(self) -> None:
         self.conn.close()
