@@ -1,4 +1,4 @@
-"""The console API's answers to bad requests, tile writing and enrollment, no session."""
+"""The console API's answers to bad requests, tile writing and enrollment, clicks, no session."""
 
 from __future__ import annotations
 
@@ -109,3 +109,14 @@ def test_reader_errors_show_in_the_reader_panel_and_the_status(live: LiveDaemon)
     cooled = wait_for(lambda: live.get("/api/slots")[9]["reader"].get("hot") == 0
                       and live.get("/api/slots")[9], 10, "the reader cooled")
     assert cooled["problem"] == "" and cooled["reader"]["over_temperature"] >= 1
+
+
+def test_a_click_is_answered_once_the_board_has_reported_its_press_and_release(live: LiveDaemon) -> None:
+    button = live.daemon.layout.button_count - 1  # a station no seat plays: the press does nothing
+    last = live.get("/api/trace?limit=1")[-1]["t"]  # frames after this one are the click's
+    assert live.post("/api/sim/button", {"button": button, "action": "click"}) == {"button": button,
+                                                                                   "action": "click"}
+    reported = [(f["button"], f["action"]) for f in live.get("/api/trace?limit=2000")
+                if f["t"] > last and f["type"] == "button"]
+    assert reported == [(button, m.PRESS), (button, m.RELEASE)]  # already, not on their way
+    assert live.status()["tools"]["buttons"][str(button)] == "release"
