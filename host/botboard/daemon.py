@@ -54,6 +54,9 @@ class DaemonConfig:
     seats: tuple[int, ...] = ()  # the seats this table plays in the room (from 0)
     table: str | None = None  # this table's name in the room (default: the computer's name)
     spectate: bool = False  # watch the room's game: public information only
+    hints: bool = True  # seats may ask their phone for a hint
+    hint_s: float = 2.0  # a hint's thinking time
+    explain: bool = True  # phones explain a kind of tile the first time a seat lays it
 
 
 class ConfigError(ValueError):
@@ -240,6 +243,8 @@ class Daemon:
         session = attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name,
                          cfg.palette)
         session.set_computers(cfg.computers or {}, cfg.think_s)
+        session.hints.allowed, session.hints.budget_s = cfg.hints, cfg.hint_s
+        session.first_times.on = cfg.explain
         if self.remote_role == "host":
             from .remote.host_table import HostTable
 

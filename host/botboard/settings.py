@@ -46,6 +46,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("options", dict, {}, "engine options of a new game (a TOML table)"),
     Setting("computer", list, [], "seats the computer plays, e.g. [\"2=search\"]"),
     Setting("think", float, 2.0, "the computer's thinking time a move, in seconds"),
+    Setting("hints", bool, True, "seats may ask their phone for a hint (what the search player "
+            "would play, on the seat's own information); the console can change it"),
+    Setting("hint_think", float, 2.0, "the thinking time of a hint, in seconds"),
+    Setting("explain", bool, True, "a seat's phone explains each kind of tile the first time "
+            "the seat lays it; each phone can also turn it off"),
     Setting("port", str, None, "the board's serial port (default /dev/botboard, else a plugged-in "
             "Pico, else the simulated board)", "/dev/botboard"),
     Setting("listen", str, "127.0.0.1", "the console's address (anything but loopback needs a token)"),
@@ -165,6 +170,7 @@ def resolve(args: argparse.Namespace) -> Resolved:
         else:
             values[s.key], sources[s.key] = s.default, "default"
     values["think"] = float(values["think"])
+    values["hint_think"] = float(values["hint_think"])
     if values["speed"] is not None:
         values["speed"] = float(values["speed"])
     flags = flag_options(getattr(args, "option", []))

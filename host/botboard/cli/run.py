@@ -47,6 +47,11 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
          "greedy or search (default search); give it once per seat", action="append",
          metavar="SEAT[=LEVEL]")
     flag("--think", "the computer's thinking time a move (default 2 s)", type=float, metavar="S")
+    flag("--hints", "seats may ask their phone for a hint (default yes; --no-hints forbids it)",
+         action=argparse.BooleanOptionalAction)
+    flag("--hint-think", "a hint's thinking time (default 2 s)", type=float, metavar="S")
+    flag("--explain", "phones explain each kind of tile the first time a seat lays it (default "
+         "yes; --no-explain turns it off)", action=argparse.BooleanOptionalAction)
     flag("--remote", "play in a room with other tables through an MQTT broker: "
          "mqtt://[user:password@]HOST[:PORT]/ROOM#KEY (mqtts:// for TLS). KEY encrypts and signs "
          "everything the tables send, so any broker will do; the host makes one when its link has "
@@ -166,7 +171,8 @@ def run(args: argparse.Namespace) -> int:
                           options=v["options"], step_s=v["speed"],
                           computers=computer_seats(v["computer"]), think_s=v["think"],
                           palette=v["palette"], remote=v["remote"], seats=room_seats(v["seat"]),
-                          table=v["table"], spectate=v["spectate"], room_key=v["room_key"])
+                          table=v["table"], spectate=v["spectate"], room_key=v["room_key"],
+                          hints=v["hints"], hint_s=v["hint_think"], explain=v["explain"])
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:

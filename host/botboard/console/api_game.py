@@ -11,6 +11,8 @@ POST /api/game/speed     {speed}
 POST /api/game/skip
 GET  /api/game/palette   the LED legend: {palette, variants, legend: [{index, name, role, hex, meaning}]}
 POST /api/game/palette   {palette}           light the board in another variant (standard, colourblind)
+GET  /api/game/hints     {"hints": bool}     may seats ask their phones for a hint
+POST /api/game/hints     {hints: bool}       allow or forbid hints at this table
 
 The session is built by another part of the host (``botboard.session``); this
 module only relies on its methods ``new_game(players, options, seed)``,
@@ -147,8 +149,23 @@ def routes(daemon: "Daemon") -> list[Route]:
             await maybe_await(session().use_palette(str(body.get("palette", ""))))  # PaletteError: 400
         return JSONResponse(palette_view())
 
+    @api
+    async def hints(request: Request) -> Response:
+        desk = getattr(session(), "hints", None)
+        if desk is None:
+            raise ApiError("this table joined another's game: hints are the hosting table's to allow",
+                           status=409)
+        if request.method == "POST":
+            allowed = (await json_body(request)).get("hints")
+            if not isinstance(allowed, bool):
+                raise ApiError("hints must be true (seats may ask) or false (they may not)")
+            desk.allowed = allowed
+            session()._publish_view()  # the phones show or hide their hint button
+        return JSONResponse({"hints": desk.allowed})
+
     return [
         Route("/api/games", game_names),
+        Route("/api/game/hints", hints, methods=["GET", "POST"]),
         Route("/api/game/palette", palette, methods=["GET", "POST"]),
         Route("/api/game", game),
         Route("/api/game/new", new, methods=["POST"]),

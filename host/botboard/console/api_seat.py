@@ -5,6 +5,9 @@ GET  /api/seat/N             {"seat", "view": session.seat_view(N)}  that player
 POST /api/seat/N/press       {role: previous|next|confirm}  the station's buttons, from the phone
 POST /api/seat/N/decide      {choice}                       this seat's pending decision
 POST /api/seat/N/control     {name, value}                  a setting for the next program
+POST /api/seat/N/hint        {}                             a hint for this seat's move, told to
+                             this seat alone (session/hints.py); 400 with words when not now
+POST /api/seat/N/explain     {on: bool}                     first-time explanations on this phone
 WS   /ws/seat/N              the seat view again whenever the game or the seat's slots
                              change, and this seat's private messages; nothing else
 
@@ -53,7 +56,8 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         if current is None or current.state is None:
             return {"seat": seat, "game": daemon.game_name, "view": None}
         try:
-            return {"seat": seat, "game": daemon.game_name, "view": current.seat_view(seat)}
+            return {"seat": seat, "game": daemon.game_name, "view": current.seat_view(seat),
+                    **_learning(current, seat)}
         except ValueError as err:  # no such seat in this game (yet)
             return {"seat": seat, "game": daemon.game_name, "view": None, "error": str(err)}
 
@@ -93,6 +97,22 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         if not isinstance(body.get("name"), str) or "value" not in body:
             raise ApiError("a setting needs {\"name\": ..., \"value\": ...}")
         session().set_control(seat, body["name"], body["value"])
+        return JSONResponse(seat_view(seat))
+
+    @api
+    async def hint(request: Request) -> Response:
+        seat = int(request.path_params["seat"])
+        said = session().hints.ask(seat)  # HintError (a ValueError): 400 with its words
+        return JSONResponse({**seat_view(seat), "said": said})
+
+    @api
+    async def explain(request: Request) -> Response:
+        seat = int(request.path_params["seat"])
+        on = (await json_body(request)).get("on")
+        if not isinstance(on, bool):
+            raise ApiError("on must be true (explain tiles laid the first time) or false")
+        session()._check_seat(seat)
+        session().first_times.turn(seat, on)
         return JSONResponse(seat_view(seat))
 
     async def live(ws: WebSocket) -> None:
@@ -136,6 +156,18 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         Route("/api/seat/{seat:int}/press", press, methods=["POST"]),
         Route("/api/seat/{seat:int}/decide", decide, methods=["POST"]),
         Route("/api/seat/{seat:int}/control", control, methods=["POST"]),
+        Route("/api/seat/{seat:int}/hint", hint, methods=["POST"]),
+        Route("/api/seat/{seat:int}/explain", explain, methods=["POST"]),
         WebSocketRoute("/ws/seat/{seat:int}", live),
         Route("/api/seats", links),
     ]
+
+
+def _learning(session: Any, seat: int) -> dict[str, Any]:
+    """The seat's own learning aids (this seat alone): whether it may ask a hint, its hint, and
+    the explanation of the kind of tile it last laid for the first time."""
+    hints = getattr(session, "hints", None)
+    if hints is None:  # a joined table's game: hints are the hosting table's
+        return {}
+    return {"hints": hints.allowed and not session.is_computer(seat), "hint": hints.hint(seat),
+            "explain": session.first_times.view(seat)}

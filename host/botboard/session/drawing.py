@@ -1,6 +1,6 @@
 """The picture on the board: the game's picture with what the table needs drawn over it
 (tiles just read, the acting stations' previews, the pulsing choices of a decision,
-alerts), and the score picture shown for a moment."""
+a seat's hint, alerts), and the score picture shown for a moment."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..link.image import CellState
 
 if TYPE_CHECKING:
     from .boardmap import BoardMap
+    from .hints import TableHints
     from .picker import Picker
     from .seating import Seating
     from .session import BoardOut
@@ -28,6 +29,7 @@ class Drawing:
         mode: str
         acks: dict[tuple[int, int], float]
         alerts: dict[int, CellState]
+        hints: TableHints
         controls: dict[int, dict[str, Any]]
         _base: dict[int, CellState]
         clock: Callable[[], float]
@@ -67,6 +69,7 @@ class Drawing:
             for i, cand in enumerate(self.picker.candidates):
                 effect = m.SPIN if i == self.picker.index else m.PULSE
                 picture[cand.cell] = CellState(choice, picture.get(cand.cell, CellState()).facing, effect)
+        picture.update(self.hints.marks())  # only the asking seat's robots, in its colour
         picture.update(self.alerts)
 
     def _show_scores(self) -> None:

@@ -5,7 +5,9 @@ Tables (docs/journal.md):
 * ``games``: id, game, players, options (JSON), seed, layout, started,
   finished, outcome (JSON), final_hash;
 * ``actions``: game_id, n (0, 1, ...), action (notation), state_hash after
-  it, at (UTC time), undone (0/1: taken back with undo, kept for the record).
+  it, at (UTC time), undone (0/1: taken back with undo, kept for the record);
+* ``hints``: game_id, seat, action (what the hint proposed), state_hash it was
+  asked in, at: hints a seat asked for, never moves (a replay ignores them).
 
 A game is its engine name, players, options, seed and the actions not
 undone: replaying them gives the same state (the engines are deterministic),
@@ -21,7 +23,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .. import games as game_registry
 
@@ -48,6 +50,13 @@ CREATE TABLE IF NOT EXISTS actions (
     at TEXT NOT NULL,
     undone INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS hints (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    state_hash TEXT NOT NULL,
+    at TEXT NOT NULL
 );
 """
 
@@ -147,8 +156,15 @@ def _check_columns(path: Path, what_to_do: str) -> None:
 
 
 class Journal:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, read_only: bool = False) -> None:
+        """``read_only``: for looking back (a review beside a live table): SQLite itself refuses
+        any write, so the live game's rows cannot change."""
         self.path = Path(path)
+        if read_only:
+            _check_existing(self.path)
+            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                      check_same_thread=False)
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         _check_existing(self.path)
         self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
@@ -202,6 +218,12 @@ class Journal:
                             "WHERE id=?", (game_id,))
         return str(row[1])
 
+    def add_hint(self, game_id: int, seat: int, action: str, state_hash: str) -> None:
+        """Record a hint a seat was given (not a move: replays never read it)."""
+        with self.db:
+            self.db.execute("INSERT INTO hints (game_id, seat, action, state_hash, at) VALUES (?, ?, ?, ?, ?)",
+                            (game_id, seat, action, state_hash, _now()))
+
     # -- reading --------------------------------------------------------------
     def game(self, game_id: int) -> GameRecord:
         row = self.db.execute("SELECT id, game, players, options, seed, layout, started, finished, "
@@ -236,6 +258,11 @@ class Journal:
         return [{"n": r[0], "action": r[1], "state_hash": r[2], "at": r[3], "undone": bool(r[4])}
                 for r in rows]
 
+    def hints(self, game_id: int) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT seat, action, state_hash, at FROM hints WHERE game_id=? "
+                               "ORDER BY rowid", (game_id,)).fetchall()
+        return [{"seat": r[0], "action": r[1], "state_hash": r[2], "at": r[3]} for r in rows]
+
     def latest_unfinished(self, game: str) -> int | None:
         """The newest unfinished game of one engine (a journal may hold several engines' games)."""
         row = self.db.execute("SELECT id FROM games WHERE finished IS NULL AND game=? "
@@ -255,10 +282,32 @@ def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
     Checks every action's recorded state hash on the way: a mismatch means the
     engine changed since the game was played, and says at which action.
     """
+    engine, state, done = None, None, []
+    for engine, step in replay_steps(journal, game_id):
+        state = step.state
+        if step.action is not None:
+            done.append(step.action)
+    return engine, state, done
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a replayed game: the action that led to ``state`` (None: the start)."""
+
+    n: int | None  # the action's number in the journal
+    action: str | None
+    events: list[Any]  # the engine's events of the action
+    before: Any  # the state the action was taken in (None at the start)
+    state: Any
+
+
+def replay_steps(journal: Journal, game_id: int) -> Iterator[tuple[Any, Step]]:
+    """(engine, step) for the start and then each live action of a journaled game, re-run from
+    its seed and checked against every recorded state hash (JournalError says where it differs)."""
     record = journal.game(game_id)
     engine = game_registry.get(record.game)
     state = engine.new_game(record.players, record.options, record.seed)
-    done = []
+    yield engine, Step(None, None, [], None, state)
     rows = journal.actions(game_id, include_undone=True)
     gaps = sorted(set(range(len(rows))) - {row["n"] for row in rows})
     if gaps:
@@ -266,14 +315,14 @@ def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
                            "edited or damaged): the game cannot be replayed past it")
     for row in (row for row in rows if not row["undone"]):
         try:
-            state, _ = engine.apply_str(state, row["action"])
+            after, events = engine.apply_str(state, row["action"])
         except Exception as err:  # whatever an engine raises for an action it cannot read
             raise JournalError(f"{journal.path}: game {game_id}, action {row['n']} ({row['action']!r}) "
                                f"cannot be applied ({err}): the journal was edited or damaged") from err
-        found = engine.state_hash(state)
+        found = engine.state_hash(after)
         if found != row["state_hash"]:
             raise JournalError(f"game {game_id}, action {row['n']} ({row['action']}): state hash "
                                f"{found} differs from the journal's {row['state_hash']} (was the "
                                "engine changed since?)")
-        done.append(row["action"])
-    return engine, state, done
+        yield engine, Step(row["n"], row["action"], list(events), state, after)
+        state = after

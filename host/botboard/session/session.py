@@ -50,6 +50,8 @@ from .boardmap import BoardMap
 from .computers import ComputerSeats
 from .presence import BoardPresence
 from .drawing import Drawing
+from .explanations import FirstTimes
+from .hints import TableHints
 from .remote_stations import RemoteStations
 from .stations import StationChecks
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
@@ -121,6 +123,8 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
         self._local_slots = {}
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
         self.think_s = 2.0
+        self.hints = TableHints(self)  # a seat's phone asks what the computer would play
+        self.first_times = FirstTimes(self)  # a seat's phone explains a kind of tile laid the first time
         self.palette = check_variant(palette)  # the LED colours: standard, colourblind
         self.board.set_palette(list(self.mapping.palette_for(self.palette)))
 
@@ -273,10 +277,11 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
 
     def _acknowledge(self, seat: int, pos: int, uid: bytes, payload: bytes) -> None:
         try:
-            self.mapping.identify(uid, payload)
+            tile = self.mapping.identify(uid, payload)
         except TileError as err:
             self.say(f"{self.seat_name(seat)}: {err}", seat)
             return
+        self.first_times.laid(seat, tile)
         self.acks[(seat, pos)] = self.clock() + ACK_S
         self._schedule(ACK_S + 0.01, self._draw)
 

@@ -33,12 +33,12 @@ function floorMark(square) {
   }
 }
 
-function centre(grid, a, b) {
+export function centre(grid, a, b) {
   if (grid === "hex") return [SIZE * Math.sqrt(3) * (a + b / 2), SIZE * 1.5 * b];
   return [a * SIZE * 2, -b * SIZE * 2]; // square: (x, y) with y northwards
 }
 
-function outline(grid, x, y) {
+export function outline(grid, x, y) {
   if (grid === "square") {
     const h = SIZE * 0.95;
     return `${x - h},${y - h} ${x + h},${y - h} ${x + h},${y + h} ${x - h},${y + h}`;
@@ -50,7 +50,7 @@ function outline(grid, x, y) {
 }
 
 // Screen angle of a facing: hex 0 E, 1 SE ... clockwise; square 0 N, 1 E, 2 S, 3 W.
-function facingAngle(grid, facing) {
+export function facingAngle(grid, facing) {
   return grid === "hex" ? facing * 60 : facing * 90 - 90;
 }
 

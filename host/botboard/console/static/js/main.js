@@ -11,6 +11,7 @@ import { focusFirstSlot, setButton, setGameView, setSlot, setSlots, setupStation
 import { setupTools, showLedTest, showReaders, showSettings, startLedTest } from "./tools.js";
 import { showSeats } from "./seats.js";
 import { setupLegend } from "./legend.js";
+import { listReviews } from "./review.js";
 
 let slots = [];
 
@@ -32,6 +33,7 @@ async function start() {
   showGame(game);
   showSeats(game.view?.seats).catch(() => {});
   setupLegend().catch(() => {});
+  listReviews().catch(() => {});
   slots = status.tools.slots;
   setSlots(slots);
   showReaders(slots);
@@ -72,6 +74,7 @@ function onGameEvent(event) {
   if (event.event === "view") {
     showGame({ session: true, view: event.view });
     showSeats(event.view?.seats).catch(() => {});
+    if (event.view?.over) listReviews().catch(() => {}); // the game just ended joins the list
   }
   else if (event.event === "message") notify(event.text);
   else getJSON("api/game").then(showGame, () => {});

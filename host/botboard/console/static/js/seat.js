@@ -4,6 +4,7 @@
 "use strict";
 import { act, el, getJSON, notify, wsURL } from "./api.js";
 import { colouredWords, endScreen, showNow } from "./now.js";
+import { renderLearning, setupLearning } from "./seat-learning.js";
 
 const seat = Number(/\/seat\/(\d+)/.exec(location.pathname)?.[1] ?? 0);
 const base = `../api/seat/${seat}`;
@@ -33,6 +34,7 @@ function render(data) {
   renderStation(view);
   renderControls(over ? [] : view.controls ?? []);
   renderFacts(view.words ?? []);
+  renderLearning(data);
 }
 
 // The game is over: this seat's result, the standings, and no buttons left to press.
@@ -113,5 +115,6 @@ function connect() {
 for (const button of document.querySelectorAll("#station-buttons button")) {
   button.addEventListener("click", () => act(`${base}/press`, { role: button.dataset.role }, render));
 }
+setupLearning(base, render);
 getJSON(base).then((data) => { render(data); connect(); },
   (err) => notify(`this seat's page could not start: ${err.message}`, true));

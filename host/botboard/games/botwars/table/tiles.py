@@ -102,9 +102,29 @@ class BotWarsCards(TileCatalogue[int]):
     def words(self, tile: int) -> str:
         return deck().name(tile)
 
+    def explain(self, tile: int) -> str:
+        kind = deck().name(tile).split(":")[0]
+        return (_MOVES.get(kind, "") + " The number after the colon is the card's priority: in each "
+                "register, the robot with the higher number moves first.") if kind in _MOVES else ""
+
     def rewrite_hint(self) -> str:
         return _REWRITE
 
+
+_MOVES = {  # what each kind of card makes the robot do, said the way players say it
+    "FWD1": "Your robot drives one square ahead, shoving any robot in the way.",
+    "FWD2": "Your robot drives two squares ahead, shoving any robot in the way.",
+    "FWD3": "Your robot drives three squares ahead, shoving any robot in the way.",
+    "RVS1": "Your robot backs up one square without turning round.",
+    "RVS2": "Your robot backs up two squares without turning round.",
+    "RVS3": "Your robot backs up three squares without turning round.",
+    "LF90": "Your robot turns a quarter to its left where it stands.",
+    "RT90": "Your robot turns a quarter to its right where it stands.",
+    "UTRN": "Your robot turns right round where it stands.",
+    "IDLE": "Your robot waits this register out and does not move.",
+    "SLF1": "Your robot slides one square to its left, still facing the same way.",
+    "SRT1": "Your robot slides one square to its right, still facing the same way.",
+}
 
 CATALOGUE = BotWarsCards()
 

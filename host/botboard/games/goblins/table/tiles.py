@@ -61,5 +61,19 @@ class GoblinsTiles(TileCatalogue[TileDef]):
     def words(self, tile: TileDef) -> str:
         return tile.describe()
 
+    def explain(self, tile: TileDef) -> str:
+        return _KINDS.get(tile.type, "")
+
+
+_KINDS = {  # what each kind of construction tile adds to the robot, in the players' words
+    "weapon": "A weapon tile: in combat it shoots the way its arrows point, and a robot left with "
+              "no weapon is out of the fight. Turn it so the arrows face the enemy.",
+    "armor": "An armor tile: its plates soak up hits on the edges they sit on. Put it where the "
+             "enemy will aim.",
+    "engine": "An engine tile: each engine is power to move and turn in combat, on top of the "
+              "cockpit's own.",
+    "decoration": "A decoration tile: it does nothing in combat, but sets of tiles can score at the "
+                  "end, so it may still pay.",
+}
 
 CATALOGUE = GoblinsTiles()

@@ -104,6 +104,36 @@ class TwinTinBotsTiles(TileCatalogue[Tile]):
             else:
                 yield from (Tile(kind, colour) for colour in range(len(C.COLOURS)))
 
+    def explain(self, tile: Tile) -> str:
+        return _ORDERS.get(tile.code, "")
+
+
+_ORDERS = {  # what each order makes the robot do, in the players' words (a tile's code -> words)
+    "F1": "The robot steps one hex ahead, pushing a crystal or robot in front if the hex beyond is free.",
+    "F2": "The robot steps ahead twice; a step it cannot take is lost.",
+    "F3": "The robot steps ahead three times, going as far as it can.",
+    "L": "The robot turns one side (60 degrees) to its left, staying on its hex.",
+    "R": "The robot turns one side (60 degrees) to its right, staying on its hex.",
+    "L2": "The robot turns two sides (120 degrees) to its left.",
+    "R2": "The robot turns two sides (120 degrees) to its right.",
+    "U": "The robot turns right round (180 degrees) on its hex.",
+    "LD": "The robot picks up the crystal just ahead of it, even from another robot; it carries one at most.",
+    "UL": "The robot sets its crystal down just ahead; dropped on a base, it scores for that base's owner.",
+    "Z": "A pulse up to two hexes ahead: a robot it reaches must do one order of your choice (forward, "
+         "a turn, load or unload).",
+    "LZ": "A zap with no range limit: it hits the first thing straight ahead, if that is a robot.",
+    "ZZ": "The robot zaps twice, one after the other.",
+    "FZ": "One step ahead, then a zap, always in that order.",
+    "FL": "One step ahead, then a load, always in that order.",
+    "BU": "The robot steps one hex backwards, following the same rules as a step ahead.",
+    "J": "The robot leaps two hexes ahead over whatever is between, if the landing hex is empty; it "
+         "keeps its facing.",
+    "BD": "A step ahead that can shove a whole row of robots and crystals, as long as the row ends "
+          "in an empty hex.",
+    "AZ": "While this tile is in the robot's program, opponents' zaps do not touch it. It does nothing else.",
+    "AT": "While this tile is in the robot's program, opponents cannot load its crystal away. It does "
+          "nothing else.",
+}
 
 CATALOGUE = TwinTinBotsTiles()
 

@@ -81,6 +81,13 @@ class VoltDice(TileCatalogue[DieTile]):
     def words(self, tile: DieTile) -> str:
         return f"{tile} ({SEAT_COLOURS[tile.owner]}'s)" if tile.owner < len(SEAT_COLOURS) else str(tile)
 
+    def explain(self, tile: DieTile) -> str:
+        if tile.colour == "blue":
+            return ("A blue die moves your robot: as many spaces as its face shows, towards the key "
+                    "(N, E, S or W) you set on your phone.")
+        return ("A red die fires your robot's laser towards its key (any of the eight), hitting the "
+                "first robot in that line; set the key and face on your phone.")
+
     def rewrite_hint(self) -> str:
         return _REWRITE
 

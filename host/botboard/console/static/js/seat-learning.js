@@ -1,0 +1,29 @@
+// A seat's learning aids on its phone: the hint button and the hint it gave,
+// and what a kind of tile does when the seat lays it the first time (both this
+// seat's alone: the daemon sends them to no one else).
+"use strict";
+import { act, el } from "./api.js";
+
+export function setupLearning(base, render) {
+  document.getElementById("hint-button").addEventListener("click", () =>
+    act(`${base}/hint`, {}, (data) => {
+      render(data);
+      if (!data.hint) document.getElementById("hint").textContent = data.said;
+    }));
+  document.getElementById("explain-on").addEventListener("change", (event) =>
+    act(`${base}/explain`, { on: event.target.checked }, render));
+}
+
+export function renderLearning(data) {
+  document.getElementById("hint-box").hidden = !data.hints && !data.hint;
+  document.getElementById("hint-button").disabled = !data.hints;
+  const hint = data.hint;
+  if (hint) document.getElementById("hint").textContent = hint.words;
+  else if (!data.view?.acting && !data.view?.pending) document.getElementById("hint").textContent = "";
+  const explain = data.explain;
+  document.getElementById("explain-box").hidden = !explain?.table;
+  document.getElementById("explain-on").checked = Boolean(explain?.on);
+  document.getElementById("explain").textContent = explain?.text || (explain?.on ? "" : "explanations are off");
+  document.getElementById("hint-places").replaceChildren(...(hint?.places ?? []).map((place) =>
+    el("li", {}, el("span", { class: "slot-name" }, place.slot), el("span", {}, place.tile))));
+}

@@ -1,0 +1,184 @@
+"""Hints: a seat asks its phone what the computer would play, on that seat's own information.
+
+    hint = work_out(mapping, state, seat, players.make("search", 1, 2.0), held)
+    hint.words     # "put Move 1 in slot 1, Turn right in slot 2" / "choose 2,-1"
+    hint.places    # [{"slot": "1", "tile": "Move 1"}, ...]: which tiles in which slots
+
+The search player (botboard.players) gets the seat's ``Situation``: it never
+reads the true state, only samples of it dealt again where the seat cannot
+see (``Game.determinize``), so a hint tells nothing a player could not know.
+For a program, the table proposes a few programs a player could lay with the
+tiles it has (the mapping's ``random_program``, judged as a confirm would be)
+and the search picks among them: the answer is then tiles in slots, never an
+engine string. A pending decision is answered with the choice's words.
+
+``TableHints`` is the table's side, a part of ``GameSession``: who may ask and
+when, thinking off the event loop as computer seats do (computers.py), the
+answer told to the asking seat alone, its slots' robots lit in its colour for
+a moment, and the hint journaled as a hint (``Journal.add_hint``), never as a
+move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from bbshared import messages as m
+
+from ..link.image import CellState
+from ..players import Player, Situation, make
+from .mapping import TableMapping
+
+log = logging.getLogger("botboard.session")
+PROGRAMS = 48  # programs proposed to the search: enough to hold the good ones, quick to judge
+SHOW_S = 6.0  # the hint's marks stay lit this long
+
+
+class HintError(ValueError):
+    """A hint that cannot be given now; the message says why, for the asking seat."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    seat: int
+    action: str  # the engine's notation (journaled; the phone shows ``words``)
+    words: str
+    places: list[dict[str, str]] = field(default_factory=list)  # {"slot", "tile"} to lay
+    positions: tuple[int, ...] = ()  # station positions the places are in
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "words": self.words, "places": self.places}
+
+
+def work_out(mapping: TableMapping[Any], state: Any, seat: int, player: Player,
+             held: list[Any] | None = None) -> Hint:
+    """The hint for ``seat`` now (``held``: what its station holds, per position)."""
+    engine = mapping.engine
+    situation = Situation.of(engine, state, seat)
+    decision = mapping.decision(state)
+    if decision is not None:
+        text = str(player.choose(situation).action)  # the player answers in notation
+        words = {c.choice: c.words for c in mapping.candidates(state, decision)}.get(text, text)
+        return Hint(seat, text, f"choose {mapping.engine_words(words)}")
+    programs = _programs(mapping, state, seat)
+    offered = [a for a in situation.legal if situation.notation(a) in programs]
+    if not offered:  # no program the tiles can say: the engine's words, without places
+        text = str(player.choose(situation).action)
+        return Hint(seat, text, f"play {mapping.public_action(state, text)}")
+    text = str(player.choose(Situation(engine, seat, offered, state)).action)
+    tiles, settings = programs[text]
+    positions = tuple(p for p, tile in enumerate(tiles)
+                      if tile is not None and (held is None or p >= len(held) or held[p] != tile))
+    places = [{"slot": mapping.slot_name(state, p), "tile": mapping.tile_words(tiles[p])} for p in positions]
+    lay = ", ".join(f"{place['tile']} in {_slot(place['slot'])}" for place in places) or "your tiles as they are"
+    chosen = "".join(f"; {name}: {value}" for name, value in sorted(settings.items()))
+    return Hint(seat, text, f"put {lay}{chosen}, then confirm", places, positions)
+
+
+def _slot(name: str) -> str:
+    return f"slot {name}" if name.isdigit() else name  # "slot 2", but "register 2" as it is
+
+
+def _programs(mapping: TableMapping[Any], state: Any, seat: int) -> dict[str, tuple[list[Any], dict[str, Any]]]:
+    """Programs the seat's tiles can lay, by the action a confirm would read from them."""
+    slots = list(range(mapping.slots_per_seat()))
+    found: dict[str, tuple[list[Any], dict[str, Any]]] = {}
+    for k in range(PROGRAMS):  # a fixed series: the same state gives the same proposals
+        settings: dict[str, Any] = {}
+        tiles = mapping.random_program(state, seat, random.Random(k), settings)
+        verdict = mapping.judge(state, seat, mapping.read_station(state, seat, tiles, slots), slots, settings)
+        if verdict.ok and verdict.action not in found:
+            found[str(verdict.action)] = (tiles, settings)
+    return found
+
+
+class TableHints:
+    """The table's hints: allowed or not, one at a time per seat, told to that seat alone."""
+
+    def __init__(self, session: Any, allowed: bool = True, budget_s: float = 2.0,
+                 iterations: int | None = None) -> None:
+        self.session = session
+        self.allowed, self.budget_s, self.iterations = allowed, budget_s, iterations
+        self.thinking: set[int] = set()
+        self.given: dict[int, tuple[Any, Hint, float]] = {}  # seat -> (state, hint, lit until)
+
+    def ask(self, seat: int) -> str:
+        """Start working out ``seat``'s hint; what the seat is told now (HintError: why not)."""
+        s = self.session
+        self._check(seat)
+        state, player = s.state, make("search", seed=seat + 1, budget_s=self.budget_s,
+                                      iterations=self.iterations)
+        held = s._tiles(seat)
+        self.thinking.add(seat)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (tests): answer at once
+            self._give(seat, state, work_out(s.mapping, state, seat, player, held))
+            return "here is your hint"
+        future = loop.run_in_executor(None, work_out, s.mapping, state, seat, player, held)
+        future.add_done_callback(lambda done: self._done(seat, state, done))
+        return f"thinking about your move for up to {self.budget_s:g} s…"
+
+    def _check(self, seat: int) -> None:
+        s = self.session
+        if s.state is None:
+            raise HintError("no game: nothing to hint at")
+        s._check_seat(seat)
+        if not self.allowed:
+            raise HintError("hints are off at this table (the console's Game panel or the "
+                            "settings file's hints = true turn them on)")
+        if s.is_computer(seat):
+            raise HintError(f"{s.seat_name(seat)} is played by the computer: it needs no hint")
+        if seat in self.thinking:
+            raise HintError("your hint is being worked out: it comes in a moment")
+        decision = s.mapping.decision(s.state)
+        due = decision.player == seat if s.mode == "decide" and decision else seat in s.acting()
+        if not due:
+            raise HintError("hints are for your own move: ask when it is your turn")
+
+    def _done(self, seat: int, state: Any, done: Any) -> None:
+        try:
+            hint = done.result()
+        except Exception as err:  # a player's bug must not stall the table: say so instead
+            log.exception("hint failed: %s", err)
+            self.thinking.discard(seat)
+            self.session._tell(seat, f"no hint this time ({err}); play on")
+            return
+        self._give(seat, state, hint)
+
+    def _give(self, seat: int, state: Any, hint: Hint) -> None:
+        s = self.session
+        self.thinking.discard(seat)
+        if s.state is not state:
+            s._tell(seat, "the game moved on while your hint was worked out: ask again")
+            return
+        s.journal.add_hint(s.game_id, seat, hint.action, s.engine.state_hash(state))
+        self.given[seat] = (state, hint, s.clock() + SHOW_S)
+        s._tell(seat, f"hint: {hint.words}")
+        s._schedule(SHOW_S + 0.01, s._draw)
+        s._draw()
+
+    def hint(self, seat: int) -> dict[str, Any] | None:
+        """The seat's hint for the game as it stands (None: none asked, or the game moved on)."""
+        given = self.given.get(seat)
+        if given is None or given[0] is not self.session.state:
+            return None
+        return {**given[1].to_json(), "thinking": seat in self.thinking}
+
+    def marks(self) -> dict[int, CellState]:
+        """Engine cell -> the mark of a slot's robot a hint lights now, in its seat's colour."""
+        s, now, out = self.session, self.session.clock(), {}
+        for seat, (state, hint, until) in list(self.given.items()):
+            if state is not s.state or until <= now:
+                continue
+            colour = s.mapping.seat_name(state, seat)
+            name = colour if colour in s.mapping.palette_index else "choice"
+            for pos in hint.positions:
+                mark = s.mapping.mark(state, seat, pos, name, m.PULSE)
+                if mark is not None:
+                    out[mark[0]] = mark[1]
+        return out
