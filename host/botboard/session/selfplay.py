@@ -411,6 +411,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
         link.cancel()
         conn.close()
         ctl.close()
+        session.stop_thinking()
         session.journal.close()
         if sim is not None:
             sim.stop()

@@ -116,6 +116,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         self.remote_seats = frozenset()  # seats played at another table (remote_stations.py)
         self._local_slots = {}
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
+        self._pool = None  # their thinking workers (computers.py)
         self.think_s = 2.0
         self.palette = check_variant(palette)  # the LED colours: standard, colourblind
         self.board.set_palette(list(self.mapping.palette_for(self.palette)))
