@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import firmware_build, layouts
+from ..bench import quota
 from .venv_tools import venv_tool
 
 from ..resources import ROOT
@@ -136,6 +137,7 @@ class SimBoard:
         self.proc = subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={heap_size(self.layout.slot_count)}", str(firmware / "main.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+        quota.release(self.proc.pid)  # the firmware stands for the Pico: a Pi-class host's quota is not its
         try:
             self.plug()
         except BaseException:

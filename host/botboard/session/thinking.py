@@ -30,6 +30,9 @@ from ..players import Choice, Player, Situation
 
 # imported once in the forkserver, so a worker forked from it starts thinking at once
 _PRELOAD = ["botboard.players", "botboard.games"]
+# a worker yields the CPU to the table: the event loop serving the board, the console and
+# the phones wins a core whenever it needs one (a Pi's four cores are shared with them)
+NICE = 10
 
 
 def choose(player: Player, game_name: str, state: Any, seat: int) -> tuple[Choice, Player]:
@@ -56,7 +59,8 @@ class ThinkingPool:
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(_PRELOAD)
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                             initializer=os.nice, initargs=(NICE,))
         return self._pool
 
     def close(self) -> None:
