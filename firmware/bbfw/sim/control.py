@@ -5,6 +5,7 @@
 import binascii
 import gc
 import json
+import time
 
 import asyncio
 from bbshared import messages as m
@@ -12,6 +13,7 @@ from bbshared import messages as m
 from .ntag import FAULTS
 
 _HOLD_MS = {"click": 80, "long": 1200}  # how long a click or a long press holds the key
+_SEEN_MS = 10000  # longest wait for the scanner to see a pressed key down
 
 
 async def _write_hex_reply(writer, key, data, extra):
@@ -64,16 +66,28 @@ async def serve(hal, board):
         await asyncio.sleep_ms(200)
 
 
-def _press(hal, key, action):
+def _press(hal, board, key, action):
+    # A key let go before the scanner has seen it down (a loaded machine
+    # starves this process for longer than a press lasts) would be a press
+    # lost: a release, and the end of a click, wait for the debounced press.
     if not 0 <= key < len(hal.matrix.down):
         raise ValueError("no button or touch pad %d on this board" % key)
-    hal.matrix.down[key] = 0 if action == "release" else 1
+    if action == "release":
+        if hal.matrix.down[key]:
+            asyncio.create_task(_release_after(hal, board, key, 0))
+        return
+    hal.matrix.down[key] = 1
     hold = _HOLD_MS.get(action)
     if hold:
-        asyncio.create_task(_release_after(hal, key, hold))
+        asyncio.create_task(_release_after(hal, board, key, hold))
 
 
-async def _release_after(hal, key, ms):
+async def _release_after(hal, board, key, ms):
+    # ms after the press was seen (a long press is timed from then); at most
+    # _SEEN_MS waiting for it, for a key the scanner cannot see (stuck)
+    start = time.ticks_ms()
+    while not board.buttons.down(key) and time.ticks_diff(time.ticks_ms(), start) < _SEEN_MS:
+        await asyncio.sleep_ms(2)
     await asyncio.sleep_ms(ms)
     hal.matrix.down[key] = 0
 
@@ -108,9 +122,9 @@ def _control(hal, board, req):
         tag = hal.field.tag(req["slot"])
         return {"ok": True, "payload": bytes(tag.byte(16 + i) for i in range(16)).hex()}
     elif op == "button":  # action: press, release, or click / long (press, then release)
-        _press(hal, req["button"], req.get("action", "click"))
+        _press(hal, board, req["button"], req.get("action", "click"))
     elif op == "touch":
-        _press(hal, hal.config["buttons"] + req["cell"], req.get("action", "click"))
+        _press(hal, board, hal.config["buttons"] + req["cell"], req.get("action", "click"))
     elif op == "leds":
         return ("leds", hal.strip.buf, {"frames": hal.strip.frames})
     elif op == "cells":
