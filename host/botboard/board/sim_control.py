@@ -48,7 +48,7 @@ class SimControl:
                     if time.monotonic() + pause > deadline:
                         raise SimControlError(
                             f"the simulated board's control socket {self.host}:{self.port} did not "
-                            f"answer {op} for {self.patience_s:.0f} s ({err or type(err).__name__}): "
+                            f"answer {op} for {self.patience_s:g} s ({err or type(err).__name__}): "
                             f"is the board running?") from None
                     await asyncio.sleep(pause)
                     pause = min(1.0, pause * 2)
