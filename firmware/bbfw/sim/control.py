@@ -13,7 +13,7 @@ from bbshared import messages as m
 from .ntag import FAULTS
 
 _HOLD_MS = {"click": 80, "long": 1200}  # how long a click or a long press holds the key
-_SEEN_MS = 10000  # longest wait for the scanner to see a pressed key down
+_SEEN_MS = 10000  # longest wait for the scanner to see a key go down or up
 
 
 async def _write_hex_reply(writer, key, data, extra):
@@ -67,29 +67,38 @@ async def serve(hal, board):
 
 
 def _press(hal, board, key, action):
-    # A key let go before the scanner has seen it down (a loaded machine
-    # starves this process for longer than a press lasts) would be a press
-    # lost: a release, and the end of a click, wait for the debounced press.
+    # What is asked of one key is done in order, a press held until the
+    # scanner has seen it down, a release until it has seen it up: a loaded
+    # machine starves this process for longer than a press lasts, and a key
+    # let go (or pressed again) before the scan saw it would be a press lost.
     if not 0 <= key < len(hal.matrix.down):
         raise ValueError("no button or touch pad %d on this board" % key)
-    if action == "release":
-        if hal.matrix.down[key]:
-            asyncio.create_task(_release_after(hal, board, key, 0))
-        return
-    hal.matrix.down[key] = 1
-    hold = _HOLD_MS.get(action)
-    if hold:
-        asyncio.create_task(_release_after(hal, board, key, hold))
+    _last[key] = asyncio.create_task(_after(_last.get(key), hal, board, key, action))
 
 
-async def _release_after(hal, board, key, ms):
-    # ms after the press was seen (a long press is timed from then); at most
-    # _SEEN_MS waiting for it, for a key the scanner cannot see (stuck)
+_last: dict = {}  # key -> the task doing the latest thing asked of it
+
+
+async def _after(previous, hal, board, key, action):
+    if previous is not None:
+        await previous
+    if action != "release":
+        hal.matrix.down[key] = 1
+        await _until(lambda: board.buttons.down(key))
+        hold = _HOLD_MS.get(action)  # a click or a long press lets go after this
+        if hold is None:
+            return
+        await asyncio.sleep_ms(hold)
+    if hal.matrix.down[key]:
+        hal.matrix.down[key] = 0
+        await _until(lambda: not board.buttons.down(key))
+
+
+async def _until(ready):
+    # at most _SEEN_MS (a key the scanner cannot see: stuck, or at boot)
     start = time.ticks_ms()
-    while not board.buttons.down(key) and time.ticks_diff(time.ticks_ms(), start) < _SEEN_MS:
+    while not ready() and time.ticks_diff(time.ticks_ms(), start) < _SEEN_MS:
         await asyncio.sleep_ms(2)
-    await asyncio.sleep_ms(ms)
-    hal.matrix.down[key] = 0
 
 
 async def _flood(board, count):

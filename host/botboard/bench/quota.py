@@ -24,9 +24,9 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-# this machine's CPython runs about 8 times as fast per core as a Raspberry Pi 3 or Zero 2's
-# (docs/benchmarks.md, "A Pi-class host"): 1/8 of a CPU stands for one of their cores
-PI_CLASS_SHARE = 0.125
+# this machine's CPython runs about 10 times as fast per core as a Raspberry Pi 3 or Zero 2's
+# (docs/benchmarks.md, "A Pi-class host"): a tenth of a CPU stands for one of their cores
+PI_CLASS_SHARE = 0.1
 PERIOD_US = 10_000
 NAME = "botboard-pi-class"
 _V2 = Path("/sys/fs/cgroup")
