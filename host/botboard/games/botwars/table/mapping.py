@@ -17,11 +17,10 @@ from __future__ import annotations
 from random import Random
 from typing import Any, Sequence
 
-from bbshared import tilepayload
 
 from ....board.layouts import Layout
 from ....session.mapping import (StationReading, TableError,
-                                 TableMapping, TileError, Verdict)
+                                 TableMapping, Verdict)
 from ..actions import ProgramChoices
 from ..cards import deck
 from ..state import REGISTERS, State
@@ -65,15 +64,6 @@ class BotWarsTable(TableMapping[State]):
         return player.colour or player.name
 
     # -- tiles and stations ----------------------------------------------------
-    def identify(self, uid: bytes, payload: bytes) -> int:
-        if not payload or payload[0] != tilepayload.MAGIC:
-            raise TileError(f"unknown tag {uid.hex()}: a BotWars card carries its card on its tag; "
-                            "write it with `botboard tiles write --game botwars --card KIND:PRIORITY`")
-        return tiles.card_from_payload(payload)
-
-    def tile_words(self, tile: Any) -> str:
-        return deck().name(tile)
-
     def acting_seats(self, state: State) -> list[int]:
         if state.phase != "program":
             return []
@@ -140,6 +130,7 @@ class BotWarsTable(TableMapping[State]):
 
     def public_view(self, state: State) -> dict[str, Any]:
         doc = self.engine.observe(state, _UNSEEN)
+        doc.pop("seed", None)  # the seed deals every hand to come: whoever knows it knows them
         if state.phase == "program":  # a threshold is declared with the program: hidden with it
             for robot in doc["robots"].values():
                 if robot.get("submitted"):
