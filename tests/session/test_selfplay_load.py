@@ -2,9 +2,10 @@
 still ends, through the simulated board, with no press lost and no wait run out.
 
 The load is made here: busy processes, at least four per core, bounded in time. To keep
-the cost small each game is a short one: the engine plays a random game to its end, the
-journal keeps all of it but the last actions, and selfplay resumes it there (as after a
-killed host), so the hands play its last turns through the board.
+the cost small each game is a short one (the declaration's quick options), and only its
+end is played through the board: the engine plays a random game to its end, the journal
+keeps all of it but the last actions, and selfplay resumes it there (as after a killed
+host).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def _near_the_end(data: Path, name: str, seed: int) -> int:
     """A journal holding a random 2-player game of ``name`` but its last LEFT actions;
     how many it holds."""
     engine, rng = games.get(name), random.Random(seed)
-    state, played = engine.new_game(2, {}, seed), []
+    options = dict(games.declaration(name).quick_options)  # a short game, as its declaration says
+    state, played = engine.new_game(2, options, seed), []
     while engine.outcome(state) is None:
         legal = engine.legal_actions(state)
         text = engine.action_to_str(state, legal[rng.randrange(len(legal))])
@@ -57,7 +59,7 @@ def _near_the_end(data: Path, name: str, seed: int) -> int:
         played.append((text, engine.state_hash(state)))
     journal = Journal.in_dir(data)
     try:
-        game_id = journal.create_game(name, 2, {}, seed, games.table(name).default_layout(2))
+        game_id = journal.create_game(name, 2, options, seed, games.table(name).default_layout(2))
         for text, digest in played[:-LEFT]:
             journal.append(game_id, text, digest)
     finally:
