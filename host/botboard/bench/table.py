@@ -48,7 +48,7 @@ from ..link.connection import BoardConnection
 from ..link.image import BoardImage, CellState
 from ..players import Situation, make
 from ..session.host import make_session
-from ..session.selfplay import random_program
+from ..session.selfplay import load_factor, random_program
 from ..session.session import GameSession
 from ..session.thinking import ThinkingPool
 from .quota import PI_CLASS_SHARE, cpu_quota
@@ -119,7 +119,7 @@ async def _cells(ctl: SimControl) -> bytes:
 async def _until_read(session: GameSession, slot: int, reading: Any, timeout: float = 5.0) -> None:
     """Until the session reads ``slot`` as ``reading`` (None: empty): a departure takes a
     rotation of the occupied slots to be seen."""
-    start = time.perf_counter()
+    start, timeout = time.perf_counter(), timeout * load_factor()
     while session.table.reading(slot) != reading:
         if time.perf_counter() - start > timeout:
             raise RuntimeError(f"slot {slot} was never read as {reading}: {_debug(session)}")
@@ -127,7 +127,7 @@ async def _until_read(session: GameSession, slot: int, reading: Any, timeout: fl
 
 
 async def _until_changed(ctl: SimControl, before: bytes, timeout: float = 5.0) -> float:
-    start = time.perf_counter()
+    start, timeout = time.perf_counter(), timeout * load_factor()  # a loaded machine is slow
     while time.perf_counter() - start < timeout:
         if await ctl.cells() != before:
             return time.perf_counter()
