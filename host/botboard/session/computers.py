@@ -2,9 +2,9 @@
 
 A seat given to the computer (``botboard run --computer 2=search``) needs no
 tiles: when the game waits for it (a program to confirm, a decision), its
-player (botboard.players) thinks within its budget in a worker process apart from the
-event loop (thinking.py), and its
-move is taken as a confirmed program or a decision would be, then announced
+player (botboard.players) thinks within its budget in a worker process, apart
+from the event loop (thinking.py), and its move is taken as a confirmed
+program or a decision would be, then announced
 ("blue plays: ..."): the LEDs and the console show it as any move. Its
 station is not checked for tiles. A player sees only what its seat may see.
 """

@@ -32,9 +32,17 @@ WAIT_S = 20.0  # longest wait for the board or the session before giving up, on 
 
 def load_factor() -> float:
     """How many times slower than idle this machine runs its processes now: the run queue
-    per core (1 when idle). The board, the host and the hands share the cores: waits for
-    them grow with it, so that a loaded machine is slow, never wrong."""
-    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    per core (1 when idle), the larger of the last minute's average and this instant's
+    (busy work just started has not reached the average yet). The board, the host and the
+    hands share the cores: waits for them grow with it, so that a loaded machine is slow,
+    never wrong."""
+    queue = os.getloadavg()[0]
+    try:  # Linux: "1.0 0.5 0.2 RUNNING/TOTAL LASTPID", RUNNING counting this process
+        with open("/proc/loadavg") as stat:
+            queue = max(queue, int(stat.read().split()[3].split("/")[0]) - 1)
+    except (OSError, IndexError, ValueError):
+        pass
+    return max(1.0, queue / (os.cpu_count() or 1))
 
 
 
