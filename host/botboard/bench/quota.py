@@ -38,12 +38,14 @@ class QuotaError(RuntimeError):
 
 
 def _where() -> tuple[Path, Path]:
-    """(the cgroup to make, the parent to give processes back to)."""
+    """(this process's cgroup to make: two runs at once must not share a quota, the parent
+    to give processes back to)."""
+    mine = f"{NAME}-{os.getpid()}"
     if "cpu" in _read(_V2 / "cgroup.controllers").split() and "cpu" in _read(
             _V2 / "cgroup.subtree_control").split():
-        return _V2 / NAME, _V2
+        return _V2 / mine, _V2
     if (_V1 / "cpu.cfs_quota_us").exists():
-        return _V1 / NAME, _V1
+        return _V1 / mine, _V1
     raise QuotaError("no cgroup cpu controller here (cgroup v2 with +cpu, or v1 cpu, mounted "
                      "under /sys/fs/cgroup): run on Linux as root, or measure without the quota")
 
@@ -77,7 +79,7 @@ def cpu_quota(share: float = PI_CLASS_SHARE) -> Iterator[Path]:
         yield group
     finally:
         (parent / "cgroup.procs").write_text(str(os.getpid()))
-        with contextlib.suppress(OSError):  # another run still in it keeps it
+        with contextlib.suppress(OSError):  # a process started under it still runs there
             group.rmdir()
 
 
