@@ -10,8 +10,8 @@ period: a process in it runs as if on a core that many times as fast, in
 slices of ``PERIOD_US`` (short, so that a slice's wait stays far below a
 frame). cgroup v2 (``cpu.max``) is used where its cpu controller is enabled,
 else cgroup v1 (``cpu.cfs_quota_us``); both need root. The simulated board's
-firmware stands for the Pico, not for the host: sim.py moves it back out
-(``release``).
+firmware stands for the Pico and its relay threads for USB, not for the host:
+sim.py moves them back out (``release``).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -83,13 +84,16 @@ def cpu_quota(share: float = PI_CLASS_SHARE) -> Iterator[Path]:
             group.rmdir()
 
 
-def release(pid: int) -> None:
-    """Move ``pid`` out of the quota, if this process is under it (the simulated board's
-    firmware: it stands for the Pico, which the host's quota does not slow)."""
+def release(pid: int | None = None) -> None:
+    """Move process ``pid`` out of the quota, if this process is under it (the simulated
+    board's firmware: it stands for the Pico, which the host's quota does not slow); with
+    no ``pid``, the calling thread (the simulated board's relays stand for USB: the kernel's
+    work on a Pi; cgroup v1 moves single threads, v2 does not and keeps them under it)."""
     if NAME not in _read(Path("/proc/self/cgroup")):
         return
+    target = "cgroup.procs" if pid is not None else "tasks"
     with contextlib.suppress(QuotaError, OSError):
-        (_where()[1] / "cgroup.procs").write_text(str(pid))
+        (_where()[1] / target).write_text(str(pid if pid is not None else threading.get_native_id()))
 
 
 def main(argv: list[str] | None = None) -> int:

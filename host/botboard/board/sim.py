@@ -195,6 +195,7 @@ class SimBoard:
     # -- relays -----------------------------------------------------------------
     def _board_to_host(self) -> None:
         assert self.proc and self.proc.stdout
+        quota.release()  # a relay stands for USB, not for the host's Python
         pacer = Pacer(self.baud)
         while not self._stop.is_set():
             data = self.proc.stdout.read(4096)  # unbuffered: what is there, up to 4 KB
@@ -214,6 +215,7 @@ class SimBoard:
 
     def _host_to_board(self) -> None:
         assert self.proc and self.proc.stdin
+        quota.release()
         pacer = Pacer(self.baud)
         while not self._stop.is_set():
             if not self._plugged.wait(0.1):
