@@ -82,6 +82,7 @@ _last: dict = {}  # key -> the task doing the latest thing asked of it
 async def _after(previous, hal, board, key, action):
     if previous is not None:
         await previous
+        previous = None  # a finished task kept here would keep every one before it: the heap
     if action != "release":
         hal.matrix.down[key] = 1
         await _until(lambda: board.buttons.down(key))
