@@ -25,7 +25,7 @@ measured seat thinks throughout in the session's thinking workers, as a
 computer seat does (``*_paced_thinking``); ``--thinking thread`` thinks in a
 thread of the host instead, as computer seats did before (for comparison).
 ``--pi-class`` runs it all under a CPU quota standing for a Raspberry Pi 3's
-core (quota.py); the simulated board's firmware stays outside it.
+core (quota.py); the simulated board's firmware and relays stay outside it.
 """
 
 from __future__ import annotations
