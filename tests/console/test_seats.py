@@ -53,7 +53,7 @@ def lay(live: LiveDaemon, seat: int, cards: list[str]) -> list[str]:
     tags = []
     for register, card in enumerate(cards):
         slot = live.call(lambda r=register: session.seating.physical(seat, r))
-        placed = live.post("/api/sim/place", {"slot": slot, "card": card})
+        placed = live.post("/api/sim/place", {"slot": slot, "tile": {"card": card}})
         tags += [placed["uid"], placed["payload"]]
     wait_for(lambda: live.call(lambda: session.seat_view(seat)["station"]) == cards, 10,
              f"seat {seat}'s registers to read its cards")
@@ -249,7 +249,7 @@ def test_volt_programs_and_inventories_reach_no_one_else(volt: LiveDaemon) -> No
             status, reply = volt.request("POST", "/api/seat/0/control", {"name": name, "value": value},
                                          token=seat_key)
             assert status == 200, reply
-    wait_for(lambda: volt.call(lambda: session.seat_view(0)["station"][:3]) == ["red die", "blue die", "red die"],
+    wait_for(lambda: volt.call(lambda: session.seat_view(0)["station"][:3]) == ["red die (red's)", "blue die (red's)", "red die (red's)"],
              10, "red's units to read its dice")
     status, reply = volt.request("POST", "/api/seat/0/press", {"role": "confirm"}, token=seat_key)
     assert status == 200, reply
