@@ -23,6 +23,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -33,6 +36,24 @@ _PRELOAD = ["botboard.players", "botboard.games"]
 # a worker yields the CPU to the table: the event loop serving the board, the console and
 # the phones wins a core whenever it needs one (a Pi's four cores are shared with them)
 NICE = 10
+
+
+def _start_worker(host: int) -> None:
+    """In a worker as it starts: yield to the table, and go when the host is gone (a host
+    killed outright leaves its forkserver and workers behind otherwise), taking the
+    forkserver, its parent, along."""
+    os.nice(NICE)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(host, 0)
+            except ProcessLookupError:
+                os.kill(os.getppid(), signal.SIGTERM)
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def choose(player: Player, game_name: str, state: Any, seat: int) -> tuple[Choice, Player]:
@@ -60,7 +81,7 @@ class ThinkingPool:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(_PRELOAD)
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                             initializer=os.nice, initargs=(NICE,))
+                                             initializer=_start_worker, initargs=(os.getpid(),))
         return self._pool
 
     def close(self) -> None:
