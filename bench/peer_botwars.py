@@ -19,11 +19,11 @@ The same robots: eight real robots on different squares (no pit) with random
 facings, each with one program card of the same kind and priority in both
 engines (forward 1-3, back 1, left, right, U-turn), drawn from ``--seed``.
 
-Timed: BotWars ``run_stage`` for stage 1 on its own state, building its events
-(with ``--quiet``: without them, as ``Game.advance`` does), against the peer's
-``apply_register(0)`` then ``apply_tile_effects(0)``, its log included (the
-peer records robot positions after every change). Building the states is not
-timed. Each setup runs ``--repeat`` times in each engine, alternating, and the
+Timed, like for like in two pairs: BotWars ``run_stage`` for stage 1 on its
+own state building its events, against the peer's ``apply_register(0)`` then
+``apply_tile_effects(0)`` with its log (the peer records robot positions after
+every change); and BotWars without events (as ``Game.advance`` does) against
+the peer without its log. Building the states is not timed. Each setup runs ``--repeat`` times in each engine, alternating, and the
 fastest run counts; the figures are the mean over setups. A last untimed run
 of each setup compares where the robots end in both engines (the rules differ
 at the edge: the peer's robots fall off it, BotWars' fence stops them).
@@ -185,7 +185,11 @@ class Peer:
         return state
 
 
-def time_peer(state: Any) -> float:
+def time_peer(state: Any, log: bool = True) -> float:
+    """The peer's phase; without ``log``, its position log is not written (its
+    ``record_log`` does nothing): like for like with BotWars without events."""
+    if not log:
+        state.record_log = lambda: None
     start = time.perf_counter()
     state.apply_register(0)
     state.apply_tile_effects(0)
@@ -215,7 +219,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--setups", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--quiet", action="store_true", help="BotWars without events")
     args = parser.parse_args(argv)
     if not args.peer:
         parser.error("give the peer's path (or set ROBOPROJEKT)")
@@ -224,30 +227,31 @@ def main(argv: list[str] | None = None) -> None:
     doc = common_board(factory)
     from botboard.games.botwars.board import board_from_json
     tiles = peer.board(board_from_json(doc))
-    ours = theirs = 0.0
+    # (BotWars, peer) for (events built, peer's log kept) and (no events, no log)
+    pairs = {"events/log": [0.0, 0.0], "no events/no log": [0.0, 0.0]}
     same = edge_only = 0
     placements = setups(factory, args.setups, args.seed)
     for robots in placements:
         state = botwars_state(doc, robots)
-        best_ours = best_theirs = float("inf")
         with inside(Path(args.peer)):
-            for _ in range(args.repeat):
-                best_ours = min(best_ours, time_botwars(state, args.quiet))
-                best_theirs = min(best_theirs, time_peer(peer.state(tiles, robots)))
+            for (quiet, log), total in zip(((False, True), (True, False)), pairs.values()):
+                best_ours = best_theirs = float("inf")
+                for _ in range(args.repeat):
+                    best_ours = min(best_ours, time_botwars(state, quiet))
+                    best_theirs = min(best_theirs, time_peer(peer.state(tiles, robots), log))
+                total[0] += best_ours
+                total[1] += best_theirs
             played, peer_played = state.clone(), peer.state(tiles, robots)
             run_stage(Ctx(played, None), 1)
             time_peer(peer_played)
         agree = end_squares_agree(played, peer_played)
         same += agree[0]
         edge_only += agree[1]
-        ours += best_ours
-        theirs += best_theirs
     n = len(placements)
-    print(f"setups {n}, repeat {args.repeat}, seed {args.seed}, BotWars events "
-          f"{'off' if args.quiet else 'on'}")
-    print(f"BotWars register phase: {ours / n * 1e6:8.1f} us")
-    print(f"peer register phase:    {theirs / n * 1e6:8.1f} us")
-    print(f"BotWars is {theirs / ours:.2f}x as fast (time ratio {ours / theirs:.2f})")
+    print(f"setups {n}, repeat {args.repeat}, seed {args.seed}")
+    for name, (ours, theirs) in pairs.items():
+        print(f"{name:>17}: BotWars {ours / n * 1e6:6.1f} us, peer {theirs / n * 1e6:6.1f} us: "
+              f"BotWars is {theirs / ours:.2f}x as fast")
     print(f"end squares and facings: the same in {same} setups, differing only by robots the peer "
           f"lost over the edge in {edge_only}, otherwise in {n - same - edge_only}")
 

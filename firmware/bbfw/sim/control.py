@@ -5,6 +5,7 @@
 import binascii
 import gc
 import json
+import time
 
 import asyncio
 from bbshared import messages as m
@@ -12,6 +13,7 @@ from bbshared import messages as m
 from .ntag import FAULTS
 
 _HOLD_MS = {"click": 80, "long": 1200}  # how long a click or a long press holds the key
+_SEEN_MS = 10000  # longest wait for the scanner to see a key go down or up
 
 
 async def _write_hex_reply(writer, key, data, extra):
@@ -64,18 +66,40 @@ async def serve(hal, board):
         await asyncio.sleep_ms(200)
 
 
-def _press(hal, key, action):
+def _press(hal, board, key, action):
+    # What is asked of one key is done in order, a press held until the
+    # scanner has seen it down, a release until it has seen it up: a loaded
+    # machine starves this process for longer than a press lasts, and a key
+    # let go (or pressed again) before the scan saw it would be a press lost.
     if not 0 <= key < len(hal.matrix.down):
         raise ValueError("no button or touch pad %d on this board" % key)
-    hal.matrix.down[key] = 0 if action == "release" else 1
-    hold = _HOLD_MS.get(action)
-    if hold:
-        asyncio.create_task(_release_after(hal, key, hold))
+    _last[key] = asyncio.create_task(_after(_last.get(key), hal, board, key, action))
 
 
-async def _release_after(hal, key, ms):
-    await asyncio.sleep_ms(ms)
-    hal.matrix.down[key] = 0
+_last: dict = {}  # key -> the task doing the latest thing asked of it
+
+
+async def _after(previous, hal, board, key, action):
+    if previous is not None:
+        await previous
+        previous = None  # a finished task kept here would keep every one before it: the heap
+    if action != "release":
+        hal.matrix.down[key] = 1
+        await _until(lambda: board.buttons.down(key))
+        hold = _HOLD_MS.get(action)  # a click or a long press lets go after this
+        if hold is None:
+            return
+        await asyncio.sleep_ms(hold)
+    if hal.matrix.down[key]:
+        hal.matrix.down[key] = 0
+        await _until(lambda: not board.buttons.down(key))
+
+
+async def _until(ready):
+    # at most _SEEN_MS (a key the scanner cannot see: stuck, or at boot)
+    start = time.ticks_ms()
+    while not ready() and time.ticks_diff(time.ticks_ms(), start) < _SEEN_MS:
+        await asyncio.sleep_ms(2)
 
 
 async def _flood(board, count):
@@ -108,9 +132,9 @@ def _control(hal, board, req):
         tag = hal.field.tag(req["slot"])
         return {"ok": True, "payload": bytes(tag.byte(16 + i) for i in range(16)).hex()}
     elif op == "button":  # action: press, release, or click / long (press, then release)
-        _press(hal, req["button"], req.get("action", "click"))
+        _press(hal, board, req["button"], req.get("action", "click"))
     elif op == "touch":
-        _press(hal, hal.config["buttons"] + req["cell"], req.get("action", "click"))
+        _press(hal, board, hal.config["buttons"] + req["cell"], req.get("action", "click"))
     elif op == "leds":
         return ("leds", hal.strip.buf, {"frames": hal.strip.frames})
     elif op == "cells":

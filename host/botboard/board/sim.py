@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import firmware_build, layouts
+from ..bench import quota
 from .venv_tools import venv_tool
 
 from ..resources import ROOT
@@ -136,6 +137,7 @@ class SimBoard:
         self.proc = subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={heap_size(self.layout.slot_count)}", str(firmware / "main.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+        quota.release(self.proc.pid)  # the firmware stands for the Pico: a Pi-class host's quota is not its
         try:
             self.plug()
         except BaseException:
@@ -193,6 +195,7 @@ class SimBoard:
     # -- relays -----------------------------------------------------------------
     def _board_to_host(self) -> None:
         assert self.proc and self.proc.stdout
+        quota.release()  # a relay stands for USB, not for the host's Python
         pacer = Pacer(self.baud)
         while not self._stop.is_set():
             data = self.proc.stdout.read(4096)  # unbuffered: what is there, up to 4 KB
@@ -212,6 +215,7 @@ class SimBoard:
 
     def _host_to_board(self) -> None:
         assert self.proc and self.proc.stdin
+        quota.release()
         pacer = Pacer(self.baud)
         while not self._stop.is_set():
             if not self._plugged.wait(0.1):

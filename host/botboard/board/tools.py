@@ -32,7 +32,7 @@ from ..link.image import CellState
 from ..link.connection import BoardConnection, Message
 from .layouts import Layout
 from .sim import SimBoard
-from .sim_control import SimControl, SimControlError
+from .sim_control import PATIENCE_S, SimControl, SimControlError
 
 
 class ToolsHost(Protocol):
@@ -421,9 +421,11 @@ class BoardTools:
 
     async def _sim_call(self, call: Any) -> None:
         try:
-            await asyncio.wait_for(call, 3.0)
+            # as patient as the control socket's client: a click given up on is a press lost
+            await asyncio.wait_for(call, PATIENCE_S + 5)
         except (SimControlError, asyncio.TimeoutError) as err:
-            raise ToolError(f"the simulated board did not do it: {err or 'no answer in 3 s'}") from err
+            raise ToolError(f"the simulated board did not do it: "
+                            f"{err or f'no answer in {PATIENCE_S + 5:.0f} s'}") from err
 
     # -- summary ----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

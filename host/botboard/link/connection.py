@@ -327,10 +327,13 @@ class BoardConnection:
         self.ask_state()
 
     async def _serve(self) -> None:
-        self._last_rx = time.monotonic()
+        self._last_rx = last_turn = time.monotonic()
         next_ping = next_stats = 0.0
         while not self._lost.is_set():
             now = time.monotonic()
+            if now - last_turn > PING_EVERY_S:  # this host was starved of CPU meanwhile (a
+                self._last_rx += now - last_turn  # loaded machine): not the board's silence
+            last_turn = now
             if now - self._last_rx > SILENT_AFTER_S:
                 raise HandshakeError(f"the board on {self.port_name} went silent for "
                                      f"{SILENT_AFTER_S:.0f} s; reconnecting")

@@ -2,8 +2,9 @@
 
 A seat given to the computer (``botboard run --computer 2=search``) needs no
 tiles: when the game waits for it (a program to confirm, a decision), its
-player (botboard.players) thinks off the event loop within its budget, and its
-move is taken as a confirmed program or a decision would be, then announced
+player (botboard.players) thinks within its budget in a worker process, apart
+from the event loop (thinking.py), and its move is taken as a confirmed
+program or a decision would be, then announced
 ("blue plays: ..."): the LEDs and the console show it as any move. Its
 station is not checked for tiles. A player sees only what its seat may see.
 """
@@ -12,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from typing import TYPE_CHECKING, Any
 
-from ..players import Player, Situation, make
+from ..players import Choice, Player, Situation, make
+from .thinking import ThinkingPool
 
 if TYPE_CHECKING:
     from ..games.base import Game
@@ -47,15 +50,25 @@ class ComputerSeats:
     levels: dict[int, str]  # seat -> its level (random, greedy, search)
     think_s: float  # thinking time a move
     _thinking: set[int]
+    _pool: ThinkingPool | None
 
     def set_computers(self, levels: dict[int, str], budget_s: float = DEFAULT_BUDGET_S) -> None:
         """Seats played by the computer from now on (``{seat: level}``; {} for none)."""
         self.levels, self.think_s = dict(levels), budget_s
         self.computers = {seat: make(level, seed=seat + 1, budget_s=budget_s) for seat, level in levels.items()}
+        self.stop_thinking()
         self._thinking = set()
+        if self.computers:  # workers start when the first move is thought
+            self._pool = ThinkingPool(min(len(self.computers), os.cpu_count() or 1))
         if self.state is not None:
             self._publish_view()  # every console says who plays each seat
         self._computers_move()
+
+    def stop_thinking(self) -> None:
+        """Stop the thinking workers (the session is closing, or the computers leave)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
     def is_computer(self, seat: int) -> bool:
         return seat in self.computers
@@ -92,21 +105,29 @@ class ComputerSeats:
 
     def _think(self, seat: int) -> None:
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:
             return  # no loop (unit tests): computers_now() plays it
+        assert self._pool is not None
         state, mode = self.state, self.mode
-        situation = Situation.of(self.engine, state, seat)
         self._thinking.add(seat)
-        future = loop.run_in_executor(None, self.computers[seat].choose, situation)
-        future.add_done_callback(lambda done: self._play(seat, state, mode, self._chosen(done, situation)))
+        future = self._pool.think(self.computers[seat], self.engine, state, seat)
+        future.add_done_callback(lambda done: self._thought(seat, state, mode, done))
 
-    def _chosen(self, done: Any, situation: Situation) -> str:
+    def _thought(self, seat: int, state: Any, mode: str, done: asyncio.Future[tuple[Choice, Player]]) -> None:
+        if done.cancelled():  # the workers were stopped
+            self._thinking.discard(seat)
+            return
         try:
-            return str(done.result().action)
+            choice, player = done.result()
+            if seat in self.computers:
+                self.computers[seat] = player  # as it is after thinking: its seed goes on
+            action = choice.action
         except Exception as err:  # a player's bug must not stall the table: a legal move instead
             log.exception("computer player failed: %s", err)
-            return situation.notation(situation.legal[0])
+            situation = Situation.of(self.engine, state, seat)
+            action = situation.notation(situation.legal[0])
+        self._play(seat, state, mode, action)
 
     def _play(self, seat: int, state: Any, mode: str, action: str) -> None:
         self._thinking.discard(seat)

@@ -11,6 +11,7 @@ the session reads every move from the slots, as at a real table.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import random
 import time
@@ -24,10 +25,24 @@ from ..board.sim_control import SimControl, SimControlError
 from .mapping import TileError
 from .session import GameSession
 
-HOLD_S = 0.05  # a press held at least this long, and until the board has reported it...
-HOLD_MAX_S = 0.5  # ...or this long (under the board's 800 ms long press: a damaged line is slow to tell)
+HOLD_S = 0.05  # a press held this long (the simulated board holds it until its scan has seen it)
 PHONE_OVER = 6  # more choices than this on one cell are picked on the phone, as a player would
-WAIT_S = 20.0  # longest wait for the board or the session before giving up
+WAIT_S = 20.0  # longest wait for the board or the session before giving up, on an idle machine
+
+
+def load_factor() -> float:
+    """How many times slower than idle this machine runs its processes now: the run queue
+    per core (1 when idle), the larger of the last minute's average and this instant's
+    (busy work just started has not reached the average yet). The board, the host and the
+    hands share the cores: waits for them grow with it, so that a loaded machine is slow,
+    never wrong."""
+    queue = os.getloadavg()[0]
+    try:  # Linux: "1.0 0.5 0.2 RUNNING/TOTAL LASTPID", RUNNING counting this process
+        with open("/proc/loadavg") as stat:
+            queue = max(queue, int(stat.read().split()[3].split("/")[0]) - 1)
+    except (OSError, IndexError, ValueError):
+        pass
+    return max(1.0, queue / (os.cpu_count() or 1))
 
 
 
@@ -87,14 +102,15 @@ class Hands:
         """Wait for ``predicate``; BoardRestarted if the board is or was away meanwhile
         (what a hand did or waited for may be lost with it: a press while the cable is
         out is), unless the wait is meant to span restarts."""
-        deadline = time.monotonic() + (self.wait_s if timeout is None else timeout)
+        waited = (self.wait_s if timeout is None else timeout) * load_factor()
+        deadline = time.monotonic() + waited
         connection = self.conn.reconnects
         while not predicate():
             if not across_restarts and (self.conn.reconnects != connection
                                         or self.conn.state != "connected"):
                 raise BoardRestarted(f"the board was away while waiting for {what}")
             if time.monotonic() > deadline:
-                raise SelfplayError(f"timed out waiting for {what}; the session says: "
+                raise SelfplayError(f"waited {waited:.0f} s for {what} in vain; the session says: "
                                     f"{self.session.message}")
             await asyncio.sleep(0.01)
 
@@ -168,18 +184,15 @@ class Hands:
                     await self.at(seat).ctl.remove(slot)
 
     async def press(self, seat: int, role: str) -> None:
-        """Press and release as a finger does: held until the board has reported it or
-        for HOLD_MAX_S, however busy the machine (a fixed short hold loses presses when the
-        simulated board lags), then released; both must be reported."""
+        """Press and release as a finger does; both must be reported. The simulated board
+        keeps a released key down until its scan has seen the press: however busy the
+        machine, a press is never lost, and never held into a long press."""
         assert self.session.seating is not None
         button = self.session.seating.button_of(seat, role)
         self.reported.clear()
         ctl = self.at(seat).ctl
         await ctl.button(button, "press")
         await asyncio.sleep(HOLD_S)
-        held = asyncio.get_running_loop().time() + HOLD_MAX_S - HOLD_S
-        while (button, m.PRESS) not in self.reported and asyncio.get_running_loop().time() < held:
-            await asyncio.sleep(0.01)
         await ctl.button(button, "release")
         await self.until(lambda: (button, m.RELEASE) in self.reported or not self.alive(),
                          f"the board to report the {role} button's press and release")
@@ -214,7 +227,7 @@ class Hands:
             done = len(session.journal.actions(session.game_id))
             await self.set_station(seat, random_program(session, seat, self.rng, self.at(seat).phone))
             await self.press(seat, "confirm")
-            deadline = time.monotonic() + self.wait_s
+            deadline = time.monotonic() + self.wait_s * load_factor()
             while seat in session.acting() and len(session.journal.actions(session.game_id)) == done:
                 if seat in session.awaiting:
                     await self.press(seat, "confirm")  # the second confirm: pass, or the joker
@@ -265,29 +278,37 @@ class Hands:
     async def play(self, max_actions: int = 2000) -> None:
         """Play until the game is over (board restarts and refusals are lived through)."""
         session = self.session
-        for turn in range(max_actions):
+        let_go, unanswered = False, 0
+        for _ in range(max_actions):
             await self.until(self.ready, "the board and the session to be ready", 60,
                              across_restarts=True)
-            if turn == 0:  # hands let go of what they held when a killed host left them
-                for button in range(session.layout.button_count):
-                    for place in {id(p.ctl): p for p in [self.here, *self.places.values()]}.values():
-                        await place.ctl.button(button, "release")
             if session.mode == "over":
                 return
             try:
+                if not let_go:  # hands let go of what they held when a killed host left them
+                    await self._let_go()
+                    let_go = True
                 if session.mode == "decide":
                     await self.decide()
                 else:
                     await self.play_turn()
+                unanswered = 0
             except (SimControlError, ConnectionError, OSError) as err:
-                await asyncio.sleep(0.5)  # the board went away: wait for it, then look again
-                _ = err
+                unanswered += 1  # the board went away: wait for it, then look again
+                if unanswered == 3:
+                    raise SelfplayError(str(err)) from None
+                await asyncio.sleep(0.5)
             except BoardRestarted:
                 continue
             except SelfplayError:
                 if self.conn.state == "connected" or not self.alive():
                     raise
         raise SelfplayError(f"no end after {max_actions} actions")
+
+    async def _let_go(self) -> None:
+        for button in range(self.session.layout.button_count):
+            for place in {id(p.ctl): p for p in [self.here, *self.places.values()]}.values():
+                await place.ctl.button(button, "release")
 
 
 def progress(event: dict[str, Any]) -> None:
@@ -361,6 +382,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
         link.cancel()
         conn.close()
         ctl.close()
+        session.stop_thinking()
         session.journal.close()
         if sim is not None:
             sim.stop()

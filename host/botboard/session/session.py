@@ -122,6 +122,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
         self.remote_seats = frozenset()  # seats played at another table (remote_stations.py)
         self._local_slots = {}
         self.computers, self.levels, self._thinking = {}, {}, set()  # seats the computer plays
+        self._pool = None  # their thinking workers (computers.py)
         self.think_s = 2.0
         self.hints = TableHints(self)  # a seat's phone asks what the computer would play
         self.first_times = FirstTimes(self)  # a seat's phone explains a kind of tile laid the first time

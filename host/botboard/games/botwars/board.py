@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from ..base import ScenarioError
 from ..squares import FACINGS, Square, parse_facing, parse_square, square_name  # noqa: F401  (re-exported)
@@ -48,6 +48,12 @@ class Laser:
     square: Square
     facing: int
     colour: str  # "blue": stopped by the first robot; any other colour passes robots
+
+
+class Beam(NamedTuple):
+    squares: tuple[Square, ...]
+    place: dict[Square, int]  # square -> its index in ``squares``
+    over_bridge: bool
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,22 @@ class Board:
             found = tuple(squares)
             self._rays[key] = found
         return found
+
+    def beam(self, start: Square, facing: int, from_next: bool) -> Beam:
+        """``ray`` with each square's place on it and whether it crosses a drawbridge
+        (memoised): a beam's hits are found from the squares robots stand on, not by walking it."""
+        key = (start, facing, from_next)
+        found = self._beams.get(key)
+        if found is None:
+            squares = self.ray(start, facing, from_next)
+            found = Beam(squares, {sq: i for i, sq in enumerate(squares)},
+                         not self.bridges.isdisjoint(squares))
+            self._beams[key] = found
+        return found
+
+    @cached_property
+    def _beams(self) -> dict[tuple[Square, int, bool], Beam]:
+        return {}
 
     def flag_number(self, square: Square) -> int:
         """1-based flag number at ``square``, 0 if none."""

@@ -26,6 +26,10 @@ class Ctx:
         self.events = events
         self.stage = 0  # 1..5 during a stage, 0 between stages
         self.step = "program"  # program | move | board | laser | check | end
+        # the robots on the floor, kept while a stage runs (asked for in every pass of it):
+        # only a destruction changes who they are there (``destroy`` forgets them)
+        self.roster: list[Player] | None = None
+        self.keep_roster = False
 
     def emit(self, kind: str, robot: Player | None, words: str, **data: Any) -> None:
         """Record an event; ``words`` is what the report prints in the robot's column."""
@@ -37,14 +41,20 @@ class Ctx:
 
     # -- who stands where ----------------------------------------------------
     def robots(self) -> list[Player]:
-        return [p for p in self.state.players if p.square is not None and p.mode in ("real", "virtual")]
+        """The robots on the floor (real or virtual), in player order; do not change the list."""
+        if self.roster is not None:
+            return self.roster
+        found = [p for p in self.state.players if p.square is not None and p.mode in ("real", "virtual")]
+        if self.keep_roster:
+            self.roster = found
+        return found
 
     def blocker(self, square: Square, mover: Player) -> Player | None:
         """A robot on ``square`` that ``mover`` interacts with (both real), if any."""
         if mover.mode != "real":
             return None
         for other in self.state.players:
-            if other is not mover and other.square == square and other.mode == "real":
+            if other.square == square and other is not mover and other.mode == "real":
                 return other
         return None
 

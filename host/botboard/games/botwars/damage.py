@@ -19,7 +19,7 @@ def damage(ctx: Ctx, robot: Player, points: int, cause: str) -> None:
             lost += 1
             if robot.hp <= 0:
                 break
-    if lost:
+    if lost and ctx.events is not None:
         ctx.emit("damage", robot, f"-{lost} HP ({cause})", hp=robot.hp, lost=lost, cause=cause)
     if robot.hp <= 0:
         destroy(ctx, robot, cause)
@@ -35,9 +35,10 @@ def fuse(ctx: Ctx, robot: Player) -> None:
             continue
         card = robot.program[index] if robot.program else None
         robot.fused[index] = card
-        name = cards.name(card) if card is not None else "empty"
-        ctx.emit("fuse", robot, f"register {index + 1} fused ({name})", register=index + 1,
-                 card=name)
+        if ctx.events is not None:
+            name = cards.name(card) if card is not None else "empty"
+            ctx.emit("fuse", robot, f"register {index + 1} fused ({name})", register=index + 1,
+                     card=name)
 
 
 def unfuse(robot: Player) -> list[int]:
@@ -51,6 +52,7 @@ def unfuse(robot: Player) -> list[int]:
 def destroy(ctx: Ctx, robot: Player, cause: str) -> None:
     """Off the floor at once; options and fused registers go with the robot."""
     robot.square = None
+    ctx.roster = None  # one robot fewer on the floor
     robot.hp = 0
     robot.lives -= 1
     robot.mode = "destroyed" if robot.lives > 0 else "out"

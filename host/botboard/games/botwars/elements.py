@@ -37,6 +37,8 @@ def _belt(ctx: Ctx, square: Square | None) -> Mapping[str, Any] | None:
 
 def _belt_phase(ctx: Ctx, riders: list[Player]) -> list[tuple[Player, Square]]:
     """One simultaneous belt move; returns (robot, square it arrived on)."""
+    if not riders:
+        return []
     plans: dict[str, tuple[Player, int, Square]] = {}
     for robot in riders:
         if robot.square is None:
@@ -54,14 +56,16 @@ def _belt_phase(ctx: Ctx, riders: list[Player]) -> list[tuple[Player, Square]]:
     _drop_blocked(ctx, plans)
     for robot, way, target in plans.values():
         robot.square = target
-        words = f"conveyor to {square_name(target)}"
         belt = _belt(ctx, target)
+        turned = False
         if belt is not None:
             turn = (FACINGS.index(belt["dir"]) - way) % 4
             if turn in (1, 3):  # onto a perpendicular belt: turn with it
                 robot.facing = (robot.facing + (1 if turn == 1 else -1)) % 4
-                words += f", face {FACINGS[robot.facing]}"
-        ctx.emit("conveyor", robot, words, square=square_name(target), facing=FACINGS[robot.facing])
+                turned = True
+        if ctx.events is not None:
+            words = f"conveyor to {square_name(target)}" + (f", face {FACINGS[robot.facing]}" if turned else "")
+            ctx.emit("conveyor", robot, words, square=square_name(target), facing=FACINGS[robot.facing])
     arrived = [(robot, target) for robot, _, target in plans.values()]
     for robot, target in arrived:
         if robot.square == target:
@@ -161,7 +165,8 @@ def gears(ctx: Ctx) -> None:
         if cell["turn"] == "U" and not ctx.rules["gear_180"]:
             continue
         robot.facing = (robot.facing + _GEAR_TURNS[cell["turn"]]) % 4
-        ctx.emit("gear", robot, f"gear, face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing])
+        if ctx.events is not None:
+            ctx.emit("gear", robot, f"gear, face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing])
 
 
 def crushers(ctx: Ctx) -> None:

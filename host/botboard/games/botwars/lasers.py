@@ -24,11 +24,39 @@ def trace(ctx: Ctx, start: Square, facing: int, shooter: Player | None,
     """
     if occupants is None:
         occupants = standing(ctx)
+    beam = ctx.board.beam(start, facing, shooter is not None)
+    if beam.over_bridge:
+        return _walk(ctx, beam.squares, shooter, passes_robots, occupants)
+    place = beam.place
+    met = [sq for sq in occupants if sq in place]
+    if not met:
+        return list(beam.squares), []  # most beams: nobody in the way, the whole ray
+    hits: list[Player] = []
+    end = len(beam.squares)
+    stopped = False  # a real robot absorbed the beam; only virtual robots (board lasers) go on
+    for here in sorted(met, key=place.__getitem__):  # the squares robots stand on, in beam order
+        for robot in occupants[here]:
+            if robot is shooter:
+                continue
+            if robot.mode == "real" and not stopped:
+                hits.append(robot)
+                if not passes_robots:
+                    stopped, end = True, place[here] + 1
+            elif robot.mode == "virtual" and shooter is None:
+                hits.append(robot)
+        if stopped and shooter is not None:
+            break
+    return list(beam.squares[:end]), hits
+
+
+def _walk(ctx: Ctx, ray: tuple[Square, ...], shooter: Player | None, passes_robots: bool,
+          occupants: dict[Square, list[Player]]) -> tuple[list[Square], list[Player]]:
+    """``trace`` square by square, for a beam a drawbridge may stop."""
     squares: list[Square] = []
     hits: list[Player] = []
     bridges = ctx.board.bridges
-    stopped = False  # a real robot absorbed the beam; only virtual robots (board lasers) go on
-    for here in ctx.board.ray(start, facing, shooter is not None):
+    stopped = False
+    for here in ray:
         if here in bridges and ctx.bridge_raised(here) is not None:
             break
         if not stopped:

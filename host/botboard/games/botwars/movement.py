@@ -58,7 +58,7 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
     if not board.on_board(target):
         fence(ctx, robot)
         return False
-    if ctx.bridge_raised(target) == (way + 2) % 4:
+    if target in board.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
         return False  # the bridge itself acts as a wall from its own side
     other = ctx.blocker(target, robot)
     if other is not None and not step(ctx, other, way, time, "push"):
@@ -67,7 +67,8 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
     robot.square = target
     if ctx.events is not None:
         _moved(ctx, robot, target, time, how)
-    enter(ctx, robot, target)
+    if target in ctx.cells:  # most squares are plain floor
+        enter(ctx, robot, target)
     return True
 
 

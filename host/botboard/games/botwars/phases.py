@@ -81,6 +81,7 @@ def run_turn(ctx: Ctx) -> None:
 def run_stage(ctx: Ctx, stage: int) -> None:
     state, cards = ctx.state, deck()
     ctx.stage, ctx.step = stage, "move"
+    ctx.roster, ctx.keep_roster = None, True
     acting = [(p.program[stage - 1], p) for p in ctx.robots()
               if p.program is not None and not p.rebooting and p.program[stage - 1] is not None]
     if ctx.events is not None:
@@ -108,6 +109,7 @@ def run_stage(ctx: Ctx, stage: int) -> None:
                  facings={p.name: FACINGS[p.facing] for p in state.players})
     check_winner(ctx)
     ctx.stage = 0
+    ctx.roster, ctx.keep_roster = None, False
 
 
 def _mode(player: Player) -> str:
