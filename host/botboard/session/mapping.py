@@ -82,6 +82,11 @@ class Verdict:
     def ok(self) -> bool:
         return self.action is not None
 
+    @classmethod
+    def refused(cls, problems: dict[int, str]) -> Verdict:
+        """A refusal of every slot in ``problems`` (physical slot -> what is wrong there)."""
+        return cls(None, "; ".join(problems.values()), tuple(problems))
+
 
 class TableMapping(ABC, Generic[S]):
     """A game at the table. Subclasses fill in the hooks; ``S`` is the engine's state."""
@@ -93,6 +98,12 @@ class TableMapping(ABC, Generic[S]):
     secret_slots: bool = False  # slot contents are hidden information (programs before the reveal)
     default_speed_s: float = 0.35  # animation seconds per step
     settings_per_action: bool = False  # a seat's settings are forgotten once its action is taken
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.leds is not None and "palette" not in vars(cls):  # the LED module's palette by default
+            cls.palette, cls.palette_index = cls.leds.PALETTE, cls.leds.INDEX
+            cls.palette_doc = cls.leds.PALETTE_DOC
 
     def __init__(self, registry: Any = None) -> None:
         self.engine: Game[S, Any] = games.get(self.game)
@@ -236,7 +247,8 @@ class TableMapping(ABC, Generic[S]):
 
     # -- the LEDs --------------------------------------------------------------
     # A game whose LED language is one module (picture, frames, robot_cell(state, seat),
-    # candidates) names it here and the four hooks below use it; others override them.
+    # candidates, and its PALETTE, INDEX and PALETTE_DOC) names it here and the four hooks
+    # below and the palette use it; others override them.
     leds: Any = None
 
     def picture(self, state: S) -> Picture:
