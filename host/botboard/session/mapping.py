@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import Any, Generic, Sequence, TypeVar
+from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from .. import games
 from ..games.base import Decision, Event, Game
@@ -38,6 +38,14 @@ from .palette import check_variant, colours, legend
 S = TypeVar("S")
 Picture = dict[int, CellState]  # engine cell index -> what it shows
 Frames = list[tuple[Event | None, Picture]]  # (event, picture) per step; the last is the state after
+
+
+def scene_frames(scene: Any, events: list[Event], draw: Callable[[Any], Picture], last: Picture) -> Frames:
+    """The events followed on ``scene`` (``scene.apply(event)`` says whether it shows): a
+    ``draw(scene)`` per event shown, then ``last``, the exact picture of the state after."""
+    out: Frames = [(event, draw(scene)) for event in events if scene.apply(event)]
+    out.append((None, last))
+    return out
 
 
 class TableError(ValueError):
