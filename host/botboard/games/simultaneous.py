@@ -2,8 +2,9 @@
 
 Each seat fills its station's slots and confirms; nothing of a program is shown
 until every seat has confirmed. The game's station module (``program``) reads,
-judges and checks the slots; this class answers the session with it and says
-who is still programming.
+judges and checks the slots; this class answers the session with it (a slot
+whose tag cannot count refuses the program before it is judged) and says who
+is still programming.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ class SimultaneousTable(TableMapping[S]):
 
     def judge(self, state: S, seat: int, reading: StationReading, slots: list[int],
               settings: dict[str, Any]) -> Verdict:
+        if not reading.ok:  # a tag that cannot count: the program is not judged
+            return Verdict.refused(reading.problems)
         return self.program.judge(self.engine, state, seat, reading, slots, settings)
 
     def check_station(self, state: S, seat: int, reading: StationReading,

@@ -94,8 +94,7 @@ def program_text(seat: int, robot: Player, cards: Registers, settings: dict[str,
 
 def judge(game: Any, state: State, seat: int, reading: StationReading, slots: list[int],
           settings: dict[str, Any]) -> Verdict:
-    if not reading.ok:
-        return Verdict.refused(reading.problems)
+    """A reading without problems (SimultaneousTable refuses those first) as a program or a refusal."""
     robot = state.players[seat]
     cards: Registers = reading.held
     problems = {**fused_problems(robot, cards, slots), **hand_problems(state, robot, cards, slots)}

@@ -76,8 +76,7 @@ def program_text(seat: int, held: tuple[Any, ...], settings: dict[str, Any]) -> 
 
 def judge(game: Any, state: State, seat: int, reading: StationReading, slots: list[int],
           settings: dict[str, Any]) -> Verdict:
-    if not reading.ok:
-        return Verdict.refused(reading.problems)
+    """A reading without problems (SimultaneousTable refuses those first) as a program or a refusal."""
     held = reading.held
     robot = state.robots[seat]
     problems = _own_problems(state, seat, held, slots)
