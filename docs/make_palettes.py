@@ -1,17 +1,14 @@
 """Write docs/palettes.md (and docs/img/palette-<game>.svg) from every game's palette file.
 
-Run: .venv/bin/python docs/make_palettes.py
-(tests/session/test_palette_docs.py fails while the doc differs from what this writes, so the
+Run: `botboard docs` (all generated docs; tests/test_generated_docs.py fails while a doc differs, so the
 legend in the docs cannot drift from host/botboard/games/*/table/data/palette.json)
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ROOT / "host" / "botboard" / "games"
 DOCS = ROOT / "docs"
 
 INTRO = """\
@@ -101,20 +98,19 @@ def section(game: str, doc: dict) -> str:
 
 
 def render() -> dict[Path, str]:
-    """Every file this script writes -> its text."""
-    files = sorted(GAMES.glob("*/table/data/palette.json"))
+    """Every file this script writes -> its text: a section per table game of botboard's own
+    (found through the registry; a game from another package documents its own palette)."""
+    from botboard import games
+
     out: dict[Path, str] = {}
     parts = [INTRO]
-    for path in files:
-        game = path.parts[-4]
-        doc = json.loads(path.read_text())
+    for name in games.table_names():
+        if games.declaration(name).package != "botboard":
+            continue
+        mapping = games.table(name)
+        game = Path(mapping.__module__.replace(".", "/")).parts[-3]  # the package folder's name
+        doc = mapping.palette_doc
         parts.append(section(game, doc))
         out[DOCS / "img" / f"palette-{game}.svg"] = svg(game, doc["palette"])
     out[DOCS / "palettes.md"] = "\n".join(parts)
     return out
-
-
-if __name__ == "__main__":
-    for path, text in render().items():
-        path.write_text(text)
-        print(path.relative_to(ROOT))

@@ -9,9 +9,6 @@ import struct
 from bbshared import messages as m
 from bbshared.frame import MAX_WIRE
 
-# tilepayload game ids (bbshared.tilepayload.GAMES), as players call them
-_GAME_NAMES = ("", "Twin Tin Bots", "BotWars", "Goblins, Inc.", "VOLT")
-
 
 def handle(board, mtype, payload):
     # a host message of a type in app.RARE
@@ -109,8 +106,7 @@ def reader_hot(board, slot, hot):
 
 
 def wrong_game(board, slot, game):
-    # a tile of another game laid on this board
-    names = _GAME_NAMES
-    board.error(m.E_BAD_TAG, slot, "slot %d: a tile of %s, not of %s" % (
-        slot, names[game] if game < len(names) else "game %d" % game,
-        names[board.game] if board.game < len(names) else "this game"))
+    # a tile of another game laid on this board; the board knows games by their
+    # payload ids only (the host names them), so a new game never changes the firmware
+    board.error(m.E_BAD_TAG, slot, "slot %d: a tile of game %d, not of this board's game %d" % (
+        slot, game, board.game))

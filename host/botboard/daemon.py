@@ -36,7 +36,7 @@ DEFAULT_CONSOLE_PORT = 8700
 class DaemonConfig:
     port: str | None = None  # None: a real board if one is plugged in, else the simulated one
     layout: str | None = None  # None: the game's own layout (ttb-small, botwars...)
-    game: str = "twin-tin-bots"
+    game: str | None = None  # None: the flagship game (games.default_name())
     listen: str = "127.0.0.1"
     console_port: int = DEFAULT_CONSOLE_PORT
     token: str | None = None
@@ -98,9 +98,11 @@ def check_listen(listen: str, token: str | None) -> str | None:
     return token
 
 
-def table_game(name: str) -> tuple[str, Any]:
-    """(registry name, table mapping class) of a game that plays at the table; ConfigError if none."""
+def table_game(name: str | None) -> tuple[str, Any]:
+    """(registry name, table mapping class) of a game that plays at the table (None: the default
+    game); ConfigError if none."""
     try:
+        name = name or games.default_name()
         return games.canonical(name), games.table(name)
     except games.GameError as err:
         raise ConfigError(f"--game {name}: {err}") from err

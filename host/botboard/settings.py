@@ -36,11 +36,11 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("game", str, "twin-tin-bots", "the game at the table"),
+    Setting("game", str, None, "the game at the table (default: botboard's flagship game; "
+            "`botboard games --playable` lists them)", "botwars"),
     Setting("layout", str, None, "the board's layout (default: the game's own)", "ttb-big"),
     Setting("players", int, None, "players of a new game when none is unfinished", 2),
     Setting("seed", int, 0, "seed of a new game"),
-    Setting("variants", str, None, "Twin Tin Bots' variant pieces of a new game", "all"),
     Setting("options", dict, {}, "engine options of a new game (a TOML table)"),
     Setting("computer", list, [], "seats the computer plays, e.g. [\"2=search\"]"),
     Setting("think", float, 2.0, "the computer's thinking time a move, in seconds"),

@@ -2,7 +2,8 @@
 # (one NTAG READ).  Layout, documented in docs/tiles.md:
 #   0      MAGIC 0xBB
 #   1      VERSION (1)
-#   2      game id (GAMES below)
+#   2      game id: the game's tile_id in its declaration on the host
+#          (1..63 botboard's own games, 64..254 other packages; docs/tiles.md)
 #   3      tile kind (meaning defined by the game's tile set data)
 #   4      colour (player colour / palette index)
 #   5      flags (0; reserved)
@@ -16,7 +17,6 @@ FIRST_PAGE = 4
 LENGTH = 16
 MAGIC = 0xBB
 VERSION = 1
-GAMES = {1: "twintinbots", 2: "botwars", 3: "goblins", 4: "volt"}
 
 OK = 0
 BLANK = 1  # no payload: magic byte absent (a new or foreign tag)

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from botboard import games
 from botboard.cli import main
 from botboard.session.journal import Journal
 
 from ..simboard import BOTBOARD
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = games.declaration("botwars").scenario_folder()
 
 
 def test_board_command_prints_the_rendering(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
+from botboard import games
 from botboard.games import scenario
 from botboard.games.botwars import report
 from botboard.games.botwars.game import GAME
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = games.declaration("botwars").scenario_folder()
 
 
 def _report(name: str) -> dict:

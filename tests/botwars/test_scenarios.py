@@ -1,22 +1,13 @@
-"""Every scenario file in scenarios/ holds (the generic runner, botboard.games.scenario)."""
+"""The scenario suite covers the rules (every file is checked by tests/conformance/test_scenarios.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pytest
 
-from botboard.games import scenario
+from botboard import games
 
-FILES = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
+FILES = sorted(games.declaration("botwars").scenario_folder().glob("*.json"))
 
 
 def test_there_are_scenarios() -> None:
     assert len(FILES) >= 50
-
-
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_scenario(path: Path) -> None:
-    doc = scenario.load(path)
-    assert doc["game"] == "botwars"
-    assert scenario.check(doc, scenario.run(doc)) == []

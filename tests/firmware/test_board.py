@@ -75,7 +75,7 @@ out(({"errors": errors, "later": later, "again": box.errors(), "tile": TILE.hex(
     texts = [e[2] for e in r["errors"]]
     assert texts[0] == "slot 0: tag has no tile payload"
     assert texts[1] == "slot 1: tile payload corrupt"
-    assert texts[2] == "slot 2: a tile of BotWars, not of Twin Tin Bots"
+    assert texts[2] == "slot 2: a tile of game 2, not of this board's game 1"
     assert texts[3] == "slot 3: reader not answering"
     # the revived reader's tile arrives, with its payload; nothing is reported twice
     assert r["later"] == [[3, 1, r["tile"]]]

@@ -37,7 +37,7 @@ def test_armor_plates_and_engines_use_the_flags_byte() -> None:
 
 def test_other_games_and_damaged_tags_are_refused() -> None:
     tile = load_box("placeholder").tiles[1]
-    with pytest.raises(tagcodec.TagError, match="botwars"):
+    with pytest.raises(tagcodec.TagError, match="belongs to BotWars, not Goblins"):
         tagcodec.decode(tilepayload.encode(2, 0, 0, 1))
     damaged = bytearray(tagcodec.encode(tile))
     damaged[5] ^= 1

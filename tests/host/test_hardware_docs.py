@@ -1,5 +1,5 @@
-"""hardware/power.md, bom.md and wiring.md agree with every layout file, and every layout's
-hardware keeps its headroom (hardware/make_power.py computes both)."""
+"""Every layout's hardware keeps its headroom (hardware/make_power.py computes it, and the tables of
+hardware/power.md, bom.md and wiring.md: tests/test_generated_docs.py keeps those in step)."""
 
 from __future__ import annotations
 
@@ -36,15 +36,9 @@ def _doc(name: str) -> dict:
     return json.loads((HARDWARE / "layouts" / f"{name}.json").read_text())
 
 
-def test_the_generated_tables_match_the_layout_files() -> None:
-    for doc, text in mp.generated().items():
-        assert (HARDWARE / doc).read_text() == text, f"hardware/{doc} is stale: run python3 hardware/make_power.py"
-    assert mp.main(["--check"]) == 0
-
-
 def test_every_layout_keeps_20_percent_headroom_and_its_chains_under_80_percent_of_the_fuse() -> None:
     boards = mp.boards()
-    assert sorted(b.id for b in boards) == layouts.names()
+    assert sorted(b.id for b in boards) == sorted(p.stem for p in (HARDWARE / "layouts").glob("*.json"))
     for b in boards:
         assert mp.problems(b) == [], b.id
         name, rating = b.supply

@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
-from botboard.games.twintinbots.table.tiles import Registry, Tile, from_payload
-from botboard.games.twintinbots import content as C
+import pytest
+
+from botboard import games
+from botboard.board import layouts
+from botboard.session.enrolled import Enrolled
 
 from ..simboard import BOTBOARD, SimProcess
 
@@ -16,32 +20,47 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([BOTBOARD, *args], capture_output=True, text=True, timeout=60)
 
 
-def test_tiles_enroll_and_list(tmp_path: Path) -> None:
-    done = _run("tiles", "enroll", "--uid", "04a1b2c3d4e5f6", "--kind", "UL", "--colour", "yellow",
+def _spec_args(catalogue: Any, tile: Any) -> list[str]:
+    return [f"{key}={value}" for key, value in catalogue.spec(tile).items()]
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_tiles_enroll_and_list_every_game(tmp_path: Path, game: str) -> None:
+    catalogue = games.catalogue(game)
+    tile = list(catalogue.every_tile())[-1]
+    done = _run("tiles", "enroll", "--game", game, "--uid", "04a1b2c3d4e5f6", *_spec_args(catalogue, tile),
                 "--data-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
-    assert Registry(tmp_path).tags["04a1b2c3d4e5f6"] == Tile(C.TILE_BY_CODE["UL"], 3)
-    bad = _run("tiles", "enroll", "--uid", "04a1", "--kind", "XX", "--data-dir", str(tmp_path))
-    assert bad.returncode == 2 and "not a tile kind" in bad.stderr
+    registry = Enrolled(tmp_path, game, catalogue)
+    assert registry.tags["04a1b2c3d4e5f6"] == tile
+    listed = _run("tiles", "list", "--game", game, "--data-dir", str(tmp_path))
+    assert json.loads(listed.stdout) == {"04a1b2c3d4e5f6": catalogue.words(tile)}
+    field = catalogue.fields()[0].name
+    bad = _run("tiles", "enroll", "--game", game, "--uid", "04a1", f"{field}=XX", "--data-dir", str(tmp_path))
+    assert bad.returncode == 2 and "XX" in bad.stderr and "Traceback" not in bad.stderr
+    shapeless = _run("tiles", "enroll", "--game", game, "--uid", "04a1", "nonsense")
+    assert shapeless.returncode == 2 and "FIELD=VALUE" in shapeless.stderr
 
 
 def test_tiles_write_goes_through_the_board_to_the_tag() -> None:
     sim = SimProcess()
     try:
-        sim.control("place", slot=3, uid="04aabbccddee01")  # a blank tag on the reader
-        done = _run("tiles", "write", "--port", sim.port, "--kind", "F2", "--colour", "green",
-                    "--slot", "3")
-        assert done.returncode == 0, done.stderr
-        result = json.loads(done.stdout)
-        assert result["uid"] == "04aabbccddee01"
-        assert from_payload(bytes.fromhex(result["payload"])) == Tile(C.TILE_BY_CODE["F2"], 2)
-        # the NTAG213 model now holds the payload: the board's reader reads it back
-        tag = sim.control("tag", slot=3)["payload"]
-        assert tag == result["payload"]
-        empty = _run("tiles", "write", "--port", sim.port, "--kind", "F2", "--colour", "green",
-                     "--slot", "4")
+        for slot, game in enumerate(games.names(), start=3):
+            catalogue = games.catalogue(game)
+            tile = list(catalogue.every_tile())[1]
+            sim.control("place", slot=slot, uid=f"04aabbccddee{slot:02x}")  # a blank tag on the reader
+            done = _run("tiles", "write", "--game", game, "--port", sim.port, *_spec_args(catalogue, tile),
+                        "--slot", str(slot))
+            assert done.returncode == 0, done.stderr
+            result = json.loads(done.stdout)
+            assert result["uid"] == f"04aabbccddee{slot:02x}"
+            assert catalogue.from_payload(bytes.fromhex(result["payload"])) == tile
+            # the NTAG213 model now holds the payload: the board's reader reads it back
+            assert sim.control("tag", slot=slot)["payload"] == result["payload"]
+        spec = _spec_args(catalogue, tile)
+        empty = _run("tiles", "write", "--game", game, "--port", sim.port, *spec, "--slot", "0")
         assert empty.returncode == 2 and "put a tag on the reader" in empty.stderr
-        missing = _run("tiles", "write", "--port", "/dev/ttyACM7", "--kind", "F2", "--colour", "green")
+        missing = _run("tiles", "write", "--game", game, "--port", "/dev/ttyACM7", *spec)
         assert missing.returncode == 2 and "plug the board in" in missing.stderr
     finally:
         sim.stop()
@@ -60,34 +79,15 @@ def test_games_and_replay_name_a_missing_journal_or_game(tmp_path: Path) -> None
     assert fresh.returncode == 0 and len(fresh.stdout.strip()) == 16
 
 
-def test_goblins_tiles_written_once_define_the_box() -> None:
-    from botboard.games.goblins.tagcodec import tile_json
-    from botboard.games.goblins.tiles import load_box
-
-    box = load_box("placeholder")
-    sim = SimProcess()
-    try:
-        for slot, tile_id in ((2, 5), (7, 12)):
-            sim.control("place", slot=slot, uid=f"04aabbccdd{slot:02x}{tile_id:02x}")
-            done = _run("tiles", "write", "--port", sim.port, "--goblins-tile", str(tile_id),
-                        "--slot", str(slot))
-            assert done.returncode == 0, done.stderr
-        read = _run("tiles", "read-box", "--port", sim.port, "--settle", "0.5")
-        assert read.returncode == 0, read.stderr
-        # the tags alone carry the definitions: the same tiles as the box file
-        assert json.loads(read.stdout)["tiles"] == [tile_json(box.tiles[5]), tile_json(box.tiles[12])]
-        missing = _run("tiles", "write", "--port", sim.port, "--goblins-tile", "999", "--slot", "2")
-        assert missing.returncode == 2 and "no tile 999" in missing.stderr
-    finally:
-        sim.stop()
-
-
 def test_games_playable_lists_each_table_game_with_the_players_its_board_seats() -> None:
     done = _run("games", "--playable", "--json")
     assert done.returncode == 0, done.stderr
-    games = {g["game"]: g for g in json.loads(done.stdout)}
-    assert set(games) == {"twin-tin-bots", "botwars", "volt", "goblins"}
-    assert games["botwars"]["players"] == [1, 4]  # the rules take 8, the botwars board seats 4
-    assert games["twin-tin-bots"]["players"] == [2, 6] and games["goblins"]["layout"] == "goblins"
-    helped = _run("run", "--help")
-    assert "botwars, goblins, ttb-big, ttb-small, volt" in " ".join(helped.stdout.split())
+    listed = {g["game"]: g for g in json.loads(done.stdout)}
+    assert sorted(listed) == games.table_names()
+    for name, row in listed.items():
+        info, mapping = games.get(name).info, games.table(name)
+        low, high = row["players"]
+        assert info.min_players == low <= high <= info.max_players
+        assert row["layout"] == mapping.default_layout(low) and row["tile_id"] == games.declaration(name).tile_id
+    helped = " ".join(_run("run", "--help").stdout.split()).replace("- ", "-")  # argparse wraps at dashes
+    assert ", ".join(layouts.names()) in helped and ", ".join(games.table_names()) in helped

@@ -12,8 +12,8 @@ from botboard.games.twintinbots import content as C
 from botboard.games.twintinbots.game import GAME
 from botboard.games.twintinbots.table import physical
 from botboard.games.twintinbots.table.mapping import nearest_stations
-from botboard.games.twintinbots.table.tiles import (Registry, Tile, TileError, from_payload, make_tile,
-                                                    payload, virtual_uid)
+from botboard.games.twintinbots.table.mapping import TwinTinBotsTable
+from botboard.games.twintinbots.table.tiles import Tile, TileError, from_payload, make_tile, payload, virtual_uid
 from botboard.session.journal import Journal, JournalError, replay
 from botboard.session.mapping import StationReading, TableError
 from botboard.session.seating import Seating
@@ -64,12 +64,12 @@ def test_tile_payloads_round_trip_and_bad_ones_are_named() -> None:
 
 
 def test_registry_enrolls_blank_tags_and_refuses_unknown_ones(tmp_path: Path) -> None:
-    registry = Registry(tmp_path)
+    table = TwinTinBotsTable(TwinTinBotsTable.load_registry(tmp_path))
     uid = bytes.fromhex("04aabbccddeeff")
     with pytest.raises(TileError, match="not enrolled"):
-        registry.identify(uid, b"")
-    registry.enroll(uid, make_tile("Z", "green"))
-    again = Registry(tmp_path)  # kept on disk
+        table.identify(uid, b"")
+    table.registry.enroll(uid, make_tile("Z", "green"))
+    again = TwinTinBotsTable(TwinTinBotsTable.load_registry(tmp_path))  # kept on disk
     assert again.identify(uid, b"") == Tile(C.TILE_BY_CODE["Z"], 2)
 
 
@@ -151,7 +151,7 @@ def test_station_reading_refuses_another_players_tile(tmp_path: Path) -> None:
     blue = make_tile("F1", "blue")
     slot = seating.physical(0, 0)
     table.update(slot, True, virtual_uid(blue, 1), payload(blue, 1), 1.0)
-    tiles = [None if (r := table.reading(s)) is None else Registry(None).identify(r.uid, r.payload)
+    tiles = [None if (r := table.reading(s)) is None else TwinTinBotsTable().identify(r.uid, r.payload)
              for s in seating.slots_of(0)]
     reading = physical.read_station(0, tiles, seating.slots_of(0))
     assert not reading.ok and "blue's tile, not red's" in reading.problems[slot]

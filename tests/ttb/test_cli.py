@@ -7,8 +7,9 @@ import subprocess
 from pathlib import Path
 
 from ..simboard import BOTBOARD
+from botboard import games
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = games.declaration("twin-tin-bots").scenario_folder()
 MOVE = {"game": "twin-tin-bots", "title": "redA steps onto the centre",
         "position": {"crystals": {}, "robots": {"redA": {"at": "1,0", "facing": 3}},
                      "programs": {"redA": ["F1", "-", "-"]}},

@@ -4,9 +4,9 @@ messages, the lazy program list, hidden programs, replay and JSON round trips.""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from botboard import games
 from botboard.games.base import IllegalAction, InvalidNotation, ScenarioError
 from botboard.games.volt.arena import load_arena
 from botboard.games.volt.game import GAME
@@ -176,7 +176,7 @@ def test_the_die_fields_of_the_nameless_modules_select_the_other_reading(monkeyp
     from botboard.games import scenario
     from botboard.games.volt import modules
 
-    doc = scenario.load(Path(__file__).parent / "scenarios" / "module-red-b-discharge.json")
+    doc = scenario.load(games.declaration("volt").scenario_folder() / "module-red-b-discharge.json")
     assert scenario.check(doc, scenario.run(doc)) == []  # blue die (the default): discharges
     table = dict(modules.table())
     table["red-module-b"] = replace(table["red-module-b"], die="red")

@@ -1,4 +1,4 @@
-"""VOLT dice as tiles: what a die's tag carries, and `botboard tiles write --die` through the board."""
+"""VOLT dice as tiles: what a die's tag carries, and `botboard tiles write --game volt` through the board."""
 
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ def test_a_die_round_trips_through_its_tag_with_its_owner(colour: str) -> None:
 
 
 def test_another_games_tile_a_bad_kind_and_a_corrupt_tag_are_refused_in_words() -> None:
-    with pytest.raises(TileError, match="botwars tile, not a VOLT die"):
+    with pytest.raises(TileError, match="a tile of BotWars, not of VOLT: take it out"):
         tiles.die_from_payload(bytes(tilepayload.encode(2, 0, 255, 670)))
     with pytest.raises(TileError, match="neither red .0. nor blue .1."):
         tiles.die_from_payload(bytes(tilepayload.encode(tiles.GAME_ID, 5, 255, 1)))
     corrupt = bytearray(tiles.die_payload("red"))
     corrupt[6] ^= 0xFF
-    with pytest.raises(TileError, match="--die red.blue"):
+    with pytest.raises(TileError, match="damaged.*colour=red.blue"):
         tiles.die_from_payload(bytes(corrupt))
     with pytest.raises(TileError, match="red or blue"):
         tiles.die_payload("green")
@@ -43,16 +43,16 @@ def test_tiles_write_puts_a_die_on_the_tag_through_the_board() -> None:
     sim = SimProcess("--layout", "volt")
     try:
         sim.control("place", slot=2, uid="04aabbccddee03")
-        done = subprocess.run([BOTBOARD, "tiles", "write", "--port", sim.port, "--die", "blue", "--colour",
-                               "green", "--slot", "2"], capture_output=True, text=True, timeout=60)
+        done = subprocess.run([BOTBOARD, "tiles", "write", "--game", "volt", "--port", sim.port, "colour=blue",
+                               "owner=green", "--slot", "2"], capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         result = json.loads(done.stdout)
         assert result["tile"] == "blue die of green"
         die = tiles.die_from_payload(bytes.fromhex(result["payload"]))
         assert (die.colour, die.owner) == ("blue", 2)
         assert sim.control("tag", slot=2)["payload"] == result["payload"]
-        wrong = subprocess.run([BOTBOARD, "tiles", "write", "--port", sim.port, "--die", "red", "--colour",
-                                "purple"], capture_output=True, text=True, timeout=60)
-        assert wrong.returncode == 2 and "red, blue, green, yellow" in wrong.stderr
+        wrong = subprocess.run([BOTBOARD, "tiles", "write", "--game", "volt", "--port", sim.port, "colour=red",
+                                "owner=purple"], capture_output=True, text=True, timeout=60)
+        assert wrong.returncode == 2 and "anybody, red, blue, green, yellow" in wrong.stderr
     finally:
         sim.stop()

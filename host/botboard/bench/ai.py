@@ -19,16 +19,16 @@ from typing import Any
 from .. import games
 from ..players import Situation, make
 
-SHORT_OPTIONS = {"twin-tin-bots": {"track": 6}}  # a game of minutes, not hours (the full track: --options)
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="twin-tin-bots", help="the game: " + ", ".join(games.names()))
+    parser.add_argument("--game", default=None, help="the game: " + ", ".join(games.names())
+                        + f" (default {games.default_name()})")
     parser.add_argument("--levels", default="greedy,random", help="two levels, e.g. search,greedy")
     parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
     parser.add_argument("--budget", type=float, default=0.05, help="seconds a move (default 0.05)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--options", default=None, help="game options as JSON (default: a short game)")
+    parser.add_argument("--options", default=None,
+                        help="game options as JSON (default: the game's declared match options)")
     parser.add_argument("--max-actions", type=int, default=3000, help="a game not over by then is a draw")
 
 
@@ -36,8 +36,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     levels = [level.strip() for level in args.levels.split(",")]
     if len(levels) != 2:
         raise SystemExit("--levels takes two levels, e.g. greedy,random")
-    name = games.canonical(args.game)
-    options = json.loads(args.options) if args.options else SHORT_OPTIONS.get(name, {})
+    name = games.canonical(args.game or games.default_name())
+    options = json.loads(args.options) if args.options else dict(games.declaration(name).match_options)
     return match(name, levels, args.games, args.budget, args.seed, options, args.max_actions)
 
 

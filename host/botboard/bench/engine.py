@@ -22,7 +22,8 @@ from .. import games
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="twin-tin-bots", help="registered game name")
+    parser.add_argument("--game", default=None, help="registered game name (default "
+                        f"{games.default_name()})")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=5.0, help="time budget (default 5)")
     parser.add_argument("--seed", type=int, default=0)
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    game = games.get(args.game)
+    game = games.get(args.game or games.default_name())
     options = json.loads(args.options)
     limit = args.max_turns or game.info.max_turns
     return play(game, args.players, options, args.seconds, args.seed, limit, args.events)

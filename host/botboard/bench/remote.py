@@ -32,7 +32,8 @@ from .table import _lay, _pct, _taken_at_first_confirm, confirm_to_frame
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="twin-tin-bots", help="the game: " + ", ".join(games.table_names()))
+    parser.add_argument("--game", default=None, help="the game: " + ", ".join(games.table_names())
+                        + f" (default {games.default_name()})")
     parser.add_argument("--samples", type=int, default=30, help="samples (default 30)")
 
 
@@ -111,7 +112,7 @@ async def _measure(game: str, samples: int, where: Path) -> list[float]:
     broker = Broker(where)
     broker.start()
     try:
-        options = {"track": 0} if game == "twin-tin-bots" else {}
+        options = dict(games.declaration(game).quick_options)
         async with two_tables(broker, where, game, 2, (0,), (1,), options, step_s=0.2) as tables:
             return await _confirms(tables, samples)
     finally:
@@ -137,7 +138,7 @@ async def _confirms(tables: Tables, samples: int) -> list[float]:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     if not shutil.which(MOSQUITTO) and not Path(MOSQUITTO).exists():
         raise SystemExit("botboard bench remote: mosquitto is missing (apt install mosquitto, or bash .ci/setup --test)")
-    game = games.canonical(args.game)
+    game = games.canonical(args.game or games.default_name())
     with tempfile.TemporaryDirectory() as tmp:
         figures = asyncio.run(_measure(game, args.samples, Path(tmp)))
     return {"game": game, "samples": args.samples, "broker": "mosquitto on loopback",

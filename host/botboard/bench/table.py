@@ -44,7 +44,8 @@ from ..board.sim_control import SimControl
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="twin-tin-bots", help="the game at the table: " + ", ".join(games.table_names()))
+    parser.add_argument("--game", default=None, help="the game at the table: "
+                        + ", ".join(games.table_names()) + f" (default {games.default_name()})")
     parser.add_argument("--samples", type=int, default=20, help="samples per figure (default 20)")
     parser.add_argument("--baud", type=int, default=115200, help="paced link rate (default 115200)")
 
@@ -146,7 +147,7 @@ async def _measure(game: str, baud: int | None, samples: int) -> dict[str, Any]:
         try:
             while conn.state != "connected":
                 await asyncio.sleep(0.02)
-            session.new_game(2, {"track": 0} if session_game == "twin-tin-bots" else {}, 1)
+            session.new_game(2, dict(games.declaration(session_game).quick_options), 1)
             await _decide_until_programming(session)
             assert session.seating is not None
             *others, seat = session.acting()
@@ -265,7 +266,7 @@ def _split(name: str, total: list[float], host: list[float], link_ms: float) -> 
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    game = games.canonical(args.game)
+    game = games.canonical(args.game or games.default_name())
     out: dict[str, Any] = {"game": game, "samples": args.samples, "baud": args.baud,
                            "layout": games.table(game).default_layout(2)}
     for label, baud in (("paced", args.baud), ("unpaced", None)):

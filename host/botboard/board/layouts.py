@@ -41,7 +41,7 @@ class Layout:
     stations: tuple[Station, ...]
     touch: bool  # arena cells carry touch buttons
     power_ma: int  # LED current budget in mA (hardware/power.md): the firmware clamps to it from boot
-    game: str = ""  # tile payload game name (bbshared.tilepayload.GAMES), "" for any
+    game: str = ""  # the game whose tiles the board takes (a registered name), "" for any
     chain_ma: int = 4000  # the most one LED chain carries: its 5 A fuse less 20 % (hardware/power.md)
     pins: dict[str, Any] = field(default_factory=dict)  # board pins (hardware/pinout.md)
 
@@ -101,23 +101,36 @@ class Layout:
 
 
 def game_id(name: str) -> int:
-    """The tile payload's game number of a game name (docs/tiles.md)."""
-    from bbshared.tilepayload import GAMES
+    """The tile payload's game id of the game a layout names (docs/tiles.md); 0 (tiles of any
+    game: the host still checks every tag) when that game is not installed."""
+    from ..games import registry
 
-    for number, known in GAMES.items():
-        if known == name:
-            return number
-    raise LayoutError(f"unknown game {name!r}; tile games: {', '.join(GAMES.values())}")
+    found = registry.resolve(name)
+    return found.tile_id if found is not None else 0
+
+
+def _files() -> dict[str, Path]:
+    """Every layout by name: the reference boards in hardware/layouts, then the boards the
+    installed games ship in their own packages."""
+    from ..games import registry
+
+    found = {p.stem: p for p in sorted(LAYOUT_DIR.glob("*.json"))}
+    for declaration in registry.declarations().values():
+        for board in declaration.boards:
+            if board.endswith(".json"):
+                path = declaration.folder() / board
+                found.setdefault(path.stem, path)
+    return found
 
 
 def names() -> list[str]:
-    return sorted(p.stem for p in LAYOUT_DIR.glob("*.json"))
+    return sorted(_files())
 
 
 def load(name_or_path: str) -> Layout:
     path = Path(name_or_path)
     if not path.suffix:
-        path = LAYOUT_DIR / f"{name_or_path}.json"
+        path = _files().get(name_or_path, LAYOUT_DIR / f"{name_or_path}.json")
     try:
         doc = json.loads(path.read_text())
     except FileNotFoundError:
@@ -158,8 +171,6 @@ def _validate(layout: Layout, where: str) -> None:
             or not 1 <= layout.chain_ma <= MAX_POWER_MA:
         raise LayoutError(f"{where}: chain_ma must be the current one LED chain may carry in mA "
                           f"(its fuse less 20 %: hardware/power.md), not {layout.chain_ma!r}")
-    if layout.game:
-        game_id(layout.game)
     if layout.grid not in ("hex", "square"):
         raise LayoutError(f"{where}: grid must be 'hex' or 'square', not {layout.grid!r}")
     if len(set(layout.cells)) != len(layout.cells):

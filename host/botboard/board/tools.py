@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -26,6 +27,7 @@ from typing import Any, Protocol
 from bbshared import messages as m
 from bbshared import tilepayload
 
+from ..games import registry
 from ..link.image import CellState
 from ..link.connection import BoardConnection, Message
 from .layouts import Layout
@@ -93,6 +95,15 @@ class LedTest:
                 "phase": self.phase, "cell": self.cell}
 
 
+_OTHER_GAME = re.compile(r"a tile of game (\d+), not of this board's game (\d+)")
+
+
+def board_words(text: str) -> str:
+    """A board's error text with the games it numbers named (the firmware knows only ids)."""
+    return _OTHER_GAME.sub(lambda found: f"a tile of {registry.title_of_tile_id(int(found[1]))}, not of "
+                           f"{registry.title_of_tile_id(int(found[2]))}: take it out", text)
+
+
 def describe_tile(payload: bytes) -> tuple[dict[str, Any] | None, str]:
     """(decoded tile, "") or (None, why it is not a tile) for a tag's payload."""
     if not payload:
@@ -101,7 +112,7 @@ def describe_tile(payload: bytes) -> tuple[dict[str, Any] | None, str]:
         game, kind, colour, serial = tilepayload.decode(payload)
     except ValueError as err:
         return None, str(err)
-    return {"game": tilepayload.GAMES.get(game, f"game {game}"), "game_id": game,
+    return {"game": registry.name_of_tile_id(game) or f"game {game}", "game_id": game,
             "kind": kind, "colour": colour, "serial": serial}, ""
 
 
@@ -151,7 +162,7 @@ class BoardTools:
             self._on_slot(f["slot"], f["present"], f["uid"], f["payload"], msg.t)
         elif msg.type == m.ERROR and f["code"] in (m.E_BAD_TAG, m.E_READER) \
                 and 0 <= f["ref"] < len(self.slots):
-            self.slots[f["ref"]].problem = f["text"]
+            self.slots[f["ref"]].problem = board_words(f["text"])
             self._publish_slot(f["ref"])
         elif msg.type == m.READER_STATS:
             self._on_reader_stats(f["readers"])
@@ -178,6 +189,8 @@ class BoardTools:
             reading.reads += 1
             reading.uid, reading.payload = uid.hex(), payload.hex()
             reading.tile, reading.problem = describe_tile(payload)
+            if reading.tile is not None:  # the game's own name for it, for the console's slots
+                reading.tile["words"] = tile_words(getattr(self.daemon, "session", None), uid, payload)
         else:
             reading.uid = reading.payload = reading.problem = ""
             reading.tile = None
@@ -339,9 +352,12 @@ class BoardTools:
     async def place_tile(self, slot: int, game: int = 1, kind: int = 0, colour: int = 2,
                          serial: int = 1, blank: bool = False) -> dict[str, Any]:
         """Put a virtual tile (or a blank tag) into a slot of the simulated board."""
-        self._check_slot(slot)
         uid = virtual_uid(game, kind, colour, serial)
-        payload = None if blank else tilepayload.encode(game, kind, colour, serial)
+        return await self.place_tag(slot, uid, None if blank else tilepayload.encode(game, kind, colour, serial))
+
+    async def place_tag(self, slot: int, uid: bytes, payload: bytes | None) -> dict[str, Any]:
+        """Put a virtual tag with ``payload`` (None: blank) into a slot of the simulated board."""
+        self._check_slot(slot)
         await self._sim_call(self._sim().place(slot, uid, payload))
         return {"slot": slot, "uid": uid.hex(), "payload": payload.hex() if payload else ""}
 

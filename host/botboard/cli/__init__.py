@@ -21,8 +21,8 @@ from .. import __version__
 if TYPE_CHECKING:
     from ..session.journal import Journal
 
-_COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "botwars", "status", "trace", "leds",
-             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor")
+_COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "status", "trace", "leds",
+             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor", "docs")
 
 
 class CliError(Exception):
@@ -55,7 +55,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMANDS:
         importlib.import_module(f"{__name__}.{name}").register(sub)
+    _register_game_commands(sub)
     return parser
+
+
+def _register_game_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Commands a game declares (`botboard botwars report ...`); a broken one is left out."""
+    from .. import games
+    from ..games.declaration import DeclarationError
+
+    for declaration in games.registry.declarations().values():
+        if declaration.commands:
+            try:
+                declaration.load("commands")(sub)
+            except (DeclarationError, argparse.ArgumentError) as err:
+                logging.getLogger("botboard").warning("%s", err)
 
 
 def main(argv: list[str] | None = None) -> int:

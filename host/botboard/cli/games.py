@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 
@@ -20,15 +21,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def playable() -> list[dict[str, Any]]:
-    """Each game that plays at the table: its name for --game, title, players, default layout."""
+    """Each game that plays at the table: its name for --game, title, players, default layout,
+    and what its declaration says of it (aliases, tile id, package, short options)."""
     from .. import games
 
     out = []
     for name in games.table_names():
-        info, mapping = games.get(name).info, games.table(name)
-        out.append({"game": name, "title": info.title,
+        try:
+            info, mapping, declared = games.get(name).info, games.table(name), games.declaration(name)
+        except games.GameError as err:  # a plugin whose parts do not load: said, the rest listed
+            print(f"botboard games: {err}", file=sys.stderr)
+            continue
+        out.append({"game": name, "title": info.title, "aliases": list(declared.aliases),
                     "players": [info.min_players, _most_seats(name, info.min_players, info.max_players)],
-                    "layout": mapping.default_layout(info.min_players)})
+                    "layout": mapping.default_layout(info.min_players), "tile_id": declared.tile_id,
+                    "package": declared.package, "quick_options": dict(declared.quick_options)})
     return out
 
 
@@ -53,6 +60,10 @@ def _run(args: argparse.Namespace) -> int:
     from . import opened_journal
 
     if args.playable:
+        from .. import games
+
+        for problem in games.problems():  # plugins that could not be loaded, one line each
+            print(f"botboard games: {problem}", file=sys.stderr)
         rows = playable()
         if args.json:
             print(json.dumps(rows))

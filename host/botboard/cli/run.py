@@ -23,10 +23,10 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    "~/.config/botboard/botboard.toml, else /etc/botboard/botboard.toml); flags win")
     flag("--port", "the board's serial port (default /dev/botboard, else a plugged-in Pico, "
          "else the simulated board)")
-    flag("--layout", "layout in hardware/layouts: " + ", ".join(layouts.names())
-         + " (default: the game's own; ttb-big for 5-6 players of Twin Tin Bots)")
+    flag("--layout", "the board's layout: " + ", ".join(layouts.names())
+         + " (default: the game's own for the number of players)")
     flag("--game", "the game at the table: " + ", ".join(games.table_names())
-         + " (default twin-tin-bots)")
+         + f" (default {games.default_name()})")
     flag("--listen", "console address (default 127.0.0.1; anything else needs --token)")
     flag("--console-port", "console TCP port (default 8700)", type=int)
     flag("--token", "token every console request must carry; 'auto' makes one")
@@ -37,8 +37,6 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    "damaged one, which is left untouched); later runs use the new one")
     flag("--players", "start a game of this many players unless an unfinished one resumes", type=int)
     flag("--seed", "seed of a new game (default 0)", type=int)
-    flag("--variants", "Twin Tin Bots' variant pieces of a new game: 'all' or e.g. "
-         "teleporters=1,rocks=2", metavar="SPEC")
     p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
                    help="an engine option of a new game, e.g. ruleset=\"v1\" or max_turns=10")
     flag("--speed", "animation seconds per step (default 0.35; 0: no animation)", type=float)
@@ -92,27 +90,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def new_game_options(variants: str | None, items: list[str]) -> dict[str, Any]:
-    """--variants and --option KEY=JSON as engine options; CliError on a bad JSON value."""
-    from ..session.selfplay import parse_variants
+def new_game_options(items: list[str]) -> dict[str, Any]:
+    """--option KEY=JSON as engine options; CliError on a bad JSON value."""
     from ..settings import SettingsError, flag_options
     from . import CliError
 
     try:
-        return {**parse_variants(variants), **flag_options(items)}
+        return flag_options(items)
     except SettingsError as err:
         raise CliError(str(err)) from err
 
 
 def table_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The settings in effect (flags over the file over defaults); CliError on a bad file."""
-    from ..session.selfplay import parse_variants
     from ..settings import SettingsError, resolve
     from . import CliError
 
     try:
         values = resolve(args).values
-        values["options"] = {**parse_variants(values["variants"]), **values["options"]}
     except SettingsError as err:
         raise CliError(str(err)) from err
     return values

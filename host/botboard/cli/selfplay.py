@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
+from typing import Any
 
 from .. import games
 from ..board import layouts
@@ -18,18 +20,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "JSON object: winner, turns, state_hash, game (the journal id).")
     p.add_argument("--sim", action="store_true", help="start a simulated board (the default "
                    "unless --port is given)")
-    p.add_argument("--game", default="twin-tin-bots", help="the game at the table: " + ", ".join(games.table_names()))
+    p.add_argument("--game", default=None, help="the game at the table: " + ", ".join(games.table_names())
+                   + f" (default {games.default_name()})")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--variants", default=None, metavar="SPEC",
-                   help="variant pieces: 'all' (one of each) or e.g. teleporters=1,rocks=2,blobs=1,mud=1")
-    p.add_argument("--track", type=int, default=0, metavar="N",
-                   help="Twin Tin Bots: crystals left on the track at the start (default 0: the "
-                   "end phase starts at once, a short game; -1: the full track)")
+    p.add_argument("--full", action="store_true",
+                   help="play the game's full length (default: the short game it declares, e.g. "
+                   "fewer crystals on the track; `botboard games --playable --json` shows it)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
-                   help="any other engine option, e.g. score_victory=false")
+                   help="an engine option, over the short game's, e.g. track=2 or teleporters=1")
     p.add_argument("--layout", default=None, help="layout: " + ", ".join(layouts.names())
-                   + " (default: the game's own; ttb-big for 5-6 players of Twin Tin Bots)")
+                   + " (default: the game's own for the number of players)")
     p.add_argument("--data-dir", default=None, help="journal directory (default: the settings file's data_dir, else var/; docs/journal.md)")
     p.add_argument("--speed", type=float, default=0.0,
                    help="animation seconds per step (default 0: no waiting)")
@@ -54,28 +55,68 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from .. import games
-    from ..session.selfplay import SelfplayError, run, run_watched
+    from ..session.selfplay import SelfplayError, run
     from ..daemon import ConfigError
     from ..session.session import SessionError
     from . import CliError
     from .run import computer_seats, new_game_options
 
     try:
-        options = new_game_options(args.variants, args.option)
+        game = games.canonical(args.game or games.default_name())
+        short = {} if args.full else dict(games.declaration(game).quick_options)
+        options = {**short, **new_game_options(args.option)}
         computers = computer_seats(args.computer)
-        if args.track >= 0 and games.canonical(args.game) == "twin-tin-bots":
-            options["track"] = args.track
         if args.console_port is not None:
             if args.port:
                 raise CliError("--console-port plays on the simulated board it starts: leave out --port")
             result = asyncio.run(run_watched(args.players, args.seed, options, args.data_dir,
-                                             args.layout, args.speed, args.resume, args.game,
+                                             args.layout, args.speed, args.resume, game,
                                              args.wait, args.console_port, computers, args.think))
         else:
             result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
-                                     args.speed, args.port, args.control, args.resume, args.game,
+                                     args.speed, args.port, args.control, args.resume, game,
                                      args.wait, computers, args.think))
     except (SelfplayError, SessionError, games.GameError, ConfigError) as err:
         raise CliError(str(err)) from err
     print(json.dumps(result))
     return 0
+
+
+async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
+                      layout_name: str | None, step_s: float, resume: bool, game: str,
+                      wait_s: float, console_port: int, computers: dict[int, str] | None = None,
+                      think_s: float = 2.0) -> dict[str, Any]:
+    """Selfplay inside the whole daemon, so the game can be watched live in the console
+    (arena, stations, log) while the virtual hands play it; the address goes to stderr."""
+    from ..console.app import create_app
+    from ..daemon import Daemon, DaemonConfig
+    from ..session.selfplay import Hands, progress, summary
+
+    daemon = Daemon(DaemonConfig(game=game, layout=layout_name, console_port=console_port,
+                                 data_dir=data_dir, step_s=step_s))
+    to_consoles = daemon.publish
+
+    def publish(event: dict[str, Any]) -> None:  # progress on stderr, as without a console
+        progress(event)
+        to_consoles(event)
+
+    daemon.publish = publish  # type: ignore[method-assign]
+    ready = asyncio.Event()
+    served = asyncio.create_task(daemon.run(create_app, ready))
+    try:
+        await asyncio.wait({served, asyncio.create_task(ready.wait())},
+                           return_when=asyncio.FIRST_COMPLETED)
+        if served.done():
+            served.result()  # the console could not start: its error
+        session, conn, control = daemon.session, daemon.conn, daemon.sim_control
+        assert session is not None and conn is not None and control is not None
+        print(f"watch it: {daemon.console_url}", file=sys.stderr, flush=True)
+        if not (resume and session.resume()):
+            session.new_game(players, options, seed)
+        session.set_computers(computers or {}, think_s)
+        hands = Hands(session, conn, control, seed, wait_s)
+        await hands.play()
+        return summary(session)
+    finally:
+        served.cancel()
+        await asyncio.gather(served, return_exceptions=True)

@@ -5,8 +5,8 @@ GET  /api/layout            the layout file as JSON (the arena is drawn from it)
 GET  /api/cells             what the board last reported it shows, with the palette
 GET  /api/trace?limit=N     the last decoded frames, oldest first
 GET  /api/slots             per-slot readings (stations panel, reader test)
-POST /api/sim/place         {slot, game?, kind?, colour?, serial?, blank?}  virtual tile in
-                            (or {slot, card: "FWD2:670"}: a BotWars card's tag)
+POST /api/sim/place         {slot, tile: {field: value...}, serial?}       a tile of the game in
+                            (or raw payload bytes: {slot, game, kind, colour, serial, blank?})
 POST /api/sim/remove        {slot}                                         and out
 POST /api/sim/button        {button, action?: click|long|press|release}
 POST /api/sim/touch         {cell}
@@ -21,7 +21,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from .. import games
 from . import redact
+from .api_tiles import tile_of
 from .common import api, get_int, json_body
 from .api_game import game_summary
 
@@ -65,11 +67,12 @@ def routes(daemon: "Daemon") -> list[Route]:
     @api
     async def place(request: Request) -> Response:
         body = await json_body(request)
-        if body.get("card"):  # a BotWars card by name: its tag's fields (TileError: a 400)
-            from ..games.botwars.table.tiles import card_fields, parse_card
-
-            body.update(zip(("game", "kind", "colour", "serial"), card_fields(parse_card(str(body["card"])))))
-        return JSONResponse(await tools.place_tile(
+        if "tile" in body:  # a tile of the game by its picker fields: the catalogue makes its tag
+            catalogue = games.catalogue(daemon.game_name)
+            tile, serial = tile_of(catalogue, body), get_int(body, "serial", 1, 0, 0xFFFF)
+            uid, payload = catalogue.virtual_tag(tile, serial)
+            return JSONResponse(await tools.place_tag(get_int(body, "slot"), uid, payload))
+        return JSONResponse(await tools.place_tile(  # raw payload bytes (any game, or a blank tag)
             get_int(body, "slot"), game=get_int(body, "game", 1, 0, 255),
             kind=get_int(body, "kind", 0, 0, 255), colour=get_int(body, "colour", 2, 0, 255),
             serial=get_int(body, "serial", 1, 0, 0xFFFFFF), blank=bool(body.get("blank", False))))

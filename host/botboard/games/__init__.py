@@ -1,62 +1,101 @@
-"""Registry of rules engines, by name. Engines are imported lazily."""
+"""The games: found through their declarations (entry-point group ``botboard.games``).
+
+Everything outside a game's own package asks here, by the name a user typed:
+
+    games.names()              every installed game      games.table_names()   those with a table
+    games.get("volt")          its rules engine          games.table("volt")   its table mapping class
+    games.declaration("volt")  all it declares           games.catalogue("volt")  its tiles
+    games.problems()           plugins that could not be loaded, one line each
+
+Parts are imported on first use. docs/adding-a-game.md says how a game declares itself.
+"""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
+from . import registry
 from .base import Game, GameError
+from .catalogue import TileCatalogue
+from .declaration import DeclarationError, Evaluation, GameDeclaration
 
-__all__ = ["Game", "GameError", "canonical", "get", "names", "table", "table_names"]
+__all__ = ["Game", "GameDeclaration", "GameError", "canonical", "catalogue", "declaration",
+           "default_name", "evaluation", "get", "names", "problems", "table", "table_names"]
 
-# name -> "module:attribute" of a Game instance; add a line per game.
-_ENGINES: dict[str, str] = {
-    "twin-tin-bots": "botboard.games.twintinbots.game:GAME",
-    "botwars": "botboard.games.botwars.game:GAME",
-    "volt": "botboard.games.volt.game:GAME",
-    "goblins": "botboard.games.goblins.game:GAME",
-}
-
-# name -> "module:attribute" of the game's table mapping class (games/<game>/table/)
-_TABLES: dict[str, str] = {
-    "twin-tin-bots": "botboard.games.twintinbots.table.mapping:TwinTinBotsTable",
-    "botwars": "botboard.games.botwars.table.mapping:BotWarsTable",
-    "volt": "botboard.games.volt.table.mapping:VoltTable",
-    "goblins": "botboard.games.goblins.table.mapping:GoblinsTable",
-}
-
-_ALIASES = {"ttb": "twin-tin-bots"}
+DEFAULT = "twin-tin-bots"  # the flagship: what `botboard run` plays when no game is named
 
 
 def names() -> list[str]:
-    return sorted(_ENGINES)
+    return sorted(registry.declarations())
 
 
-def get(name: str) -> Game[Any, Any]:
-    """The engine registered under ``name`` (or an alias); GameError if none."""
-    key = _ALIASES.get(name, name)
-    if key not in _ENGINES:
-        raise GameError(f"unknown game {name!r}; known games: {', '.join(names()) or 'none'}")
-    module, attr = _ENGINES[key].split(":")
-    game: Game[Any, Any] = getattr(importlib.import_module(module), attr)
-    return game
+def table_names() -> list[str]:
+    """The games that can be played at the table (they declare a table mapping)."""
+    return sorted(n for n, d in registry.declarations().items() if d.table)
+
+
+def default_name() -> str:
+    """The game played when none is named: the flagship if installed, else the first table game."""
+    if registry.resolve(DEFAULT) is not None:
+        return DEFAULT
+    playable = table_names() or names()
+    if not playable:
+        raise GameError(_none_installed())
+    return playable[0]
+
+
+def problems() -> list[str]:
+    return registry.problems()
+
+
+def declaration(name: str) -> GameDeclaration:
+    """The declaration of a game given by name or alias; GameError if none."""
+    found = registry.resolve(name)
+    if found is None:
+        raise GameError(f"unknown game {name!r}; known games: {', '.join(names()) or _none_installed()}")
+    return found
 
 
 def canonical(name: str) -> str:
     """The registry name of a game given by name or alias (GameError if unknown)."""
-    return get(name).info.name
+    return declaration(name).name
 
 
-def table_names() -> list[str]:
-    """The games that can be played at the table (they have a table mapping)."""
-    return sorted(_TABLES)
+def get(name: str) -> Game[Any, Any]:
+    """The rules engine of a game (GameError if unknown or broken)."""
+    game: Game[Any, Any] = _part(name, "engine")
+    return game
 
 
 def table(name: str) -> Any:
-    """The table mapping class of a game; GameError if it cannot be played at the table yet."""
-    key = canonical(name)
-    if key not in _TABLES:
-        raise GameError(f"{key} cannot be played at the table yet (its rules engine runs in "
+    """The table mapping class of a game; GameError if it cannot be played at the table."""
+    found = declaration(name)
+    if not found.table:
+        raise GameError(f"{found.title} cannot be played at the table yet (its rules engine runs in "
                         f"scenarios); table games: {', '.join(table_names())}")
-    module, attr = _TABLES[key].split(":")
-    return getattr(importlib.import_module(module), attr)
+    return _part(name, "table")
+
+
+def catalogue(name: str) -> TileCatalogue[Any]:
+    """The tile catalogue of a game; GameError if it declares none."""
+    found = declaration(name)
+    cat: TileCatalogue[Any] = _part(name, "catalogue")
+    cat.tile_id, cat.title = found.tile_id, found.title
+    return cat
+
+
+def evaluation(name: str) -> Evaluation:
+    """The game's evaluation for computer players; GameError if it declares none."""
+    found: Evaluation = _part(name, "evaluation")
+    return found
+
+
+def _part(name: str, key: str) -> Any:
+    try:
+        return declaration(name).load(key)
+    except DeclarationError as err:
+        raise GameError(str(err)) from err
+
+
+def _none_installed() -> str:
+    return "none installed (reinstall botboard: `pip install -e .`, or see `botboard games --playable`)"

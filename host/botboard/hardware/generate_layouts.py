@@ -74,11 +74,11 @@ def layouts() -> list[dict[str, Any]]:
     compass = ["north", "east", "south", "west"]
     return [
         {"id": "ttb-small", "title": "Twin Tin Bots, small arena (61 hexes), 4 stations",
-         "grid": "hex", "game": "twintinbots", "leds_per_cell": 7, "touch": True, "power_ma": 5000, "cells": small,
+         "grid": "hex", "game": "twin-tin-bots", "leds_per_cell": 7, "touch": True, "power_ma": 5000, "cells": small,
          "chains": chains(len(small), 31),
          "stations": stations(compass)},
         {"id": "ttb-big", "title": "Twin Tin Bots, big arena (91 hexes), 6 stations",
-         "grid": "hex", "game": "twintinbots", "leds_per_cell": 7, "touch": True, "power_ma": 8000, "cells": big,
+         "grid": "hex", "game": "twin-tin-bots", "leds_per_cell": 7, "touch": True, "power_ma": 8000, "cells": big,
          "chains": chains(len(big), 46),
          "stations": stations(["north", "north-east", "south-east", "south", "south-west",
                                "north-west"])},

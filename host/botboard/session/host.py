@@ -66,9 +66,10 @@ def open_journal(path: str | Path | None) -> Journal:
 
 def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None,
                  publish: Callable[[dict[str, Any]], None] | None = None,
-                 step_s: float | None = None, game: str = "twin-tin-bots",
+                 step_s: float | None = None, game: str | None = None,
                  palette: str = "standard") -> GameSession:
     folder = data_dir(where)
+    game = game or games.default_name()
     registry = games.table(game).load_registry(folder)
     session = GameSession(layout, Journal.in_dir(folder), ConnBoard(conn), registry,
                           publish=publish, step_s=step_s, game=game, palette=palette)
@@ -79,7 +80,7 @@ def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None
 
 def attach(daemon: Any, where: str | Path | None, players: int | None = None,
            options: dict[str, Any] | None = None, seed: int = 0,
-           step_s: float | None = None, game: str = "twin-tin-bots",
+           step_s: float | None = None, game: str | None = None,
            palette: str = "standard") -> GameSession:
     """Give ``daemon`` its session: resume the latest unfinished game, else start one."""
     assert daemon.conn is not None, "start the board first"

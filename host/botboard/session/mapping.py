@@ -29,10 +29,14 @@ from pathlib import Path
 from random import Random
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
+from bbshared import tilepayload
+
 from .. import games
 from ..games.base import Decision, Event, Game
+from ..games.catalogue import TileCatalogue, TileError
 from ..board.layouts import Layout
 from ..link.image import CellState
+from .enrolled import Enrolled
 from .palette import check_variant, colours, legend
 
 S = TypeVar("S")
@@ -50,10 +54,6 @@ def scene_frames(scene: Any, events: list[Event], draw: Callable[[Any], Picture]
 
 class TableError(ValueError):
     """The game cannot be played on this board (too few stations, arena too small...)."""
-
-
-class TileError(ValueError):
-    """A tag that is not a usable tile of this game; the message says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -113,14 +113,15 @@ class TableMapping(ABC, Generic[S]):
             cls.palette, cls.palette_index = cls.leds.PALETTE, cls.leds.INDEX
             cls.palette_doc = cls.leds.PALETTE_DOC
 
-    def __init__(self, registry: Any = None) -> None:
+    def __init__(self, registry: Enrolled | None = None) -> None:
         self.engine: Game[S, Any] = games.get(self.game)
+        self.catalogue: TileCatalogue[Any] = games.catalogue(self.game)
         self.registry = registry  # enrolled tags without a payload (the data directory's)
 
     @classmethod
-    def load_registry(cls, data_dir: Path | None) -> Any:
+    def load_registry(cls, data_dir: Path | None) -> Enrolled:
         """The enrolled tags (tags without a payload) this game reads from the data directory."""
-        return None
+        return Enrolled(data_dir, cls.game, games.catalogue(cls.game))
 
     # -- the board -------------------------------------------------------------
     @classmethod
@@ -182,13 +183,20 @@ class TableMapping(ABC, Generic[S]):
     def seat_name(self, state: S, seat: int) -> str: ...
 
     # -- tiles and stations ----------------------------------------------------
-    @abstractmethod
     def identify(self, uid: bytes, payload: bytes) -> Any:
-        """The tile a tag is; TileError with what to do if it is none of this game's."""
+        """The tile a tag is (its payload, else its enrolment); TileError with what to do if it
+        is none of this game's."""
+        if payload and payload[0] == tilepayload.MAGIC:
+            return self.catalogue.from_payload(payload)
+        enrolled = self.registry.lookup(uid) if self.registry is not None else None
+        if enrolled is not None:
+            return enrolled
+        raise TileError(f"unknown tag {uid.hex()}: it carries no {self.catalogue.title} tile and is "
+                        f"not enrolled; {self.catalogue.rewrite_hint()}")
 
     def tile_words(self, tile: Any) -> str:
         """A tile as its owner reads it (the seat view lists what its station holds)."""
-        return str(tile)
+        return self.catalogue.words(tile)
 
     @abstractmethod
     def acting_seats(self, state: S) -> list[int]:
@@ -233,9 +241,9 @@ class TableMapping(ABC, Generic[S]):
         """The tiles of a random legal program of ``seat``, per position; what the tiles cannot
         say (a VOLT die's face and key) goes into ``settings``, as the seat's phone would set it."""
 
-    @abstractmethod
     def virtual_tag(self, tile: Any, serial: int) -> tuple[bytes, bytes]:
         """(uid, payload) of a simulated tag carrying ``tile``; ``serial`` tells copies apart."""
+        return self.catalogue.virtual_tag(tile, serial)
 
     any_order = False  # the engine takes programs in any order (VOLT: the order of confirming counts)
 

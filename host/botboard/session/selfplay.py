@@ -288,58 +288,6 @@ class Hands:
         raise SelfplayError(f"no end after {max_actions} actions")
 
 
-async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
-                      layout_name: str | None, step_s: float, resume: bool, game: str,
-                      wait_s: float, console_port: int, computers: dict[int, str] | None = None,
-                      think_s: float = 2.0) -> dict[str, Any]:
-    """Selfplay inside the whole daemon, so the game can be watched live in the console
-    (arena, stations, log) while the virtual hands play it; the address goes to stderr."""
-    from ..console.app import create_app
-    from ..daemon import Daemon, DaemonConfig
-
-    daemon = Daemon(DaemonConfig(game=game, layout=layout_name, console_port=console_port,
-                                 data_dir=data_dir, step_s=step_s))
-    to_consoles = daemon.publish
-
-    def publish(event: dict[str, Any]) -> None:  # progress on stderr, as without a console
-        progress(event)
-        to_consoles(event)
-
-    daemon.publish = publish  # type: ignore[method-assign]
-    ready = asyncio.Event()
-    served = asyncio.create_task(daemon.run(create_app, ready))
-    try:
-        await asyncio.wait({served, asyncio.create_task(ready.wait())},
-                           return_when=asyncio.FIRST_COMPLETED)
-        if served.done():
-            served.result()  # the console could not start: its error
-        session, conn, control = daemon.session, daemon.conn, daemon.sim_control
-        assert session is not None and conn is not None and control is not None
-        print(f"watch it: {daemon.console_url}", file=sys.stderr, flush=True)
-        if not (resume and session.resume()):
-            session.new_game(players, options, seed)
-        session.set_computers(computers or {}, think_s)
-        hands = Hands(session, conn, control, seed, wait_s)
-        await hands.play()
-        return summary(session)
-    finally:
-        served.cancel()
-        await asyncio.gather(served, return_exceptions=True)
-
-
-def parse_variants(text: str | None) -> dict[str, Any]:
-    """``teleporters=1,rocks=2`` or ``all`` (one of each) -> engine options."""
-    if not text:
-        return {}
-    if text == "all":
-        return {"teleporters": 1, "rocks": 1, "blobs": 1, "mud": 1}
-    out: dict[str, Any] = {}
-    for part in text.split(","):
-        key, _, value = part.partition("=")
-        out[key.strip()] = int(value) if value else 1
-    return out
-
-
 def progress(event: dict[str, Any]) -> None:
     """One line on stderr per action the game takes, as the table sees it (stdout keeps
     the summary alone, for scripts)."""
@@ -368,7 +316,7 @@ def summary(session: GameSession) -> dict[str, Any]:
 async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
               layout_name: str | None = None, step_s: float = 0.0, port: str | None = None,
               control: str | None = None, resume: bool = False,
-              game: str = "twin-tin-bots", wait_s: float = WAIT_S,
+              game: str | None = None, wait_s: float = WAIT_S,
               computers: dict[int, str] | None = None, think_s: float = 2.0) -> dict[str, Any]:
     """One selfplay game through a simulated board; the summary ``botboard selfplay`` prints."""
     from .. import games

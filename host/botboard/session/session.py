@@ -74,12 +74,12 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
-                 game: str = "twin-tin-bots", palette: str = "standard") -> None:
+                 game: str | None = None, palette: str = "standard") -> None:
         self.layout = layout
         self.journal = journal
         self.board = board
         self.registry = registry
-        self.mapping: TableMapping[Any] = games.table(game)(registry)
+        self.mapping: TableMapping[Any] = games.table(game or games.default_name())(registry)
         self.engine = self.mapping.engine
         self.game = self.mapping.game
         self._publish = publish or (lambda event: None)

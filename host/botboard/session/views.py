@@ -143,7 +143,10 @@ class SessionViews:
             return ""
         record = self.journal.game(self.game_id)
         options = ", ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
-        return (f"{record.players} players, seed {record.seed}, layout {record.layout}"
+        # the seed deals what the rules hide (hands, decks): said once the game is over
+        secret = self.engine.info.hidden_information and self.mode != "over"
+        seed = "seed shown at the end" if secret else f"seed {record.seed}"
+        return (f"{record.players} players, {seed}, layout {record.layout}"
                 + (f", {options}" if options else ""))
 
     def _station_words_view(self) -> dict[str, str]:

@@ -22,9 +22,10 @@ from typing import Any, Iterable
 
 from bbshared import tilepayload
 
+from .declaration import GAME as DECLARED
 from .tiles import SIDES, TYPES, BoxError, TileDef, _check_tile
 
-GAME_ID = next(k for k, v in tilepayload.GAMES.items() if v == "goblins")
+GAME_ID = DECLARED.tile_id
 
 
 class TagError(ValueError):
@@ -58,11 +59,16 @@ def decode(payload: bytes) -> TileDef:
     except ValueError as err:
         raise TagError(str(err)) from err
     if game != GAME_ID:
-        name = tilepayload.GAMES.get(game, f"unknown game {game}")
-        raise TagError(f"this tag belongs to {name}, not Goblins, Inc.")
+        from .. import registry
+
+        raise TagError(f"this tag belongs to {registry.title_of_tile_id(game)}, not Goblins, Inc.")
+    return from_bytes(kind, serial, payload[5])
+
+
+def from_bytes(kind: int, serial: int, flags: int) -> TileDef:
+    """The tile a payload's kind, serial and flags bytes describe; TagError if none."""
     if kind & 8 or not 1 <= serial <= 255:
         raise TagError(f"not a construction tile definition (kind byte {kind:#04x}, serial {serial})")
-    flags = payload[5]
     kind_name = TYPES[kind & 3]
     counts = tuple((flags >> (2 * edge)) & 3 for edge in range(4))
     metal = tuple(bool(kind & (1 << (4 + edge))) for edge in range(4))

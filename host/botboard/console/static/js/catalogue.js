@@ -1,37 +1,31 @@
-// The tile catalogue of the daemon's game (kinds and colours), for pickers and labels.
+// The tile catalogue of the daemon's game: the fields a tile is picked by (each with its
+// choices, in the game's own words), for the virtual-tile picker and the tag writer.
 "use strict";
 import { el, getJSON } from "./api.js";
 
-export const catalogue = { game_id: 1, kinds: [], colours: [] };
-const CSS_COLOURS = { special: "#999" }; // other colour names are CSS names already
+export const catalogue = { game: "", title: "", game_id: 0, fields: [] };
 
 export async function loadCatalogue() {
   Object.assign(catalogue, await getJSON("api/tiles/catalogue"));
-  if (!catalogue.kinds.length) { // a game without tile data yet: plain numbers
-    catalogue.kinds = [...Array(32).keys()].map((k) => ({ kind: k, code: String(k), name: `kind ${k}` }));
-    catalogue.colours = [...Array(16).keys()].map((c) => ({ colour: c, name: `colour ${c}` }));
-  }
   return catalogue;
 }
 
-export function fillKindSelect(select, valueOf = (k) => k.kind) {
-  select.replaceChildren(...catalogue.kinds.map((k) => el("option", { value: valueOf(k) }, `${k.code} — ${k.name}`)));
+// One labelled <select> per field into `container`; the ids start with `prefix`.
+export function fillFields(container, prefix) {
+  container.replaceChildren(...catalogue.fields.map((field) => el("label", {},
+    `${field.label} `,
+    el("select", { id: `${prefix}-${field.name}`, "data-field": field.name },
+      field.choices.map((c) => el("option", { value: c.value, selected: c.value === field.default || null },
+        c.label))))));
 }
 
-export function fillColourSelect(select, valueOf = (c) => c.colour) {
-  select.replaceChildren(...catalogue.colours.map((c) => el("option", { value: valueOf(c) }, c.name)));
+// The tile chosen in `container`'s fields, as the API takes it: {field: value}.
+export function chosenTile(container) {
+  return Object.fromEntries([...container.querySelectorAll("select[data-field]")]
+    .map((select) => [select.dataset.field, select.value]));
 }
 
-export function kindName(kind) {
-  const found = catalogue.kinds.find((k) => k.kind === kind);
-  return found ? found.code : `kind ${kind}`;
-}
-
-export function colourName(colour) {
-  return catalogue.colours.find((c) => c.colour === colour)?.name ?? `colour ${colour}`;
-}
-
-export function colourCSS(colour) {
-  const name = colourName(colour);
-  return CSS_COLOURS[name] ?? (/^[a-z]+$/.test(name) ? name : "#888");
+// A tag's tile in words: the game's name for it, else its payload's fields.
+export function tileWords(tile) {
+  return tile.words ?? `${tile.game} kind ${tile.kind} colour ${tile.colour} #${tile.serial}`;
 }

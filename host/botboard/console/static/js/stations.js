@@ -4,7 +4,7 @@
 // the station's buttons press the board's buttons.
 "use strict";
 import { act, el } from "./api.js";
-import { catalogue, colourCSS, colourName, fillColourSelect, fillKindSelect, kindName } from "./catalogue.js";
+import { chosenTile, fillFields, tileWords } from "./catalogue.js";
 
 const state = { layout: null, slots: [], buttons: {}, simulated: false, turn: null, seats: {},
                 acting: new Set(), words: {}, slotNames: {}, viewKey: "" };
@@ -18,8 +18,7 @@ export function setupStations(layout, simulated) {
 }
 
 export function setupTilePicker() {
-  fillKindSelect(document.getElementById("tile-kind"));
-  fillColourSelect(document.getElementById("tile-colour"));
+  fillFields(document.getElementById("tile-fields"), "tile");
 }
 
 export function setSlots(readings) { state.slots = readings.map((r) => ({ ...r })); render(); }
@@ -52,13 +51,14 @@ function tileText(reading) {
   const tile = reading.tile;
   if (tile === "hidden") return "a tile (hidden until every seat has confirmed)";
   if (!tile) return `⚠ ${(reading.problem || "no tile payload").split(/ \(|:/)[0]}`;
-  return `${kindName(tile.kind)} · ${colourName(tile.colour)} · #${tile.serial}`;
+  return `${tileWords(tile)} · #${tile.serial}`;
 }
 
+// The picker's tile (its game's own fields), or a blank tag: no payload at all.
 function pickedTile() {
-  const num = (id) => Number(document.getElementById(id).value || 0);
-  return { game: catalogue.game_id ?? 1, kind: num("tile-kind"), colour: num("tile-colour"),
-           serial: num("tile-serial"), blank: document.getElementById("tile-blank").checked };
+  const serial = Number(document.getElementById("tile-serial").value || 1);
+  if (document.getElementById("tile-blank").checked) return { blank: true, serial };
+  return { tile: chosenTile(document.getElementById("tile-fields")), serial };
 }
 
 // A slot is labelled as the game's messages name it ("A1", a register, "r3c2"); the board's
@@ -66,7 +66,6 @@ function pickedTile() {
 function slotButton(slot, position, name) {
   const reading = state.slots[slot] || { present: false };
   const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-  if (reading.tile && reading.tile !== "hidden") swatch.style.background = colourCSS(reading.tile.colour);
   const label = `${name ? `${name}, ` : ""}slot ${slot} (${position + 1}): ` + (reading.present && !reading.tile
     ? `tag ${reading.uid}: ${reading.problem || "no tile payload"}` : tileText(reading));
   return el("button", {

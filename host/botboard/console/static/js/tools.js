@@ -2,7 +2,7 @@
 // enrollment, and the reader test (live reads per slot).
 "use strict";
 import { act, el, notify } from "./api.js";
-import { colourName, fillColourSelect, fillKindSelect, kindName } from "./catalogue.js";
+import { chosenTile, fillFields, tileWords } from "./catalogue.js";
 
 let layout = null;
 
@@ -23,8 +23,7 @@ export function setupTools(theLayout) {
   });
   document.getElementById("tiles").addEventListener("submit", (event) => { event.preventDefault(); writeTile(false); });
   document.getElementById("tw-enroll").addEventListener("click", () => writeTile(true));
-  fillKindSelect(document.getElementById("tw-kind"), (k) => k.code);
-  fillColourSelect(document.getElementById("tw-colour"), (c) => c.name);
+  fillFields(document.getElementById("tw-fields"), "tw");
 }
 
 // The form shows what the daemon last sent the board (from this console, the CLI or
@@ -51,7 +50,7 @@ export function startLedTest() {
 function writeTile(enroll) {
   const value = (id) => document.getElementById(id).value;
   act(enroll ? "api/tiles/enroll" : "api/tiles/write",
-    { slot: Number(value("tw-slot")), kind: value("tw-kind"), colour: value("tw-colour") },
+    { slot: Number(value("tw-slot")), tile: chosenTile(document.getElementById("tw-fields")) },
     (data) => {
       document.getElementById("tw-note").textContent = `${data.uid}: ${data.tile}`;
       notify(enroll ? `tag ${data.uid} enrolled as ${data.tile}` : `tag ${data.uid} written: ${data.tile}`);
@@ -75,7 +74,7 @@ export function showReaders(slots) {
     { class: reading.present ? "present" : "" },
     el("td", {}, slot), el("td", {}, owner[slot] ?? ""), el("td", {}, reading.present ? reading.uid : "–"),
     el("td", {}, reading.tile === "hidden" ? "hidden" : reading.tile
-      ? `${reading.tile.game} ${kindName(reading.tile.kind)} ${colourName(reading.tile.colour)} #${reading.tile.serial}` : "–"),
+      ? `${tileWords(reading.tile)} #${reading.tile.serial}` : "–"),
     el("td", {}, reading.reads), el("td", {}, readerErrors(reading.reader)),
     el("td", {}, reading.problem || ""))));
 }

@@ -17,10 +17,9 @@ from __future__ import annotations
 from random import Random
 from typing import Any, Sequence
 
-from bbshared import tilepayload
 
 from ....board.layouts import Layout
-from ....session.mapping import TableError, TileError
+from ....session.mapping import TableError
 from ...simultaneous import SimultaneousTable
 from ..actions import ProgramChoices
 from ..cards import deck
@@ -63,15 +62,6 @@ class BotWarsTable(SimultaneousTable[State]):
         return player.colour or player.name
 
     # -- tiles and stations ----------------------------------------------------
-    def identify(self, uid: bytes, payload: bytes) -> int:
-        if not payload or payload[0] != tilepayload.MAGIC:
-            raise TileError(f"unknown tag {uid.hex()}: a BotWars card carries its card on its tag; "
-                            "write it with `botboard tiles write --game botwars --card KIND:PRIORITY`")
-        return tiles.card_from_payload(payload)
-
-    def tile_words(self, tile: Any) -> str:
-        return deck().name(tile)
-
     def acting_seats(self, state: State) -> list[int]:
         if state.phase != "program":
             return []
@@ -126,6 +116,7 @@ class BotWarsTable(SimultaneousTable[State]):
 
     def public_view(self, state: State) -> dict[str, Any]:
         doc = self.engine.observe(state, _UNSEEN)
+        doc.pop("seed", None)  # the seed deals every hand to come: whoever knows it knows them
         if state.phase == "program":  # a threshold is declared with the program: hidden with it
             for robot in doc["robots"].values():
                 if robot.get("submitted"):

@@ -1,6 +1,6 @@
 """Program cards as tiles: a card's tag names the exact card.
 
-    data = card_payload(670)        # the 16 bytes `botboard tiles write --game botwars --card FWD2:670` writes
+    data = card_payload(670)        # the 16 bytes `botboard tiles write --game botwars card=FWD2:670` writes
     card_from_payload(data) == 670  # or TileError saying what is wrong and what to do
     virtual_uid(670)                # the stable uid of the simulated tag of that card
 
@@ -16,15 +16,18 @@ another card) is refused rather than read as whatever the number says.
 
 from __future__ import annotations
 
+from typing import Any, Iterator, Mapping
+
 from bbshared import tilepayload
 
-from ....session.mapping import TileError
 from ...base import InvalidNotation
+from ...catalogue import PickerField, TagBytes, TileCatalogue, TileError, choices
 from ..cards import deck
+from ..declaration import GAME as DECLARED
 
-GAME_ID = next(k for k, v in tilepayload.GAMES.items() if v == "botwars")
+GAME_ID = DECLARED.tile_id
 NOBODY = 255  # colour byte: a card is nobody's until dealt
-_REWRITE = "write it again with `botboard tiles write --game botwars --card KIND:PRIORITY`"
+_REWRITE = "write it again with `botboard tiles write --game botwars card=KIND:PRIORITY`"
 
 
 def kind_names() -> list[str]:
@@ -57,23 +60,53 @@ def card_payload(card: int) -> bytes:
 
 def card_from_payload(data: bytes) -> int:
     """The card (its priority) a tag names; TileError with what is wrong and what to do."""
-    try:
-        game, kind, _colour, serial = tilepayload.decode(data)
-    except ValueError as err:  # no payload, bad CRC, newer format
-        raise TileError(f"{err}: {_REWRITE}") from err
-    if game != GAME_ID:
-        raise TileError(f"this tag is a {tilepayload.GAMES.get(game, f'game {game}')} tile, not a "
-                        "BotWars card: take it out")
-    kinds = kind_names()
-    if kind >= len(kinds):
-        raise TileError(f"card kind {kind} is not a BotWars card kind (0..{len(kinds) - 1}): {_REWRITE}")
-    cards = deck()
-    if serial not in cards.kind_of:
-        raise TileError(f"the tag names card {serial}, which is not in the BotWars deck: {_REWRITE}")
-    if cards.kind_of[serial] != kinds[kind]:
-        raise TileError(f"the tag says {kinds[kind]} but card {serial} is {cards.name(serial)}: "
-                        f"{_REWRITE}")
-    return int(serial)
+    return CATALOGUE.from_payload(data)
+
+
+class BotWarsCards(TileCatalogue[int]):
+    """Program cards, each its own tile: a card is its priority."""
+
+    tile_id, title = GAME_ID, DECLARED.title
+
+    def fields(self) -> list[PickerField]:
+        cards = deck()
+        every = [cards.name(c) for c in (*cards.base, *cards.upgrade)]
+        return [PickerField("card", "card", choices(every))]
+
+    def make(self, spec: Mapping[str, Any]) -> int:
+        return parse_card(str(spec.get("card", "")))
+
+    def spec(self, tile: int) -> dict[str, str]:
+        return {"card": deck().name(tile)}
+
+    def to_bytes(self, tile: int, serial: int) -> TagBytes:
+        _, kind, colour, priority = card_fields(tile)
+        return TagBytes(kind, colour, priority)  # the priority is the serial: one tag, one card
+
+    def from_bytes(self, tag: TagBytes) -> int:
+        kinds, cards = kind_names(), deck()
+        if tag.kind >= len(kinds):
+            raise TileError(f"card kind {tag.kind} is not a BotWars card kind (0..{len(kinds) - 1}): "
+                            f"{_REWRITE}")
+        if tag.serial not in cards.kind_of:
+            raise TileError(f"the tag names card {tag.serial}, which is not in the BotWars deck: {_REWRITE}")
+        if cards.kind_of[tag.serial] != kinds[tag.kind]:
+            raise TileError(f"the tag says {kinds[tag.kind]} but card {tag.serial} is "
+                            f"{cards.name(tag.serial)}: {_REWRITE}")
+        return int(tag.serial)
+
+    def every_tile(self) -> Iterator[int]:
+        cards = deck()
+        return iter((*cards.base, *cards.upgrade))
+
+    def words(self, tile: int) -> str:
+        return deck().name(tile)
+
+    def rewrite_hint(self) -> str:
+        return _REWRITE
+
+
+CATALOGUE = BotWarsCards()
 
 
 def virtual_uid(card: int) -> bytes:

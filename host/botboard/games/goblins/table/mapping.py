@@ -23,8 +23,7 @@ from typing import Any, Sequence
 from bbshared import messages as m
 
 from ....board.layouts import Layout
-from ....session.mapping import (Candidate, StationReading, TableError, TableMapping, TileError,
-                                 Verdict)
+from ....session.mapping import (Candidate, StationReading, TableError, TableMapping, Verdict)
 from ...base import Decision, Event
 from .. import tagcodec
 from ..context import pname
@@ -34,7 +33,6 @@ from . import leds, yards
 from .public import SEATS, public_view, seat_view
 
 SECRET = ("keep", "agendas", "pilot", "tactic")  # decisions whose choices only the decider may see
-_REWRITE = "write it with `botboard tiles write --goblins-tile ID`"
 _STEER = {"F": "no turn", "R": "the right side to the front", "B": "the rear to the front",
           "L": "the left side to the front"}
 _TARGET = {"F": "its front", "R": "its right side", "B": "its rear", "L": "its left side"}
@@ -85,18 +83,6 @@ class GoblinsTable(TableMapping[State]):
         return SEATS[seat]
 
     # -- tiles and stations ----------------------------------------------------
-    def identify(self, uid: bytes, payload: bytes) -> Any:
-        if not payload:
-            raise TileError(f"unknown tag {uid.hex()}: a construction tile carries its definition on "
-                            f"its tag; {_REWRITE}")
-        try:
-            return tagcodec.decode(payload)
-        except tagcodec.TagError as err:
-            raise TileError(f"{err}; {_REWRITE}") from err
-
-    def tile_words(self, tile: Any) -> str:
-        return str(tile.describe())
-
     def acting_seats(self, state: State) -> list[int]:
         if state.outcome is None and state.queue and state.queue[0][1] == "place":
             return [int(state.queue[0][0])]

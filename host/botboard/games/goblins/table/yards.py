@@ -49,7 +49,7 @@ def read_yard(state: State, tiles: list[Any], slots: list[int], squares: list[st
             problems[slot] = f"{square}: {tile}"
         elif box.tiles.get(tile.id) != tile:
             problems[slot] = (f"{square}: the tag of t{tile.id} describes another tile than this game's "
-                              f"box: write it again with `botboard tiles write --goblins-tile {tile.id}`")
+                              f"box: write it again with `botboard tiles write --game goblins tile={tile.id}`")
         elif tile.id in seen:
             problems[slot] = (f"{square}: t{tile.id} is on {seen[tile.id]} too: two tags carry one tile; "
                               "take one off")

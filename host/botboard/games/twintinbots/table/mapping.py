@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from itertools import permutations
-from pathlib import Path
 from random import Random
 from typing import Any, Sequence
 
@@ -28,7 +27,7 @@ from . import leds, physical
 from .candidates import candidates
 from .frames import frames
 from .scene import Scene
-from .tiles import Registry, Tile, payload, virtual_uid
+from .tiles import Tile, payload, virtual_uid
 
 _ZAP_TILES = {C.TILE_BY_CODE[c] for c in ("Z", "ZZ", "LZ", "FZ")}
 _COMPASS = {"east": 0, "north-east": 45, "north": 90, "north-west": 135, "west": 180,
@@ -72,10 +71,6 @@ class TwinTinBotsTable(TableMapping[State]):
     palette_index = leds.INDEX
     palette_doc = leds.PALETTE_DOC
 
-    @classmethod
-    def load_registry(cls, data_dir: Path | None) -> Registry:
-        return Registry(data_dir)
-
     # -- the board -------------------------------------------------------------
     @classmethod
     def default_layout(cls, players: int) -> str:
@@ -98,10 +93,6 @@ class TwinTinBotsTable(TableMapping[State]):
         return C.COLOURS[seat]
 
     # -- tiles and stations ----------------------------------------------------
-    def identify(self, uid: bytes, payload: bytes) -> Tile:
-        registry = self.registry if isinstance(self.registry, Registry) else Registry(None)
-        return registry.identify(uid, payload)
-
     def acting_seats(self, state: State) -> list[int]:
         if state.result or state.pending is not None:
             return []

@@ -1,29 +1,26 @@
-"""Tiles: tag payload <-> (kind, colour), and the registry of enrolled tags.
+"""Tiles: tag payload <-> (kind, colour), and the game's tile catalogue.
 
 A Twin Tin Bots tile tag carries, in the shared payload format
 (``bbshared.tilepayload``, docs/tiles.md), the game id, the tile kind as its
 index in the engine's tile list (1 = F1 ... see ``content.TILE_CODES``) and
 the colour: the seat colour index (0 red .. 5 black) for the sixteen order
 tiles of a player, ``NEUTRAL`` for the grey special orders, which belong to
-whoever holds them. Tags that cannot be written (read-only or locked) are
-enrolled in a registry, a JSON file in the data directory: uid -> tile.
+whoever holds them. ``CATALOGUE`` (games/catalogue.py) is what the console's
+picker, `botboard tiles` and the registry of enrolled tags go through.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any, Iterator, Mapping
 
-from bbshared import tilepayload
-
-from ....session.mapping import TileError
+from ...catalogue import PickerField, TagBytes, TileCatalogue, TileError, choices
 from .. import content as C
+from ..declaration import GAME as DECLARED
 
-GAME_ID = next(k for k, v in tilepayload.GAMES.items() if v == "twintinbots")
+GAME_ID = DECLARED.tile_id
 NEUTRAL = 255  # colour byte of the special orders (grey face, no player colour)
-REGISTRY_FILE = "tiles.json"
+SPECIAL = "special"  # the colour field's value for a special order
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,7 @@ class Tile:
         return self.kind in C.SPECIALS
 
     def __str__(self) -> str:
-        owner = "special" if self.colour is None else C.COLOURS[self.colour]
+        owner = SPECIAL if self.colour is None else C.COLOURS[self.colour]
         return f"{owner} {self.code} ({C.TILE_NAMES[self.kind]})"
 
 
@@ -54,9 +51,9 @@ def parse_kind(text: str) -> int:
 def parse_colour(text: str | None, kind: int) -> int | None:
     """A player colour name for order tiles; specials take none (or 'special')."""
     if kind in C.SPECIALS:
-        if text not in (None, "", "special", "grey", "none"):
+        if text not in (None, "", SPECIAL, "grey", "none"):
             raise TileError(f"{C.TILE_CODES[kind]} is a special order: it has no player colour "
-                            "(leave --colour out)")
+                            "(leave the colour out)")
         return None
     if text is None or text.lower() not in C.COLOURS:
         raise TileError(f"order tile {C.TILE_CODES[kind]} needs a player colour: one of "
@@ -69,63 +66,55 @@ def make_tile(kind: str, colour: str | None) -> Tile:
     return Tile(k, parse_colour(colour, k))
 
 
+class TwinTinBotsTiles(TileCatalogue[Tile]):
+    """Order tiles of the six player colours and the grey special orders."""
+
+    tile_id, title = GAME_ID, DECLARED.title
+
+    def fields(self) -> list[PickerField]:
+        kinds = C.TILE_CODES[1:]
+        return [PickerField("kind", "order", choices(kinds, (f"{code} {C.TILE_NAMES[i + 1]}"
+                                                            for i, code in enumerate(kinds)))),
+                PickerField("colour", "colour", choices((*C.COLOURS, SPECIAL)))]
+
+    def make(self, spec: Mapping[str, Any]) -> Tile:
+        colour = spec.get("colour")
+        return make_tile(str(spec.get("kind", "")), None if colour in (None, "") else str(colour))
+
+    def spec(self, tile: Tile) -> dict[str, str]:
+        return {"kind": tile.code, "colour": SPECIAL if tile.colour is None else C.COLOURS[tile.colour]}
+
+    def to_bytes(self, tile: Tile, serial: int) -> TagBytes:
+        return TagBytes(tile.kind, NEUTRAL if tile.colour is None else tile.colour, serial)
+
+    def from_bytes(self, tag: TagBytes) -> Tile:
+        if not 0 < tag.kind < len(C.TILE_CODES):
+            raise TileError(f"tile kind {tag.kind} is not a Twin Tin Bots tile: {self.rewrite_hint()}")
+        if tag.kind in C.SPECIALS:
+            return Tile(tag.kind, None)
+        if tag.colour >= len(C.COLOURS):
+            raise TileError(f"order tile {C.TILE_CODES[tag.kind]} carries no player colour "
+                            f"({tag.colour}): {self.rewrite_hint()}")
+        return Tile(tag.kind, tag.colour)
+
+    def every_tile(self) -> Iterator[Tile]:
+        for kind in range(1, len(C.TILE_CODES)):
+            if kind in C.SPECIALS:
+                yield Tile(kind, None)
+            else:
+                yield from (Tile(kind, colour) for colour in range(len(C.COLOURS)))
+
+
+CATALOGUE = TwinTinBotsTiles()
+
+
 def payload(tile: Tile, serial: int) -> bytes:
-    colour = NEUTRAL if tile.colour is None else tile.colour
-    return tilepayload.encode(GAME_ID, tile.kind, colour, serial)
+    return CATALOGUE.payload(tile, serial)
 
 
 def from_payload(data: bytes) -> Tile:
     """The tile a checked payload names; TileError with words otherwise."""
-    try:
-        game, kind, colour, _serial = tilepayload.decode(data)
-    except ValueError as err:
-        raise TileError(f"{err}: write the tag with `botboard tiles write` or enroll it "
-                        "with `botboard tiles enroll`") from err
-    if game != GAME_ID:
-        raise TileError(f"this tile belongs to another game ({tilepayload.GAMES.get(game, game)})")
-    if not 0 < kind < len(C.TILE_CODES):
-        raise TileError(f"tile kind {kind} is not a Twin Tin Bots tile")
-    if kind in C.SPECIALS:
-        return Tile(kind, None)
-    if colour >= len(C.COLOURS):
-        raise TileError(f"order tile {C.TILE_CODES[kind]} carries no player colour ({colour})")
-    return Tile(kind, colour)
-
-
-class Registry:
-    """Enrolled tags (uid hex -> tile), kept in ``DATA_DIR/tiles.json``."""
-
-    def __init__(self, data_dir: Path | None) -> None:
-        self.path = Path(data_dir) / REGISTRY_FILE if data_dir else None
-        self.tags: dict[str, Tile] = {}
-        if self.path and self.path.exists():
-            doc = json.loads(self.path.read_text())
-            for uid, spec in doc.get("tags", {}).items():
-                self.tags[uid] = make_tile(spec["kind"], spec.get("colour"))
-
-    def enroll(self, uid: bytes, tile: Tile) -> None:
-        self.tags[uid.hex()] = tile
-        self.save()
-
-    def save(self) -> None:
-        if self.path is None:
-            return
-        doc = {"tags": {uid: {"kind": t.code, "colour": None if t.colour is None
-                              else C.COLOURS[t.colour]} for uid, t in sorted(self.tags.items())}}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(doc, indent=1) + "\n")
-        os.replace(tmp, self.path)
-
-    def identify(self, uid: bytes, data: bytes) -> Tile:
-        """The tile of a tag: its payload, else its enrolment; TileError if neither."""
-        if data and data[:1] == bytes((tilepayload.MAGIC,)):
-            return from_payload(data)
-        enrolled = self.tags.get(uid.hex())
-        if enrolled is not None:
-            return enrolled
-        raise TileError(f"unknown tag {uid.hex()}: it has no tile payload and is not enrolled "
-                        "(write it with `botboard tiles write` or `botboard tiles enroll` it)")
+    return CATALOGUE.from_payload(data)
 
 
 def virtual_uid(tile: Tile, serial: int) -> bytes:

@@ -16,10 +16,9 @@ from __future__ import annotations
 from random import Random
 from typing import Any, Sequence
 
-from bbshared import tilepayload
 
 from ....board.layouts import Layout
-from ....session.mapping import TableError, TileError
+from ....session.mapping import TableError
 from ...base import Decision, Event
 from ...simultaneous import SimultaneousTable
 from ..grid import KEYS, UNITS
@@ -65,15 +64,6 @@ class VoltTable(SimultaneousTable[State]):
         return leds.SEAT_COLOURS[seat % 4]
 
     # -- tiles and stations ----------------------------------------------------
-    def identify(self, uid: bytes, payload: bytes) -> tiles.DieTile:
-        if not payload or payload[0] != tilepayload.MAGIC:
-            raise TileError(f"unknown tag {uid.hex()}: a VOLT die carries its colour on its tag; "
-                            "write it with `botboard tiles write --game volt --die red`")
-        return tiles.die_from_payload(payload)
-
-    def tile_words(self, tile: Any) -> str:
-        return str(tile)
-
     def acting_seats(self, state: State) -> list[int]:
         if state.phase != "program":
             return []
@@ -116,6 +106,7 @@ class VoltTable(SimultaneousTable[State]):
 
     def public_view(self, state: State) -> dict[str, Any]:
         doc = self.engine.observe(state, _UNSEEN)
+        doc.pop("seed", None)  # the seed orders the decks to come: whoever knows it knows them
         for robot in doc["robots"].values():
             if isinstance(robot.get("inventory"), list):
                 robot["inventory"] = len(robot["inventory"])  # modules in hand are the operator's own

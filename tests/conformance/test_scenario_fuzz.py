@@ -11,15 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from botboard import games
 from botboard.games import scenario
 from botboard.games.base import GameError
 
-ROOT = Path(__file__).resolve().parent
-GAMES = {"ttb": "twin-tin-bots", "botwars": "botwars", "volt": "volt", "goblins": "goblins"}
 
-
-def _with_position(folder: str) -> list[dict[str, Any]]:
-    docs = [json.loads(p.read_text()) for p in sorted((ROOT / folder / "scenarios").glob("*.json"))]
+def _with_position(game: str) -> list[dict[str, Any]]:
+    folder = games.declaration(game).scenario_folder()
+    assert folder is not None, f"{game} declares no scenario folder"
+    docs = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
     return [d for d in docs if "position" in d][:12]
 
 
@@ -49,7 +49,7 @@ ANY_JSON = st.recursive(
     max_leaves=8)
 
 
-@pytest.mark.parametrize("folder", list(GAMES))
+@pytest.mark.parametrize("folder", games.names())
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_value_of_any_kind_anywhere_in_a_position_is_a_scenario_error(

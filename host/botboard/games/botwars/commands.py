@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from . import CliError
+from ...cli import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
@@ -26,9 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,
 def _report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..games.base import GameError
-    from ..games.botwars import report
-    from ..session.journal import JournalError
+    from ..base import GameError
+    from . import report
+    from ...session.journal import JournalError
 
     if Path(args.source).is_file():
         try:
@@ -48,7 +48,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _scenario_report(path: str) -> dict[str, Any]:
-    from ..games import scenario
+    from .. import scenario
 
     doc = scenario.load(path)
     if doc["game"] != "botwars":
@@ -57,9 +57,9 @@ def _scenario_report(path: str) -> dict[str, Any]:
 
 
 def _journal_report(game_id: int, where: str | None) -> dict[str, Any]:
-    from .. import games
-    from ..session.journal import replay
-    from . import opened_journal
+    from ... import games
+    from ...session.journal import replay
+    from ...cli import opened_journal
 
     with opened_journal(where) as journal:
         record = journal.game(game_id)
@@ -73,8 +73,8 @@ def _journal_report(game_id: int, where: str | None) -> dict[str, Any]:
 def _build(players: int, options: dict[str, Any], seed: int, position: Any,
            actions: list[str]) -> dict[str, Any]:
     """The report of a game from its start, whether a scenario or the journal gave it."""
-    from .. import games
-    from ..games.botwars import report
+    from ... import games
+    from . import report
 
     start = games.get("botwars").scenario_start(players, options, seed, position)
     return report.build(start, actions)
@@ -83,8 +83,8 @@ def _build(players: int, options: dict[str, Any], seed: int, position: Any,
 def _board(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..games.base import GameError
-    from ..games.botwars.board import board_from_json, load_board, render
+    from ..base import GameError
+    from .board import board_from_json, load_board, render
 
     try:
         path = Path(args.name)
