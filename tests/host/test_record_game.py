@@ -13,10 +13,6 @@ from botboard.games.record import RecordGame
 NAMES = [n for n in games.names() if isinstance(games.get(n), RecordGame)]
 
 
-def test_the_square_grid_games_share_the_record_hooks() -> None:
-    assert {"botwars", "volt", "goblins"} <= set(NAMES)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_an_unknown_option_is_named_with_the_game_and_its_options(name: str) -> None:
     game = games.get(name)

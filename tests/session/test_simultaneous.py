@@ -22,10 +22,6 @@ def _started(name: str) -> tuple[Any, Any]:
     return mapping, game.new_game(game.info.min_players + 1, seed=2)
 
 
-def test_botwars_and_volt_program_at_once() -> None:
-    assert {"botwars", "volt"} <= set(NAMES)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_a_station_with_a_bad_tag_is_refused_before_its_program_is_judged(name: str) -> None:
     mapping, state = _started(name)
