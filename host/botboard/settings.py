@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import games
+
 
 log = logging.getLogger("botboard.settings")
 
@@ -32,12 +34,12 @@ class Setting:
     kind: type  # str, int, float, list (of str) or dict
     default: Any
     meaning: str
-    example: Any = None  # shown in a new file for a setting with no default
+    example: Any = None  # shown in a new file for a setting with no default (a function: asked then)
 
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("game", str, None, "the game at the table (default: botboard's flagship game; "
-            "`botboard games --playable` lists them)", "botwars"),
+            "`botboard games --playable` lists them)", games.default_name),
     Setting("layout", str, None, "the board's layout (default: the game's own)", "ttb-big"),
     Setting("players", int, None, "players of a new game when none is unfinished", 2),
     Setting("seed", int, 0, "seed of a new game"),
@@ -203,5 +205,6 @@ def file_text(values: dict[str, Any]) -> str:
         if s.key in values and values[s.key] is not None:
             lines.append(f"{s.key} = {toml_value(values[s.key])}")
         else:
-            lines.append(f"# {s.key} = {toml_value(s.default if s.default is not None else s.example)}")
+            example = s.example() if callable(s.example) else s.example
+            lines.append(f"# {s.key} = {toml_value(s.default if s.default is not None else example)}")
     return "\n".join(lines) + "\n"

@@ -46,23 +46,6 @@ def _actions(data: Path) -> int:
         db.close()
 
 
-@pytest.mark.parametrize("players,seed,variants", [(2, 6, None), (4, 2, "all"), (6, 3, None)])
-def test_selfplay_plays_a_whole_game_and_replay_agrees(tmp_path: Path, players: int, seed: int,
-                                                       variants: str | None) -> None:
-    extra = ["--variants", variants] if variants else []
-    result = _selfplay(tmp_path, "--sim", "--players", str(players), "--seed", str(seed), *extra)
-    assert result["winner"] and result["players"] == players
-    assert result["turns"] >= 4 * players  # every player's first turn, then the countdown rounds
-    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
-    record = json.loads(_botboard("games", "--data-dir", str(tmp_path), "--export",
-                                  str(result["game"])))
-    assert record["final_hash"] == result["state_hash"] and record["players"] == players
-    if players == 2:
-        assert result["actions"] > result["turns"]  # seed 6 has a zap: decided on the board
-    if variants:
-        assert any(record["options"].get(k) for k in ("teleporters", "rocks", "blobs", "mud"))
-
-
 def _spawn_selfplay(data: Path, board: SimProcess, control: int, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen([BOTBOARD, "selfplay", "--data-dir", str(data), "--port", board.port,
                              "--control", f"127.0.0.1:{control}", "--players", "2", "--seed", "6",
@@ -109,46 +92,6 @@ def test_a_board_killed_midway_is_replaced_and_the_game_goes_on(tmp_path: Path) 
         if second:
             second.stop()
     assert result["winner"] and _replayed(tmp_path, result["game"]) == result["state_hash"]
-
-
-def test_botwars_selfplay_plays_simultaneous_programs_and_replay_agrees(tmp_path: Path) -> None:
-    result = _selfplay(tmp_path, "--sim", "--game", "botwars", "--players", "2", "--seed", "4",
-                       "--option", "max_turns=3")
-    assert result["game_name"] == "botwars" and result["reason"]
-    assert result["turns"] == 3 and result["actions"] >= 6  # two programs a turn, and decisions
-    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
-
-
-def test_volt_selfplay_plays_dice_programs_through_the_board_and_replay_agrees(tmp_path: Path) -> None:
-    result = _selfplay(tmp_path, "--sim", "--game", "volt", "--players", "3", "--seed", "3",
-                       "--option", "max_rounds=3")
-    assert result["game_name"] == "volt" and result["reason"]
-    assert result["turns"] == 3 and result["actions"] >= 9  # three programs a round, and decisions
-    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
-
-
-@pytest.mark.parametrize("players,seed", [(2, 5), (4, 2)])
-def test_goblins_selfplay_builds_and_fights_through_the_yards_and_replay_agrees(
-        tmp_path: Path, players: int, seed: int) -> None:
-    result = _selfplay(tmp_path, "--sim", "--game", "goblins", "--players", str(players),
-                       "--seed", str(seed))
-    assert result["game_name"] == "goblins" and result["winner"] and "Boss" in result["reason"]
-    assert result["actions"] >= 2 * 40  # two rounds of forty tiles laid on the yards, and decisions
-    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
-    listing = _botboard("games", "--data-dir", str(tmp_path))  # the outcome in the table's words
-    assert f"{result['winner'][0]} won" in listing and f"{result['winner'][0]} has the most points" in listing
-
-
-@pytest.mark.parametrize("game,extra", [("twin-tin-bots", []), ("botwars", ["--option", "max_turns=2"]),
-                                        ("volt", ["--option", "max_rounds=2"]), ("goblins", [])])
-def test_a_computer_seat_plays_a_whole_game_with_the_virtual_hands(tmp_path: Path, game: str,
-                                                                   extra: list[str]) -> None:
-    result = _selfplay(tmp_path, "--sim", "--game", game, "--players", "2", "--seed", "3",
-                       "--computer", "2=greedy", "--think", "0.05", *extra)
-    assert result["game_name"] == game and result["reason"]
-    assert _replayed(tmp_path, result["game"]) == result["state_hash"]
-    exported = json.loads(_botboard("games", "--data-dir", str(tmp_path), "--export", str(result["game"])))
-    assert len(exported["actions"]) == result["actions"] > 2
 
 
 @pytest.mark.parametrize("game,limit", [("botwars", "max_turns=3"), ("volt", "max_rounds=3")])

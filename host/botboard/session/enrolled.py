@@ -1,6 +1,6 @@
 """Enrolled tags: tags that carry no tile payload (read-only, locked, foreign), named by hand.
 
-    registry = Enrolled(data_dir, "twin-tin-bots", games.catalogue("twin-tin-bots"))
+    registry = Enrolled(data_dir, name, games.catalogue(name))
     registry.enroll(uid, tile)        # `botboard tiles enroll` and the console's enrol button
     registry.lookup(uid)              # the tile, or None
 

@@ -14,5 +14,6 @@ GAME = GameDeclaration(
     scenarios="scenarios",
     commands=f"{_HERE}.commands:register",
     pictures=f"{_HERE}.table.pictures:pictures",
+    quick_options={"max_turns": 3},  # three turns: every stage, a few decisions
     docs=("docs/botwars.md", "docs/playing-botwars.md", "docs/botwars-boards.md", "docs/scenarios-botwars.md"),
 )

@@ -13,5 +13,6 @@ GAME = GameDeclaration(
     boards=("volt",),
     scenarios="scenarios",
     pictures=f"{_HERE}.table.pictures:pictures",
+    quick_options={"max_rounds": 3},  # three rounds: programs, activations, a workshop
     docs=("docs/volt.md", "docs/playing-volt.md", "docs/scenarios-volt.md"),
 )
