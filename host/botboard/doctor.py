@@ -17,6 +17,7 @@ import os
 import pwd
 import re
 import socket
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -96,6 +97,10 @@ def _in_group(user: str, group: str) -> bool:
 def board_info(info: dict[str, Any] | None, error: str, host_firmware: str, host_protocol: int,
                port: str) -> list[Finding]:
     """Findings from a board's HELLO (``info``) or the error that stopped the handshake."""
+    if info is None and not _serial_device(port):
+        return [Finding("board", PROBLEM, f"{port} is not a serial port: a board is on /dev/ttyACM0 or "
+                        "similar", "give the board's port with --port (or port in the settings file); "
+                        "ls /dev/serial/by-id/ lists the plugged-in boards")]
     if info is None:
         return [Finding("board", PROBLEM, f"no handshake with the board on {port}: {error}",
                         f"botboard deploy --port {port} (installs the firmware); unplug and plug the "
@@ -108,6 +113,16 @@ def board_info(info: dict[str, Any] | None, error: str, host_firmware: str, host
                         f"host carries {host_firmware}", f"botboard deploy --port {port}")]
     return [Finding("board", OK, f"board on {port}: firmware {info['firmware']}, protocol "
                     f"{info['protocol']}, layout {info['layout']}")]
+
+
+def _serial_device(port: str) -> bool:
+    """A character device (a tty, a pty), or a pyserial URL such as socket://, which is tried."""
+    if "://" in port:
+        return True
+    try:
+        return stat.S_ISCHR(os.stat(port).st_mode)
+    except OSError:
+        return False
 
 
 def handshake(port: str, timeout: float = 3.0) -> tuple[dict[str, Any] | None, str]:
@@ -247,6 +262,28 @@ def broker(remote: str | None, timeout: float = 3.0) -> list[Finding]:
         return [Finding("remote", PROBLEM, f"the broker {url.host}:{url.port} does not answer ({err})",
                         "start the broker (sudo systemctl start mosquitto) or check the room's address")]
     return [Finding("remote", OK, f"the broker {url.host}:{url.port} answers (room {url.room})")]
+
+
+def settings_file(path: Path | None) -> list[Finding]:
+    """A settings file that holds a secret (the console's token, a broker password, a room key)
+    is readable by its owner only."""
+    from .settings import SettingsError, load_file, secret_parts
+
+    if path is None or not path.is_file():
+        return []
+    try:
+        held = [key for key, value in load_file(path).items() if secret_parts(key, value)]
+    except SettingsError:
+        return []  # `botboard run` says what is wrong with it
+    if not held:
+        return []
+    mode = path.stat().st_mode & 0o777
+    words = " and ".join({"token": "the console's token", "room_key": "the room key",
+                          "remote": "a broker password or room key"}[key] for key in held)
+    if mode & 0o077:
+        return [Finding("settings", PROBLEM, f"{path} holds {words} and other users can read it "
+                        f"(mode {mode:o})", f"chmod 600 {path}")]
+    return [Finding("settings", OK, f"{path} holds {words}, readable by its owner only")]
 
 
 def host_firmware_version() -> str:

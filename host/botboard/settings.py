@@ -55,8 +55,11 @@ SETTINGS: tuple[Setting, ...] = (
             "/var/lib/botboard"),
     Setting("palette", str, "standard", "the LED colours: standard or colourblind"),
     Setting("speed", float, None, "animation seconds a step (default 0.35)", 0.35),
-    Setting("remote", str, None, "play in a room with other tables: mqtt://[user:password@]HOST[:PORT]/ROOM",
+    Setting("remote", str, None, "play in a room with other tables: mqtt://[user:password@]HOST[:PORT]/ROOM#KEY",
             "mqtt://broker.local/club"),
+    Setting("room_key", str, None, "the room's key when the remote link has none after '#': a "
+            "passphrase every table of the room gives (keep this file readable by you only)",
+            "four words read out at the table"),
     Setting("seat", tuple, [], "the seats this table plays in the room, from 1, e.g. [1, 2]"),
     Setting("table", str, None, "this table's name in the room (default: the computer's name)", "kitchen"),
     Setting("spectate", bool, False, "watch the room's game (public information only)"),
@@ -168,7 +171,53 @@ def resolve(args: argparse.Namespace) -> Resolved:
     if flags:
         sources["options"] = "flag" if sources["options"] == "default" else f"{path} and flags"
     values["options"] = {**values["options"], **flags}
+    _check_values(values, sources)
     return Resolved(values, sources, path, note)
+
+
+def _check_values(values: dict[str, Any], sources: dict[str, str]) -> None:
+    """What a value's kind does not say: a port's range, a table name MQTT topics can carry."""
+    def where(key: str) -> str:
+        return f"--{key.replace('_', '-')} {values[key]!r}" if sources[key] == "flag" else \
+            f"{sources[key]}: {key} = {values[key]!r}"
+
+    port = values["console_port"]
+    if not 0 <= port <= 65535:  # 0: any free port (the tests' consoles)
+        raise SettingsError(f"{where('console_port')}: a TCP port is a number from 1 to 65535 "
+                            "(the default is 8700)")
+    from .remote.protocol import valid_id
+
+    if values["table"] is not None and not valid_id(values["table"]):
+        raise SettingsError(f"{where('table')}: a table's name is 1 to 64 of A-Z a-z 0-9 _ - "
+                            "(it names the table's topics in the room), e.g. kitchen")
+
+
+# settings whose value is a secret: never printed whole, kept in a file only its owner reads
+SECRET_KEYS = ("token", "room_key", "remote")
+
+
+def secret_parts(key: str, value: Any) -> list[str]:
+    """The secrets a setting's value holds: the token, the room key, the broker password and
+    the key after # in a room's address."""
+    if not isinstance(value, str) or key not in SECRET_KEYS:
+        return []
+    if key != "remote":
+        return [value] if value != "auto" else []
+    from .remote.url import RemoteUrlError, parse_remote_url
+
+    try:
+        url = parse_remote_url(value)
+    except RemoteUrlError:
+        return []
+    return [part for part in (url.password, url.key) if part]
+
+
+def masked(key: str, value: Any) -> Any:
+    """A setting as `botboard config` shows it: a secret by its first characters only."""
+    for part in secret_parts(key, value):
+        # a long random secret is known again by its start; a short one, a password, is not shown
+        value = value.replace(part, part[:4] + "..." if len(part) >= 16 else "...")
+    return value
 
 
 def flag_options(items: list[str]) -> dict[str, Any]:

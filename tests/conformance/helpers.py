@@ -12,10 +12,12 @@ def short_options(name: str) -> dict[str, Any]:
     return dict(games.declaration(name).quick_options)
 
 
-def positions(name: str, players: int, count: int, seed: int = 3, stride: int = 5) -> list[Any]:
-    """``count`` states along a random game of the game's short form, each with a seat to act."""
+def positions(name: str, players: int, count: int, seed: int = 3, stride: int = 5,
+              options: dict[str, Any] | None = None) -> list[Any]:
+    """``count`` states along a random game (of the game's short form unless ``options``), each
+    with a seat to act."""
     game, rng = games.get(name), random.Random(seed)
-    state, out = game.new_game(players, short_options(name), seed), []
+    state, out = game.new_game(players, short_options(name) if options is None else options, seed), []
     for _ in range(count * stride):
         if game.current_player(state) is None:
             break

@@ -9,7 +9,7 @@ from typing import Any
 
 from botboard.remote.events import Event, PresenceChange, Refusal
 from botboard.remote.protocol import Entry
-from botboard.remote.room import HostRoom, JoinedRoom
+from botboard.remote.room import HostRoom, JoinedRoom, Room
 from botboard.remote.sequencer import Accepted, HostEntry, Refused
 
 from botboard.remote.local_broker import Broker
@@ -28,6 +28,17 @@ async def until(predicate: Callable[[], bool], what: str, timeout: float = 5.0) 
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.01)
+
+
+def opened(reader: Room, message: Any) -> bytes:
+    """The body of a sealed message as ``reader`` reads it (its signature checked)."""
+    topic = message.topic.value
+    channel, table = reader.topics.split(topic)
+    seal = reader._seal
+    signature, body = seal.open(topic, channel, reader._peer(channel, table), bytes(message.payload))
+    signer = reader._host() if channel in ("room", "entries", "to") else table
+    seal.verify(signer or "", topic, signature, body)
+    return body
 
 
 class Seen:

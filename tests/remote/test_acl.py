@@ -60,9 +60,10 @@ def test_a_table_reads_only_its_own_private_parts_and_speaks_only_for_itself(acl
             await host.append({"deal": 1}, {"a": "hand of a", "b": "hand of b"})
             assert (await b.propose(3, {"add": 5})).ok
             # table a's user speaking for b: on b's topic the broker drops it; on a's, the host refuses it
+            # (sealed with a's keys: the ACL is what this test checks, the seal comes on top)
             forged = encode(Proposal("b", "forged", 1, host.epoch, 3, {"add": 99}))
-            await spy.publish(TOPICS.propose("b"), forged, qos=1)
-            await spy.publish(TOPICS.propose("a"), forged, qos=1)
+            await spy.publish(TOPICS.propose("b"), a.seal(TOPICS.propose("b"), forged), qos=1)
+            await spy.publish(TOPICS.propose("a"), a.seal(TOPICS.propose("a"), forged), qos=1)
             await until(lambda: len(seen["a"].entries()) == 2 == len(seen["b"].entries()), "2 entries")
             await until(lambda: seen["host"].refusals(), "the forged proposal refused")
             await asyncio.sleep(0.3)  # anything else the spy might get

@@ -13,46 +13,54 @@ from typing import Any
 import aiomqtt
 
 from botboard.remote.events import LinkChange
-from botboard.remote.protocol import CatchUp, Entry, Proposal, RoomRecord, Topics, decode, encode
+from botboard.remote.protocol import CatchUp, Entry, Proposal, Topics, decode, encode
 from botboard.remote.room import HostRoom, JoinedRoom, MemoryRecord
+from botboard.remote.seal import Identity
+from botboard.remote.table_keys import identity as table_identity
 
 from botboard.remote.local_broker import Broker
-from .helpers import FAST, Adder, Seen, public_log, run, three_tables, until
+from .helpers import FAST, Adder, Seen, opened, public_log, run, three_tables, until
 
 ROOT = Path(__file__).resolve().parents[2]
 TOPICS = Topics("club")
 
 
-async def next_catchup(client: aiomqtt.Client) -> CatchUp:
+async def next_catchup(client: aiomqtt.Client, host: HostRoom) -> CatchUp:
     async for message in client.messages:
-        found = decode(bytes(message.payload), (CatchUp,))
+        found = decode(opened(host, message), (CatchUp,))
         assert isinstance(found, CatchUp)
         return found
     raise AssertionError("no catch-up request")
 
 
 def test_early_entries_wait_for_the_missing_one_which_is_asked_for(broker: Broker) -> None:
-    def entry(n: int) -> bytes:
-        return encode(Entry("E1", n, "host", {"step": n}))
+    # a host never started: its keys seal what the raw client sends as the host
+    host = HostRoom(broker.url(), "host", accept=Adder(), game="adder", players=2,
+                    seats={"host": [1], "a": [2]}, epoch="E1")
+
+    def entry(n: int, epoch: str = "E1") -> bytes:
+        return host.seal(TOPICS.to("a"), encode(Entry(epoch, n, "host", {"step": n})))
 
     async def play() -> None:
         async with aiomqtt.Client("127.0.0.1", broker.port) as fake_host:
             await fake_host.subscribe(TOPICS.catchup(), qos=1)
-            await fake_host.publish(TOPICS.room, encode(RoomRecord(
-                "host", "E1", "adder", 2, {}, {"host": (1,), "a": (2,)})), qos=1, retain=True)
+            assert host.record is not None
+            await fake_host.publish(TOPICS.room, host.seal(TOPICS.room, encode(host.record)), qos=1, retain=True)
             seen = Seen()
-            async with JoinedRoom(broker.url(), "a", seats=[2], on_event=seen, **FAST):
-                assert await next_catchup(fake_host) == CatchUp("a", "E1", 1)
+            table = JoinedRoom(broker.url(), "a", seats=[2], on_event=seen, **FAST)
+            host._seal.pin("a", table._seal.identity.public)
+            async with table:
+                assert await next_catchup(fake_host, host) == CatchUp("a", "E1", 1)
                 for n in (3, 1, 4):
                     await fake_host.publish(TOPICS.to("a"), entry(n), qos=1)
-                assert await next_catchup(fake_host) == CatchUp("a", "E1", 2)  # the gap, asked once
+                assert await next_catchup(fake_host, host) == CatchUp("a", "E1", 2)  # the gap, asked once
                 await until(lambda: len(seen.entries()) == 1, "entry 1")
                 for n in (2, 1, 3, 2):  # the missing one, then entries already applied
                     await fake_host.publish(TOPICS.to("a"), entry(n), qos=1)
                 await until(lambda: len(seen.entries()) == 4, "entries 2-4")
                 await asyncio.sleep(0.2)
                 assert [e.n for e in seen.entries()] == [1, 2, 3, 4]
-                await fake_host.publish(TOPICS.to("a"), encode(Entry("OTHER", 5, "host", {})), qos=1)
+                await fake_host.publish(TOPICS.to("a"), entry(5, "OTHER"), qos=1)
                 await fake_host.publish(TOPICS.to("a"), entry(5), qos=1)
                 await until(lambda: len(seen.entries()) == 5, "entry 5")
                 assert seen.entries()[-1].public == {"step": 5}  # another game's entry 5 was dropped
@@ -95,13 +103,14 @@ def test_a_broker_killed_mid_game_loses_no_entry_and_applies_none_twice(broker: 
 class TableProcess:
     """Joined table "a" (seat 2) in a process of its own, printing what it applies."""
 
-    def __init__(self, broker: Broker) -> None:
+    def __init__(self, broker: Broker, keys: Path) -> None:
         self.broker = broker
+        self.keys = keys  # the table's keys, kept across its restarts as the daemon keeps them
         self.entries: list[dict[str, Any]] = []
 
     async def start(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.remote.table_proc", str(self.broker.port), "a", "2",
+            sys.executable, "-m", "tests.remote.table_proc", str(self.broker.port), "a", "2", str(self.keys),
             cwd=ROOT, stdout=asyncio.subprocess.PIPE)
         self._reader = asyncio.create_task(self._read())
 
@@ -123,11 +132,11 @@ def host_and_b(broker: Broker) -> tuple[HostRoom, JoinedRoom, Seen]:
     return host, JoinedRoom(broker.url(), "b", seats=[3], on_event=seen_b, **FAST), seen_b
 
 
-def test_a_killed_table_restarts_and_catches_up_from_its_last_entry(broker: Broker) -> None:
+def test_a_killed_table_restarts_and_catches_up_from_its_last_entry(broker: Broker, tmp_path: Path) -> None:
     async def play() -> None:
         host, b, _ = host_and_b(broker)
         async with host, b:
-            table = TableProcess(broker)
+            table = TableProcess(broker, tmp_path / "a.keys")
             await table.start()
             await until(lambda: host.record is not None and host.record.seats.get("a") == (2,),
                         "table a's seat", timeout=8)
@@ -140,7 +149,7 @@ def test_a_killed_table_restarts_and_catches_up_from_its_last_entry(broker: Brok
             seen = Seen()
             last = table.entries[-1]
             restarted = JoinedRoom(broker.url(), "a", seats=[2], epoch=last["epoch"], last_n=last["n"],
-                                   on_event=seen, **FAST)
+                                   on_event=seen, identity=table_identity(table.keys), **FAST)
             async with restarted:
                 await until(lambda: len(seen.entries()) == 4, "the missed entries")
                 await host.append({"step": 9})
@@ -151,11 +160,11 @@ def test_a_killed_table_restarts_and_catches_up_from_its_last_entry(broker: Brok
     run(play())
 
 
-def test_a_table_that_drops_is_shown_gone_by_its_last_will_then_back(broker: Broker) -> None:
+def test_a_table_that_drops_is_shown_gone_by_its_last_will_then_back(broker: Broker, tmp_path: Path) -> None:
     async def play() -> None:
         host, b, seen_b = host_and_b(broker)
         async with host, b:
-            table = TableProcess(broker)
+            table = TableProcess(broker, tmp_path / "a.keys")
             await table.start()
             await until(lambda: seen_b.presence("a") == ["joined"], "table a joined", timeout=8)
             await table.kill()
@@ -171,11 +180,11 @@ def test_a_table_that_drops_is_shown_gone_by_its_last_will_then_back(broker: Bro
 
 def test_a_restarted_host_goes_on_from_its_record_and_still_applies_each_proposal_once(broker: Broker) -> None:
     async def play() -> None:
-        record, game, seen_a = MemoryRecord(), Adder(), Seen()
+        record, game, seen_a, keys = MemoryRecord(), Adder(), Seen(), Identity.fresh()
 
-        def host_room(**resume: Any) -> HostRoom:
+        def host_room(**resume: Any) -> HostRoom:  # the same keys, as the daemon keeps them
             return HostRoom(broker.url(), "host", accept=game, game="adder", players=2,
-                            seats={"host": [1], "a": [2]}, record=record, **resume, **FAST)
+                            seats={"host": [1], "a": [2]}, record=record, identity=keys, **resume, **FAST)
 
         first = host_room()
         a = JoinedRoom(broker.url(), "a", seats=[2], on_event=seen_a, **FAST)
@@ -189,8 +198,8 @@ def test_a_restarted_host_goes_on_from_its_record_and_still_applies_each_proposa
             async with host_room(epoch=epoch, last_n=last_n) as second:
                 assert (await waiting).n == 3
                 async with aiomqtt.Client("127.0.0.1", broker.port) as raw:
-                    await raw.publish(TOPICS.propose("a"), encode(Proposal("a", a.run, 1, epoch, 2, {"add": 1})),
-                                      qos=1)
+                    await raw.publish(TOPICS.propose("a"), a.seal(TOPICS.propose("a"), encode(
+                        Proposal("a", a.run, 1, epoch, 2, {"add": 1}))), qos=1)
                 await second.append({"deal": 2})
                 await until(lambda: len(seen_a.entries()) == 4, "4 entries")
             assert [e.public for e in seen_a.entries()] == [

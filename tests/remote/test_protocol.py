@@ -7,9 +7,11 @@ from botboard.remote.protocol import (CHANNEL_KINDS, KINDS, MAX_MESSAGE, Answer,
                                       ClaimRefused, Entry, PresenceRecord, ProtocolError, Proposal,
                                       RoomRecord, Topics, decode, encode)
 
+KEYS = "0f" * 64  # a table's public keys, as seal.Identity.public spells them
+
 SAMPLES = [
-    RoomRecord("host", "e1", "volt", 2, {"seed": 3}, {"host": (1,), "a": (2,)}, "pico-arena"),
-    PresenceRecord("a", "here", "player", (2, 4)),
+    RoomRecord("host", "e1", "volt", 2, {"seed": 3}, {"host": (1,), "a": (2,)}, "pico-arena", KEYS),
+    PresenceRecord("a", "here", "player", (2, 4), KEYS),
     Proposal("a", "r1", 7, "e1", 2, {"tile": "F1", "slots": [1, 2]}),
     CatchUp("a", "e1", 12),
     Entry("e1", 3, "a", {"moved": True}, 2, {"hand": ["x"]}),

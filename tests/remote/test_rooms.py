@@ -13,7 +13,7 @@ from botboard.remote.events import RoomChange
 from botboard.remote.room import JoinedRoom, SpectatorRoom
 
 from botboard.remote.local_broker import Broker
-from .helpers import FAST, Seen, joined_and_ready, public_log, run, three_tables, until
+from .helpers import FAST, Seen, joined_and_ready, opened, public_log, run, three_tables, until
 
 
 def test_two_tables_and_the_host_see_the_same_entries_in_the_same_order(broker: Broker) -> None:
@@ -52,12 +52,14 @@ def test_a_duplicate_proposal_is_applied_once_and_answered_the_same(broker: Brok
             topics = Topics("club")
             async with aiomqtt.Client("127.0.0.1", broker.port) as raw:
                 await raw.subscribe(topics.to("a"), qos=1)
-                proposal = encode(Proposal("a", "raw1", 1, t.host.epoch, 2, {"add": 7}))
+                # table a's proposal, sent three times (as a table does after a reconnect)
+                proposal = t.a.seal(topics.propose("a"), encode(Proposal("a", "raw1", 1, t.host.epoch, 2,
+                                                                         {"add": 7})))
                 for _ in range(3):
                     await raw.publish(topics.propose("a"), proposal, qos=1)
                 answers: list[Answer] = []
                 async for message in raw.messages:
-                    found = decode(bytes(message.payload), CHANNEL_KINDS["to"])
+                    found = decode(opened(t.a, message), CHANNEL_KINDS["to"])
                     if isinstance(found, Answer):
                         answers.append(found)
                     if len(answers) == 3:
@@ -111,17 +113,18 @@ def test_an_unknown_table_and_a_claim_of_a_taken_seat_are_refused(broker: Broker
     b'{"v": 1, "kind": "proposal", "table": "a", "run": "r", "counter": 1, "epoch": "E", "seat": 2,'
     b' "payload": {"add": 1}, "extra": 0}',
     b'{"v": 1, "kind": "proposal", "table": "a", "run": "r", "counter": 1, "epoch": "E", "seat": 2,'
-    b' "payload": "' + b"x" * 70000 + b'"}',
+    b' "payload": "' + b"x" * 65500 + b'"}',  # over 64 KB, under the broker's packet limit
 ])
 def test_a_malformed_message_is_refused_and_changes_nothing(broker: Broker, payload: bytes) -> None:
     async def play() -> None:
         async with three_tables(broker) as t:
             data = payload.replace(b'"E"', json.dumps(t.host.epoch).encode())
-            async with aiomqtt.Client("127.0.0.1", broker.port) as raw:
-                await raw.publish(Topics("club").propose("a"), data, qos=1)
-                await raw.publish(Topics("club").to("a"), data, qos=1)
+            topics = Topics("club")
+            async with aiomqtt.Client("127.0.0.1", broker.port) as raw:  # sealed, so only the checks refuse
+                await raw.publish(topics.propose("a"), t.a.seal(topics.propose("a"), data), qos=1)
+                await raw.publish(topics.to("a"), t.host.seal(topics.to("a"), data), qos=1)
             await until(lambda: t.seen["host"].refusals() and t.seen["a"].refusals(), "refusals")
-            assert "malformed message" in t.seen["host"].refusals()[0].reason
+            assert "refused a message on botboard/v1/club/propose/a" in t.seen["host"].refusals()[0].reason
             assert t.game.calls == [] and t.host.last_n == 0 and t.seen["a"].entries() == []
             assert (await t.a.propose(2, {"add": 4})).n == 1  # the room goes on
     run(play())

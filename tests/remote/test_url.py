@@ -10,6 +10,7 @@ from botboard.remote.url import RemoteUrl, RemoteUrlError, parse_remote_url
     ("MQTTS://ann:s%40cret@10.0.0.2:9000/fri-night", RemoteUrl("10.0.0.2", 9000, "fri-night", True, "ann", "s@cret")),
     ("mqtt://ann@[::1]/club", RemoteUrl("::1", 1883, "club", username="ann")),
     ("mqtt://[::1]:1999/caf%C3%A9", RemoteUrl("::1", 1999, "café")),
+    ("mqtt://broker/club#k3y-Of_the%20room", RemoteUrl("broker", 1883, "club", key="k3y-Of_the room")),
 ])
 def test_good_urls(text: str, expected: RemoteUrl) -> None:
     assert parse_remote_url(text) == expected
@@ -28,7 +29,8 @@ def test_good_urls(text: str, expected: RemoteUrl) -> None:
     ("mqtt://:pw@broker/club", "empty user name"),
     ("mqtt://[::1/club", "closing ']'"),
     ("mqtt://broker/a+b", "'+'"),
-    ("mqtt://broker/a#b", "'#'"),
+    ("mqtt://broker/a%23b", "'#'"),
+    ("mqtt://broker/club#", "nothing after '#'"),
     ("mqtt://broker/a/b", "'/'"),
     ("mqtt://broker/a%2Fb", "'/'"),
     ("mqtt://broker/a b", "space"),
@@ -44,3 +46,9 @@ def test_the_password_never_shows() -> None:
     url = parse_remote_url("mqtts://ann:hunter2@broker/club")
     assert "hunter2" not in str(url) and "hunter2" not in repr(url)
     assert str(url) == "mqtts://ann@broker:8883/club"
+
+
+def test_the_room_key_never_shows_but_the_link_to_share_has_it() -> None:
+    url = parse_remote_url("mqtt://ann:hunter2@broker/club#s3cret")
+    assert "s3cret" not in str(url) and "s3cret" not in repr(url)
+    assert url.link() == "mqtt://ann@broker:1883/club#s3cret"

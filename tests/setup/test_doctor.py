@@ -80,12 +80,38 @@ def test_a_real_handshake_with_the_simulated_board_and_a_silent_port() -> None:
     master, slave = pty.openpty()  # a port where nothing answers
     try:
         info, error = doctor.handshake(os.ttyname(slave), timeout=0.5)
+        assert info is None and error
+        found = doctor.board_info(info, error, "0.1.0", m.PROTOCOL_VERSION, os.ttyname(slave))
+        assert _levels(found) == [PROBLEM] and "botboard deploy" in found[0].fix
     finally:
         os.close(master)
         os.close(slave)
-    assert info is None and error
-    found = doctor.board_info(info, error, "0.1.0", m.PROTOCOL_VERSION, "/dev/pts/x")
-    assert _levels(found) == [PROBLEM] and "botboard deploy" in found[0].fix
+
+
+def test_a_path_that_is_no_serial_port_is_not_offered_to_deploy(tmp_path: Path) -> None:
+    info, error = doctor.handshake("/etc/passwd", timeout=0.5)
+    found = doctor.board_info(info, error, "0.1.0", m.PROTOCOL_VERSION, "/etc/passwd")
+    assert _levels(found) == [PROBLEM] and "deploy" not in found[0].fix
+    assert "/etc/passwd is not a serial port" in found[0].detail and "--port" in found[0].fix
+
+
+def test_a_settings_file_with_secrets_readable_by_others_is_a_problem_with_its_fix(tmp_path: Path) -> None:
+    path = tmp_path / "botboard.toml"
+    path.write_text('game = "volt"\n')
+    path.chmod(0o644)
+    assert doctor.settings_file(path) == []  # nothing secret in it
+    for secret in ('token = "a-long-random-token"', 'remote = "mqtt://kitchen:pw@broker/club"',
+                   'room_key = "tea at five"'):
+        path.write_text(secret + "\n")
+        path.chmod(0o644)
+        found = doctor.settings_file(path)
+        assert _levels(found) == [PROBLEM] and found[0].fix == f"chmod 600 {path}"
+        assert "mode 644" in found[0].detail
+        path.chmod(0o600)
+        assert _levels(doctor.settings_file(path)) == [OK]
+    path.write_text('remote = "mqtt://broker/club"\n')  # no password, no key
+    path.chmod(0o644)
+    assert doctor.settings_file(path) == []
 
 
 def test_data_directory_and_journal(tmp_path: Path) -> None:

@@ -91,5 +91,28 @@ def test_config_init_then_config_shows_values_and_their_sources(tmp_path: Path) 
     assert settings["seed"] == {"value": 7, "from": "flag"}
     assert settings["palette"] == {"value": "standard", "from": "default"}
     assert settings["token"]["value"] == token[:4] + "..."  # never printed whole
+    assert path.stat().st_mode & 0o777 == 0o600  # the token derives every seat's key: the owner's only
     again = _botboard("config", "--init", env_home=tmp_path)
     assert again.returncode == 2 and "exists" in again.stderr
+
+
+def test_config_masks_the_broker_password_and_the_room_key(tmp_path: Path) -> None:
+    shown = _botboard("config", "--json", "--remote", "mqtt://kitchen:hunter2@broker/club#R00mKey-0f-the-club",
+                      "--room-key", "tea at five", env_home=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    settings = json.loads(shown.stdout)["settings"]
+    assert settings["remote"]["value"] == "mqtt://kitchen:...@broker/club#R00m..."
+    assert settings["room_key"]["value"] == "..."
+    assert "hunter2" not in shown.stdout and "tea at five" not in shown.stdout
+
+
+@pytest.mark.parametrize("flags, complaint", [
+    (["--console-port", "70000"], "--console-port 70000: a TCP port is a number from 1 to 65535"),
+    (["--table", "a/b"], "--table 'a/b': a table's name is 1 to 64 of A-Z a-z 0-9 _ -"),
+])
+@pytest.mark.parametrize("command", ["run", "doctor", "config"])
+def test_a_bad_port_or_table_name_is_one_line_and_exit_2(tmp_path: Path, command: str, flags: list[str],
+                                                         complaint: str) -> None:
+    done = _botboard(command, *flags, env_home=tmp_path)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and complaint in lines[0], done.stderr

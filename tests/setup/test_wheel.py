@@ -59,6 +59,11 @@ def test_the_wheel_carries_the_firmware_and_layouts(installed: Path) -> None:
                             capture_output=True, text=True, timeout=60, cwd=installed,
                             env={"HOME": str(installed), "PATH": "/usr/bin:/bin"})
     assert listed.returncode == 0 and "ttb-small" in listed.stdout, listed.stderr
+    scaffold = subprocess.run([str(installed / "venv/bin/botboard"), "new-game", "wheel-game"],
+                              capture_output=True, text=True, timeout=60, cwd=installed,
+                              env={"HOME": str(installed), "PATH": "/usr/bin:/bin"})
+    assert scaffold.returncode == 0, scaffold.stderr  # the skeleton's templates are in the wheel
+    assert (installed / "wheel-game/botboard_wheel_game/table/mapping.py").is_file()
 
 
 def test_botboard_run_from_the_wheel_plays_on_the_simulated_board(installed: Path) -> None:

@@ -26,7 +26,7 @@ from typing import Any, AsyncIterator, Callable
 from .. import games
 from ..console.app import create_app
 from ..daemon import Daemon, DaemonConfig
-from ..remote.local_broker import MOSQUITTO, Broker
+from ..remote.local_broker import MOSQUITTO, ROOM_KEY, Broker
 from ..session.selfplay import Hands, Place
 from .table import _lay, _pct, _taken_at_first_confirm, confirm_to_frame
 
@@ -60,7 +60,7 @@ def table_daemon(broker: Broker, where: Path, name: str, game: str, seats: tuple
     """A daemon of a table in ``room`` (the one given ``players`` hosts), its data in where/name."""
     return Daemon(DaemonConfig(game=game, players=players, console_port=0, data_dir=str(where / name),
                                remote=f"mqtt://127.0.0.1:{broker.port}/{room}", seats=seats, table=name,
-                               **{"step_s": 0.0, **extra}))
+                               **{"step_s": 0.0, "room_key": ROOM_KEY, **extra}))
 
 
 async def start(daemon: Daemon) -> asyncio.Task[None]:

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import logging
 import os
+import sqlite3
 import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from ..session.journal import Journal
 
 _COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "status", "trace", "leds",
-             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor", "docs")
+             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor", "docs",
+             "new-game")
 
 
 class CliError(Exception):
@@ -43,6 +45,9 @@ def opened_journal(data_dir: str | None) -> Iterator[Journal]:
         yield journal
     except JournalError as err:
         raise CliError(str(err)) from err
+    except sqlite3.DatabaseError as err:  # a damaged page found only when it is read
+        raise CliError(f"{journal.path}: damaged ({err}); it is left untouched: start a new journal "
+                       "beside it with `botboard run --new-journal`") from err
     finally:
         journal.close()
 
@@ -54,12 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="more log output (-vv for debug)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMANDS:
-        importlib.import_module(f"{__name__}.{name}").register(sub)
+        importlib.import_module(f"{__name__}.{name.replace('-', '_')}").register(sub)
     _register_game_commands(sub)
     return parser
 
 
-def _register_game_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _register_game_commands(sub: argparse._SubParsersAction) -> None:
     """Commands a game declares (`botboard botwars report ...`); a broken one is left out."""
     from .. import games
     from ..games.declaration import DeclarationError

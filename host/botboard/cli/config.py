@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 from pathlib import Path
 
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..settings import SETTINGS, SettingsError, default_paths, resolve
+    from ..settings import SETTINGS, SettingsError, default_paths, masked, resolve
     from . import CliError
 
     if args.init is not None:
@@ -33,7 +34,7 @@ def _run(args: argparse.Namespace) -> int:
         resolved = resolve(args)
     except SettingsError as err:
         raise CliError(str(err)) from err
-    shown = {k: _masked(k, v) for k, v in resolved.values.items()}
+    shown = {k: masked(k, v) for k, v in resolved.values.items()}
     if args.json:
         print(json.dumps({"file": str(resolved.file) if resolved.file else None,
                           "settings": {k: {"value": shown[k], "from": resolved.sources[k]}
@@ -45,13 +46,6 @@ def _run(args: argparse.Namespace) -> int:
         value = "-" if shown[s.key] is None else json.dumps(shown[s.key])
         print(f"  {s.key:<{width}}  {value:<24}  {resolved.sources[s.key]}")
     return 0
-
-
-def _masked(key: str, value: object) -> object:
-    """The token is a password for the console: shown only by its start."""
-    if key == "token" and isinstance(value, str) and value != "auto" and len(value) > 4:
-        return value[:4] + "..."
-    return value
 
 
 def _init(path: Path, args: argparse.Namespace) -> int:
@@ -68,6 +62,9 @@ def _init(path: Path, args: argparse.Namespace) -> int:
     except SettingsError as err:
         raise CliError(str(err)) from err
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(file_text(given))
+    # the file may hold the console's token (every seat's key derives from it), a broker password
+    # or a room key: readable by its owner only, as `service install` writes it
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+        out.write(file_text(given))
     print(f"wrote {path}")
     return 0

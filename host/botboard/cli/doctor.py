@@ -24,10 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..doctor import examine
+    from ..doctor import examine, settings_file
+    from ..settings import find_file
     from .run import table_settings
 
-    findings = examine(table_settings(args))
+    findings = examine(table_settings(args)) + settings_file(find_file(getattr(args, "config", None))[0])
     if args.json:
         print(json.dumps([asdict(f) for f in findings], indent=2))
     else:

@@ -47,7 +47,11 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
          metavar="SEAT[=LEVEL]")
     flag("--think", "the computer's thinking time a move (default 2 s)", type=float, metavar="S")
     flag("--remote", "play in a room with other tables through an MQTT broker: "
-         "mqtt://[user:password@]HOST[:PORT]/ROOM (mqtts:// for TLS; docs/remote-play.md)", metavar="URL")
+         "mqtt://[user:password@]HOST[:PORT]/ROOM#KEY (mqtts:// for TLS). KEY encrypts and signs "
+         "everything the tables send, so any broker will do; the host makes one when its link has "
+         "none and prints the link to share (docs/remote-play.md)", metavar="URL")
+    flag("--room-key", "with --remote: the room's key as a passphrase the tables agreed on, "
+         "instead of #KEY in the link", metavar="PASSPHRASE")
     flag("--seat", "with --remote: a seat this table plays, from 1 (once per seat); the table that also "
          "gives --players hosts the game", type=int, action="append", metavar="N")
     flag("--table", "with --remote: this table's name in the room (default: the computer's name)")
@@ -153,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
                           options=v["options"], step_s=v["speed"],
                           computers=computer_seats(v["computer"]), think_s=v["think"],
                           palette=v["palette"], remote=v["remote"], seats=room_seats(v["seat"]),
-                          table=v["table"], spectate=v["spectate"])
+                          table=v["table"], spectate=v["spectate"], room_key=v["room_key"])
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:
@@ -171,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
             f"board on {daemon.conn.port_name if daemon.conn else '?'}"
         print(f"botboard: {where}, game {daemon.game_name}", flush=True)
         print(f"console: {daemon.console_url}", flush=True)
+        if daemon.remote_role == "host":  # what the other tables need to join
+            print(f"room: the tables that join give --remote '{daemon.remote_url.link()}'", flush=True)
         if not is_loopback(daemon.config.listen):  # a tablet at the table scans it
             segno.make(daemon.console_url, error="m").terminal(compact=True)
             print("(the console's Seats panel has each player's own link and code)", flush=True)

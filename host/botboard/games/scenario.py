@@ -66,6 +66,9 @@ def load(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(f"{path}: not JSON: {err.msg} at line {err.lineno} column {err.colno}") from err
     except RecursionError as err:
         raise ScenarioError(f"{path}: nested too deeply to be a scenario") from err
+    except ValueError as err:  # Python refuses to read an integer of more than 4,300 digits
+        raise ScenarioError(f"{path}: holds a number of more than 4,300 digits, too long to read; a "
+                            "scenario's numbers are seeds, counts and coordinates: shorten it") from err
     if not isinstance(doc, dict):
         raise ScenarioError(f"{path}: expected a JSON object at the top")
     unknown = set(doc) - _KNOWN_KEYS

@@ -20,12 +20,14 @@ class PresenceChange:
 @dataclasses.dataclass(frozen=True)
 class Refusal:
     """Something refused, with why: a proposal or a seat claim by the host (``counter``/``seats``
-    say which), or a malformed message this table dropped (``table`` None: sender unknown)."""
+    say which), or a message this table dropped: malformed, forged, not readable with its keys
+    (``table`` None: sender unknown)."""
     reason: str
     table: str | None = None
     counter: int | None = None
     seat: int | None = None
     seats: tuple[int, ...] = ()
+    key: bool = False  # the room record could not be read: this table's room key is not the room's
 
 
 @dataclasses.dataclass(frozen=True)

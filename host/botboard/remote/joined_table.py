@@ -208,6 +208,8 @@ class JoinedTable:
                 self._say(f"the link to the broker is down ({event.error}); play goes on when it is back")
         elif isinstance(event, Refusal):
             log.warning("remote: %s", event.reason)
+            if event.key:  # nothing of the room can be read: the players must hear why
+                self._say(f"this table cannot read the room {self.url.room}: {event.reason.split(': ', 1)[-1]}")
 
     def _resend_station(self) -> None:
         """A host that (re)started, or seats that moved, and the host is told the slots again."""

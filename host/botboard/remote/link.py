@@ -4,6 +4,10 @@ reconnects with growing delays (backoff), then lets its room subscribe and repub
 Messages go to ``on_message`` one at a time, in the order the broker sent them; a publish
 while the link is down does not raise but says False (the room's catch-up and resend
 recover what was not sent).
+
+The link speaks MQTT 5 to announce a Maximum Packet Size (MAX_PACKET): the broker then never
+sends this client a larger message (it drops it instead), so an oversized message is refused
+before this process reads a byte of it, even on a broker that sets no limit of its own.
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ import ssl
 from collections.abc import Awaitable, Callable
 
 import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
+from .protocol import MAX_MESSAGE
+from .seal import OVERHEAD
 from .url import RemoteUrl
 
 log = logging.getLogger(__name__)
@@ -24,6 +32,8 @@ log = logging.getLogger(__name__)
 OnMessage = Callable[[str, bytes], Awaitable[None]]
 OnConnect = Callable[[], Awaitable[None]]
 OnState = Callable[[bool, str | None], None]
+# the largest MQTT packet either way: a sealed message of MAX_MESSAGE bytes, its topic and headers
+MAX_PACKET = MAX_MESSAGE + OVERHEAD + 512
 
 
 class Link:
@@ -131,9 +141,12 @@ class Link:
             self._on_state(up, error)
 
     def _new_client(self) -> aiomqtt.Client:
+        connect = Properties(PacketTypes.CONNECT)
+        connect.MaximumPacketSize = MAX_PACKET
         return aiomqtt.Client(
             self.url.host, self.url.port, username=self.url.username, password=self.url.password,
-            identifier=self.client_id, will=self._will, keepalive=self._keepalive, clean_session=True,
+            identifier=self.client_id, will=self._will, keepalive=self._keepalive,
+            protocol=aiomqtt.ProtocolVersion.V5, clean_start=True, properties=connect,
             tls_context=self._tls, timeout=self._timeout,
             # small messages answered at once: with Nagle's algorithm, a PUBACK and the next
             # publish written back to back wait for the peer's delayed ACK (some 40 ms on Linux)

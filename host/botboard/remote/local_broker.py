@@ -13,10 +13,12 @@ import subprocess
 import time
 from pathlib import Path
 
+from botboard.remote.link import MAX_PACKET
 from botboard.remote.url import RemoteUrl
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+ROOM_KEY = "loopback room key"  # the rooms on this broker are the tests' and the bench's
 
 
 def free_port() -> int:
@@ -26,7 +28,8 @@ def free_port() -> int:
 
 
 class Broker:
-    def __init__(self, directory: Path, *, users: dict[str, str] | None = None, acl: str | None = None) -> None:
+    def __init__(self, directory: Path, *, users: dict[str, str] | None = None, acl: str | None = None,
+                 max_packet: int | None = MAX_PACKET) -> None:
         self.directory = directory
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -35,6 +38,8 @@ class Broker:
                  f"persistence_location {directory}/", f"log_dest file {self.log}",
                  # run as root, mosquitto would switch to its own user and lose the temp directory
                  f"user {pwd.getpwuid(os.getuid()).pw_name}"]
+        if max_packet is not None:  # as docs/remote-play.md configures a club's broker
+            lines.append(f"max_packet_size {max_packet}")
         if users is None:
             lines.append("allow_anonymous true")
         else:
@@ -50,8 +55,9 @@ class Broker:
         self.config = directory / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
 
-    def url(self, room: str = "club", user: str | None = None, password: str | None = None) -> RemoteUrl:
-        return RemoteUrl("127.0.0.1", self.port, room, username=user, password=password)
+    def url(self, room: str = "club", user: str | None = None, password: str | None = None,
+            key: str = ROOM_KEY) -> RemoteUrl:
+        return RemoteUrl("127.0.0.1", self.port, room, username=user, password=password, key=key)
 
     def start(self) -> None:
         self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,

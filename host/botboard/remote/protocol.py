@@ -11,9 +11,9 @@ when the broker checks ACLs; see docs/remote-play.md):
     to/TABLE          what the host says to one table (QoS 1): each Entry with that table's
                       private part, Answer to its proposals, ClaimRefused, CaughtUp
 
-Every table reads its entries from its own ``to/TABLE`` topic, so a broker ACL that lets
-user TABLE read only ``to/TABLE`` keeps other tables' private parts from it, and a table
-gets each entry as one message (no joining of a public and a private half).
+Every table reads its entries from its own ``to/TABLE`` topic, which seal.py encrypts for
+that table alone (a broker ACL that lets user TABLE read only ``to/TABLE`` adds a second
+wall), and a table gets each entry as one message (no joining of a public and a private half).
 
 A message is a JSON object ``{"v": 1, "kind": ..., ...}`` of at most MAX_MESSAGE bytes;
 ``decode`` refuses anything else with a ProtocolError naming what is wrong.
@@ -115,6 +115,12 @@ def _text(name: str, value: Any) -> str:
     return value
 
 
+def _keys(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{128}", value):
+        raise ProtocolError(f"{name} must be a table's public keys: 128 hex digits")
+    return value
+
+
 def _bool(name: str, value: Any) -> bool:
     if type(value) is not bool:
         raise ProtocolError(f"{name} must be true or false, got {value!r}")
@@ -169,9 +175,10 @@ class RoomRecord(Message):
     options: dict[str, Any]
     seats: dict[str, tuple[int, ...]]  # table -> the seats it owns
     layout: str | None = None
+    keys: str = ""  # the host's public keys (seal.py): what signs every entry
     KIND = "room"
     FIELDS = {"host": _ident, "epoch": _ident, "game": _text, "players": _int_from(1),
-              "options": _object, "seats": _seat_map, "layout": _optional(_text)}
+              "options": _object, "seats": _seat_map, "layout": _optional(_text), "keys": _keys}
     OPTIONAL = frozenset({"layout"})
 
     def owner(self, seat: int) -> str | None:
@@ -185,8 +192,10 @@ class PresenceRecord(Message):
     state: str
     role: str
     seats: tuple[int, ...] = ()  # the seats a player table claims
+    keys: str = ""  # the table's public keys (seal.py), pinned by the others when it first joins
     KIND = "presence"
-    FIELDS = {"table": _ident, "state": _one_of(STATES), "role": _one_of(ROLES), "seats": _seats}
+    FIELDS = {"table": _ident, "state": _one_of(STATES), "role": _one_of(ROLES), "seats": _seats,
+              "keys": _keys}
     OPTIONAL = frozenset({"seats"})
 
 

@@ -7,8 +7,11 @@ every proposal), ``JoinedRoom`` (a table that plays some seats) and ``SpectatorR
         async for event in room.events():   # Entry in order n, PresenceChange, Refusal, ...
             ...
 
-Every message is checked (protocol.decode); a malformed one is logged, reported as a
-Refusal event, and changes nothing. See docs/remote-play.md for topics and faults.
+Every message is sealed (seal.py: signed by its sender, encrypted for who may read it) and
+checked (protocol.decode); one that cannot be opened, whose signature does not hold, or that
+is malformed is logged, reported as a Refusal event, and changes nothing. The room's link
+must carry its key (``mqtt://broker/club#KEY``). See docs/remote-play.md for topics, trust
+and faults.
 """
 
 from __future__ import annotations
@@ -22,16 +25,16 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, Self
 
 from .events import Event, LinkChange, PresenceChange, Refusal, RoomChange, presence_change
+from .limits import CATCHUP_BATCH, CatchUpLimit
 from .link import Link
 from .ordering import InOrder
 from .protocol import (CHANNEL_KINDS, Answer, CatchUp, CaughtUp, ClaimRefused, Entry, Message,
                        PresenceRecord, ProtocolError, Proposal, RoomRecord, Topics, decode, encode, valid_id)
+from .seal import PAIRWISE, Identity, Seal, SealError, room_key
 from .sequencer import Accepted, AcceptFn, HostEntry, Refused, Sequencer
 from .url import RemoteUrl
 
 log = logging.getLogger(__name__)
-
-CATCHUP_BATCH = 256  # entries per catch-up answer; the table asks again for the rest
 
 
 class Room:
@@ -41,9 +44,13 @@ class Room:
 
     def __init__(self, url: RemoteUrl, table: str, *, seats: Iterable[int] = (), keepalive: int = 30,
                  backoff: tuple[float, float] = (0.5, 30.0), tls_context: ssl.SSLContext | None = None,
-                 on_event: Callable[[Event], None] | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None, identity: Identity | None = None) -> None:
         if not valid_id(table):
             raise ValueError(f"table id {table!r}: use 1-64 of A-Z a-z 0-9 _ -")
+        if not url.key:
+            raise ValueError(f"{url}: the room's link has no key: add #KEY (the host table's link has it)")
+        # a table that keeps its identity (the daemon does) is the same table after a restart
+        self._seal = Seal(room_key(url.room, url.key), identity or Identity.fresh(), table)
         self.url = url
         self.table = table
         self.topics = Topics(url.room)
@@ -59,7 +66,8 @@ class Room:
         room_hash = hashlib.sha1(url.room.encode()).hexdigest()[:8]
         self._link = Link(url, f"botboard-{table}-{room_hash}", on_connect=self._connected,
                           on_message=self._message, on_state=self._link_state,
-                          will=(self.topics.presence(table), encode(self._presence("gone"))),
+                          will=(self.topics.presence(table), self._sealed(self.topics.presence(table),
+                                                                          self._presence("gone"))),
                           keepalive=keepalive, backoff=backoff, tls_context=tls_context)
 
     # --- life ---------------------------------------------------------------------------
@@ -70,8 +78,7 @@ class Room:
     async def close(self) -> None:
         """Leaves the room: says "gone" (a clean disconnect sends no last will) and disconnects."""
         self._closing = True
-        await self._link.publish(self.topics.presence(self.table), encode(self._presence("gone")),
-                                 retain=True)
+        await self._publish(self.topics.presence(self.table), self._presence("gone"), retain=True)
         if self._task is not None:
             self._task.cancel()
             try:
@@ -115,20 +122,26 @@ class Room:
 
     async def _connected(self) -> None:
         await self._link.subscribe(*self._subscriptions())
-        await self._link.publish(self.topics.presence(self.table), encode(self._presence("here")),
-                                 retain=True)
+        await self._publish(self.topics.presence(self.table), self._presence("here"), retain=True)
         await self._after_connect()
         self._up.set()
 
     async def _message(self, topic: str, data: bytes) -> None:
         try:
             channel, table = self.topics.split(topic)
-            message = decode(data, CHANNEL_KINDS[channel])
-            # a table's own topics carry only its own messages (the broker's ACL checks who sends)
+            signature, body = self._seal.open(topic, channel, self._peer(channel, table), data)
+        except (ProtocolError, SealError) as exc:
+            # the room record unread: this table's key is not the room's, and it must say so
+            self._refuse(f"refused a message on {topic}: {exc}", key=topic == self.topics.room)
+            return
+        try:
+            message = decode(body, CHANNEL_KINDS[channel])
+            # a table's own topics carry only its own messages, signed by it
             if channel != "to" and table is not None and getattr(message, "table") != table:
                 raise ProtocolError(f"table {getattr(message, 'table')!r} sent on {topic!r}")
-        except ProtocolError as exc:
-            self._refuse(f"malformed message on {topic}: {exc}")
+            self._check_signature(topic, channel, table, message, signature, body)
+        except (ProtocolError, SealError) as exc:
+            self._refuse(f"refused a message on {topic}: {exc}")
             return
         if isinstance(message, PresenceRecord):
             await self._presence_record(message)
@@ -139,8 +152,7 @@ class Room:
         if record.table == self.table:
             if record.state == "gone" and self._link.up and not self._closing:
                 # our own last will, sent late by the broker for a link we already replaced
-                await self._link.publish(self.topics.presence(self.table), encode(self._presence("here")),
-                                         retain=True)
+                await self._publish(self.topics.presence(self.table), self._presence("here"), retain=True)
             return
         change = presence_change(self.presence.get(record.table), record)
         self.presence[record.table] = record
@@ -149,12 +161,55 @@ class Room:
             self._emit(change)
         await self._presence_changed(record)
 
+    def _check_signature(self, topic: str, channel: str, table: str | None, message: Message,
+                         signature: bytes, body: bytes) -> None:
+        """The sender the topic names signed ``message``; room and presence records carry the
+        keys they are signed with, which are pinned the first time."""
+        if isinstance(message, RoomRecord):
+            if self.record is not None and message.host != self.record.host:
+                raise SealError(f"the room record names host {message.host}, not {self.record.host}")
+            self._seal.verify(message.host, topic, signature, body, announced=message.keys)
+        elif isinstance(message, PresenceRecord):
+            self._seal.verify(message.table, topic, signature, body, announced=message.keys)
+        else:
+            signer = self._host() if channel in ("entries", "to") else table
+            if signer is None:
+                raise SealError("the room's host is not known yet")
+            self._seal.verify(signer, topic, signature, body)
+
+    def _host(self) -> str | None:
+        return self.record.host if self.record is not None else None
+
+    def _peer(self, channel: str, table: str | None) -> str | None:
+        """The other end of a pairwise channel: the table it names at the host, else the host."""
+        if channel not in PAIRWISE:
+            return None
+        return table if table != self.table else self._host()
+
+    def seal(self, topic: str, body: bytes) -> bytes:
+        """``body`` as this table sends it on ``topic``: signed, and encrypted for its readers."""
+        channel, table = self.topics.split(topic)
+        return self._seal.seal(topic, channel, self._peer(channel, table), body)
+
+    def _sealed(self, topic: str, message: Message) -> bytes:
+        return self.seal(topic, encode(message))
+
+    async def _publish(self, topic: str, message: Message, *, retain: bool = False) -> bool:
+        """Seals and publishes; False when it could not go (link down, the reader's keys not known
+        yet: catch-up brings it later)."""
+        try:
+            data = self._sealed(topic, message)
+        except SealError as exc:
+            log.info("room %s, table %s: not sent on %s: %s", self.url.room, self.table, topic, exc)
+            return False
+        return await self._link.publish(topic, data, retain=retain)
+
     def _refuse(self, reason: str, **what: Any) -> None:
         log.warning("room %s, table %s: refused: %s", self.url.room, self.table, reason)
         self._emit(Refusal(reason, **what))
 
     def _presence(self, state: str) -> PresenceRecord:
-        return PresenceRecord(self.table, state, self.role, self._claim)
+        return PresenceRecord(self.table, state, self.role, self._claim, self._seal.identity.public)
 
     # --- what each kind of room adds ----------------------------------------------------
 
@@ -219,6 +274,7 @@ class HostRoom(Room):
         self._store: EntryRecord = record if record is not None else MemoryRecord()
         self._lock = asyncio.Lock()  # one decision at a time: the order of n is the order of decisions
         self._counter = 0
+        self._limit = CatchUpLimit()
         self._game = (game, players, dict(options or {}), layout)
         epoch = epoch or secrets.token_hex(8)
         history = self._store.fetch(epoch, 1, last_n) if last_n else ()
@@ -269,24 +325,26 @@ class HostRoom(Room):
         return [self.topics.presence(), self.topics.propose(), self.topics.catchup()]
 
     async def _after_connect(self) -> None:
+        self._limit = CatchUpLimit()  # every table catches up after the host's reconnect
         # the broker may have lost the retained record in a restart; tables catch up on seeing it
         await self._publish_room(new_epoch=False)
 
     def _room_record(self) -> RoomRecord:
         game, players, options, layout = self._game
-        return RoomRecord(self.table, self.epoch, game, players, options, dict(self._seq.seats), layout)
+        return RoomRecord(self.table, self.epoch, game, players, options, dict(self._seq.seats), layout,
+                          self._seal.identity.public)
 
     async def _publish_room(self, *, new_epoch: bool) -> None:
         before = self.record
         self.record = self._room_record()
         if new_epoch or self.record != before:
             self._emit(RoomChange(self.record, new_epoch))
-        await self._link.publish(self.topics.room, encode(self.record), retain=True)
+        await self._publish(self.topics.room, self.record, retain=True)
 
     async def _handle(self, channel: str, table: str | None, message: Message) -> None:
         if isinstance(message, Proposal):
             answer = await self._decide(message)
-            await self._link.publish(self.topics.to(message.table), encode(answer))
+            await self._publish(self.topics.to(message.table), answer)
         elif isinstance(message, CatchUp):
             await self._catch_up(message)
 
@@ -305,8 +363,8 @@ class HostRoom(Room):
         self._store.add(self.epoch, entry)
         self._emit(entry)
         for reader in sorted(self._readers()):  # the playing tables first: their LEDs wait for it
-            await self._link.publish(self.topics.to(reader), encode(entry.view(self.epoch, reader)))
-        await self._link.publish(self.topics.entries, encode(entry.view(self.epoch, None)))
+            await self._publish(self.topics.to(reader), entry.view(self.epoch, reader))
+        await self._publish(self.topics.entries, entry.view(self.epoch, None))
 
     def _readers(self) -> set[str]:
         players = {table for table, record in self.presence.items() if record.role == "player"}
@@ -314,12 +372,15 @@ class HostRoom(Room):
 
     async def _catch_up(self, request: CatchUp) -> None:
         last = self.last_n
+        if not self._limit.allow(request.table, request.first, last):
+            log.info("room %s: catch-up of table %s from %d not answered: answered just now, or asked "
+                     "too often", self.url.room, request.table, request.first)
+            return
         if request.epoch == self.epoch:
             for entry in self._store.fetch(self.epoch, request.first,
                                            min(last, request.first + CATCHUP_BATCH - 1)):
-                await self._link.publish(self.topics.to(request.table),
-                                         encode(entry.view(self.epoch, request.table)))
-        await self._link.publish(self.topics.to(request.table), encode(CaughtUp(self.epoch, last)))
+                await self._publish(self.topics.to(request.table), entry.view(self.epoch, request.table))
+        await self._publish(self.topics.to(request.table), CaughtUp(self.epoch, last))
 
     async def _presence_changed(self, record: PresenceRecord) -> None:
         async with self._lock:
@@ -341,7 +402,7 @@ class HostRoom(Room):
 
     async def _tell_refusals(self, refusals: list[tuple[str, ClaimRefused]]) -> None:
         for table, refusal in refusals:
-            await self._link.publish(self.topics.to(table), encode(refusal))
+            await self._publish(self.topics.to(table), refusal)
 
 
 # --- the joined tables ------------------------------------------------------------------------
@@ -449,15 +510,15 @@ class JoinedRoom(Room):
             future.set_result(answer)
 
     async def _ask(self, first: int) -> None:
-        if self.epoch is not None and await self._link.publish(
-                self.topics.catchup(self.table), encode(CatchUp(self.table, self.epoch, first))):
+        if self.epoch is not None and await self._publish(
+                self.topics.catchup(self.table), CatchUp(self.table, self.epoch, first)):
             self._asked = first
 
     async def _send(self, counter: int) -> None:
         seat, payload, _ = self._pending[counter]
         assert self.epoch is not None
-        await self._link.publish(self.topics.propose(self.table),
-                                 encode(Proposal(self.table, self.run, counter, self.epoch, seat, payload)))
+        await self._publish(self.topics.propose(self.table),
+                            Proposal(self.table, self.run, counter, self.epoch, seat, payload))
 
 
 class SpectatorRoom(JoinedRoom):

@@ -1,4 +1,7 @@
-"""A room's address: ``mqtt://[user:password@]HOST[:PORT]/ROOM`` or ``mqtts://...`` (TLS).
+"""A room's address: ``mqtt://[user:password@]HOST[:PORT]/ROOM[#KEY]`` or ``mqtts://...`` (TLS).
+
+``KEY``, after ``#``, is the room's key (seal.py): what makes the room's messages readable
+to its tables only, whatever the broker. It is never printed with the address.
 
 The room name becomes one level of MQTT topics (protocol.py), so it may not hold what
 a topic level cannot: the wildcards ``+`` and ``#``, the level separator ``/``, NUL, or
@@ -26,6 +29,11 @@ class RemoteUrl:
     tls: bool = False
     username: str | None = None
     password: str | None = dataclasses.field(default=None, repr=False)
+    key: str | None = dataclasses.field(default=None, repr=False)
+
+    def link(self) -> str:
+        """The address to share with the other tables: with the room's key, without the password."""
+        return f"{self}#{self.key}" if self.key else str(self)
 
     def __str__(self) -> str:
         # never print the password: the URL ends up in logs and on the console
@@ -40,13 +48,17 @@ def parse_remote_url(text: str) -> RemoteUrl:
         raise RemoteUrlError(f"{text!r}: expected mqtt://HOST[:PORT]/ROOM or mqtts://...")
     if scheme.lower() not in DEFAULT_PORTS:
         raise RemoteUrlError(f"{text!r}: scheme {scheme!r} is not mqtt:// or mqtts://")
+    rest, hashmark, key = rest.partition("#")
+    if hashmark and not key:
+        raise RemoteUrlError(f"{text!r}: nothing after '#': give the room's key there, or leave out the '#'")
     netloc, slash, room = rest.partition("/")
     if not slash or not room:
         raise RemoteUrlError(f"{text!r}: no room: add /ROOM after the broker's address")
     tls = scheme.lower() == "mqtts"
     username, password, hostport = _split_userinfo(text, netloc)
     host, port = _split_hostport(text, hostport, DEFAULT_PORTS[scheme.lower()])
-    return RemoteUrl(host, port, _check_room(text, unquote(room)), tls, username, password)
+    return RemoteUrl(host, port, _check_room(text, unquote(room)), tls, username, password,
+                     unquote(key) if hashmark else None)
 
 
 def _split_userinfo(text: str, netloc: str) -> tuple[str | None, str | None, str]:

@@ -115,10 +115,35 @@ def _check_existing(path: Path) -> None:
     except sqlite3.DatabaseError as err:
         raise JournalError(f"{path}: not a botboard journal, or damaged ({err}); {what_to_do}") from err
     if verdict != "ok":
-        raise JournalError(f"{path}: damaged (SQLite's check says: {verdict}); {what_to_do}")
+        # SQLite lists every bad cell, a line each: the first says enough, on one line
+        lines = [line for line in verdict.splitlines() if not line.startswith("***")] or [verdict]
+        more = f" and {len(lines) - 1} more" if len(lines) > 1 else ""
+        raise JournalError(f"{path}: damaged (SQLite's check says: {lines[0]}{more}); {what_to_do}")
     if tables and not _TABLES <= tables:
         raise JournalError(f"{path}: another program's database (its tables: "
                            f"{', '.join(sorted(tables))}), not a botboard journal; {what_to_do}")
+    if tables:
+        _check_columns(path, what_to_do)
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
+    return {table: {row[1] for row in db.execute(f"PRAGMA table_info({table})")} for table in _TABLES}
+
+
+def _check_columns(path: Path, what_to_do: str) -> None:
+    """Every column this version reads is there (a journal of another version, or an edited one)."""
+    expected = sqlite3.connect(":memory:")
+    expected.executescript(_SCHEMA)
+    probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        missing = [f"{table}.{column}" for table, columns in _columns(expected).items()
+                   for column in sorted(columns - _columns(probe)[table])]
+    finally:
+        probe.close()
+        expected.close()
+    if missing:
+        raise JournalError(f"{path}: a journal without the column(s) {', '.join(missing)} (another "
+                           f"version of botboard, or edited by hand); {what_to_do}")
 
 
 class Journal:
@@ -183,8 +208,16 @@ class Journal:
                               "outcome, final_hash FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"no game {game_id} in {self.path} (`botboard games` lists them)")
-        return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6],
-                          row[7], json.loads(row[8]) if row[8] else None, row[9])
+        return GameRecord(row[0], row[1], row[2], self._json(game_id, "options", row[3]), row[4], row[5],
+                          row[6], row[7], self._json(game_id, "outcome", row[8]) if row[8] else None, row[9])
+
+    def _json(self, game_id: int, field: str, text: Any) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError) as err:
+            raise JournalError(f"{self.path}: game {game_id}'s {field} are not JSON ({err}): the journal "
+                               "was edited or damaged; replay another game, or start a new journal "
+                               "beside it with `botboard run --new-journal`") from err
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute(
@@ -226,8 +259,17 @@ def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
     engine = game_registry.get(record.game)
     state = engine.new_game(record.players, record.options, record.seed)
     done = []
-    for row in journal.actions(game_id):
-        state, _ = engine.apply_str(state, row["action"])
+    rows = journal.actions(game_id, include_undone=True)
+    gaps = sorted(set(range(len(rows))) - {row["n"] for row in rows})
+    if gaps:
+        raise JournalError(f"{journal.path}: game {game_id}'s action {gaps[0]} is missing (the journal was "
+                           "edited or damaged): the game cannot be replayed past it")
+    for row in (row for row in rows if not row["undone"]):
+        try:
+            state, _ = engine.apply_str(state, row["action"])
+        except Exception as err:  # whatever an engine raises for an action it cannot read
+            raise JournalError(f"{journal.path}: game {game_id}, action {row['n']} ({row['action']!r}) "
+                               f"cannot be applied ({err}): the journal was edited or damaged") from err
         found = engine.state_hash(state)
         if found != row["state_hash"]:
             raise JournalError(f"game {game_id}, action {row['n']} ({row['action']}): state hash "

@@ -202,9 +202,11 @@ class Hands:
         session = self.session
         assert session.game_id is not None
         acting = session.acting()
+        # counted before the hands move: a computer seat may play while they put stations back
+        done = len(session.journal.actions(session.game_id))
         await self.restore_others(acting)
         if all(session.is_computer(seat) for seat in acting):
-            await self._computer_moves()
+            await self._computer_moves(done)
             return
         for seat in [s for s in acting if not session.is_computer(s)]:
             if session.mode != "program" or seat not in session.acting():
@@ -222,10 +224,10 @@ class Hands:
                                         f"{session.seat_messages.get(seat) or session.message}")
                 await asyncio.sleep(0.02)
 
-    async def _computer_moves(self) -> None:
-        """The computer's seats are thinking: hands wait for the game to move on."""
+    async def _computer_moves(self, done: int) -> None:
+        """The computer's seats are thinking: hands wait for the game to move on from ``done``
+        actions."""
         session = self.session
-        done = len(session.journal.actions(session.game_id or 0))
         await self.until(lambda: len(session.journal.actions(session.game_id or 0)) > done
                          or session.mode == "over", "the computer's move")
 
@@ -233,10 +235,10 @@ class Hands:
         session = self.session
         picker = session.picker
         assert picker is not None and session.bmap is not None and session.game_id is not None
-        if session.is_computer(picker.decision.player):
-            await self._computer_moves()
-            return
         done = len(session.journal.actions(session.game_id))
+        if session.is_computer(picker.decision.player):
+            await self._computer_moves(done)
+            return
         index = self.rng.randrange(len(picker.candidates))
         chosen = picker.candidates[index]
         alone = sum(1 for c in picker.candidates if c.cell == chosen.cell) == 1
@@ -325,7 +327,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
     from ..board.sim import SimBoard
     from .host import make_session
 
-    layout = layouts.load(layout_name or games.table(game).default_layout(players))
+    layout = layouts.load(layout_name or games.table(game or games.default_name()).default_layout(players))
     sim = None
     if port is None:
         sim = SimBoard(layout.id)

@@ -39,7 +39,7 @@ def read_station(tiles: list[Any], slots: list[int]) -> StationReading:
         if tile is None:
             continue
         if isinstance(tile, TileError):
-            problems[slot] = f"{register_name(pos)}: {tile}; take it out"
+            problems[slot] = f"{register_name(pos)}: {tile}"  # a TileError says what to do
         elif tile in first:
             problems[slot] = (f"{register_name(pos)} holds a second tag of {card_name(tile)} (also in "
                               f"{register_name(first[tile])}): keep one")

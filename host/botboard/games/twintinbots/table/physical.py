@@ -34,7 +34,7 @@ def read_station(seat: int, tiles: list[Tile | TileError | None], slots: list[in
             continue
         name = slot_name(pos)
         if isinstance(tile, TileError):
-            problems[slot] = f"slot {name}: {tile}; take it out"
+            problems[slot] = f"slot {name}: {tile}"  # a TileError says what to do
             continue
         if tile.colour is not None and tile.colour != seat:
             problems[slot] = (f"slot {name}: that {C.TILE_CODES[tile.kind]} is "

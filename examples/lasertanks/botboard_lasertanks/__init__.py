@@ -1,0 +1,1 @@
+"""Laser Tanks, a botboard game in its own package (README.md; found through its declaration)."""

@@ -1,0 +1,69 @@
+"""A new game package from the skeleton in ``template/`` (`botboard new-game NAME`).
+
+    folder = scaffold.write("zapbots", Path("."))     # ./zapbots/: pyproject, declaration, engine...
+
+Every file under ``template/`` ends in ``.tmpl`` (so nothing imports, lints or
+packages it as botboard's own code) and is written with ``${name}``, ``${title}``,
+``${module}``, ``${package}``, ``${class_name}`` and ``${tile_id}`` filled in
+(``string.Template``); ``__module__`` and ``__name__`` in a path become the
+module and the game's name. The skeleton is a whole game, small enough to
+replace rule by rule: it passes the conformance suite as written.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from string import Template
+
+from ..games import registry
+from ..games.declaration import PLUGIN_TILE_IDS, DeclarationError, GameDeclaration
+
+TEMPLATE = Path(__file__).resolve().parent / "template"
+
+
+class ScaffoldError(ValueError):
+    """A name or folder a new game cannot have; the message says what to do."""
+
+
+def check_name(name: str) -> None:
+    """ScaffoldError if ``name`` is not one a declaration may have, or an installed game has it."""
+    try:  # the registry's own rule for names
+        GameDeclaration(name=name, title=name, tile_id=PLUGIN_TILE_IDS.start, engine="game:GAME").check()
+    except DeclarationError as err:
+        raise ScaffoldError(f"game {err} (it is the `--game` value)") from err
+    taken = registry.resolve(name)
+    if taken is not None:
+        raise ScaffoldError(f"the name {name!r} is already {taken.title}'s ({taken.package}): choose another")
+
+
+def free_tile_id(rng: random.Random) -> int:
+    """A tile id no installed game uses, at random in the plugins' range (docs/tiles.md)."""
+    taken = {d.tile_id for d in registry.declarations().values()}
+    free = [i for i in PLUGIN_TILE_IDS if i not in taken]
+    if not free:
+        raise ScaffoldError(f"every tile id in {PLUGIN_TILE_IDS.start}..{PLUGIN_TILE_IDS.stop - 1} is taken")
+    return rng.choice(free)
+
+
+def words(name: str, tile_id: int) -> dict[str, str]:
+    """What the templates' placeholders become for the game ``name``."""
+    module = "botboard_" + name.replace("-", "_")
+    return {"name": name, "title": name.replace("-", " ").title(), "module": module,
+            "package": module.replace("_", "-"), "tile_id": str(tile_id),
+            "class_name": "".join(part.title() for part in name.split("-"))}
+
+
+def write(name: str, where: Path, rng: random.Random | None = None) -> Path:
+    """Write the skeleton package of game ``name`` into ``where/name``; its folder."""
+    check_name(name)
+    folder = where / name
+    if folder.exists():
+        raise ScaffoldError(f"{folder} exists already: choose another --dir, or remove it")
+    subs = words(name, free_tile_id(rng or random.Random()))
+    for source in sorted(TEMPLATE.rglob("*.tmpl")):
+        relative = str(source.relative_to(TEMPLATE).with_suffix(""))
+        target = folder / relative.replace("__module__", subs["module"]).replace("__name__", name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(Template(source.read_text()).substitute(subs))
+    return folder
