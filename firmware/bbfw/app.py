@@ -78,15 +78,14 @@ class Board:
         self.handoff = False  # the host asked for the REPL
         self.session = False  # a host opened a session (HELLO_REQ) since boot
         self.link = Link(hal.write, time.ticks_ms, self._on_message)
-        from . import config as board_config  # boot only (hal.boot_done)
-
         self.renderer = Renderer(self.cell_count, hal.strip, cfg["leds_per_cell"])
-        # the layout's LED current budget from the first frame: a board that
-        # boots (or reboots) without a host never draws more than its supply gives
-        self.renderer.budget_ma = board_config.power_ma(cfg)
+        # the layout's LED current budget from the first frame (config.check
+        # fills in the defaults): a board that boots (or reboots) without a
+        # host never draws more than its supply gives
+        self.renderer.budget_ma = cfg["power_ma"]
         # what the supply gives: the host may lower the budget, never raise it past this
         self.power_ceiling = self.renderer.budget_ma
-        self.renderer.set_chains(board_config.first_cells(cfg) or [0], board_config.chain_ma(cfg))
+        self.renderer.set_chains([c[1] for c in cfg["chains"]] or [0], cfg["chain_ma"])
         self.scanner = SlotScanner(hal.readers, cfg["slots"], self._on_slot,
                                    on_error=self._on_reader_error, on_trouble=self._on_trouble)
         hal.readers.on_hot = self._on_reader_hot
@@ -106,7 +105,6 @@ class Board:
         self._reported = [0] * len(_DROP_REPORTS)  # counter values already reported
         self._reported_at = [time.ticks_add(self.started, -ERROR_EVERY_MS)] * len(_DROP_REPORTS)
         self._stats_buf = bytearray(4 * len(m.LINK_COUNTERS))
-        hal.boot_done()  # what only the boot needed may leave the heap
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values, census=False):
@@ -362,6 +360,12 @@ class Board:
             self.link.feed(self._rxv[:n])
         elif n is None:
             self.running = False  # the serial port is gone (simulated board: stdin closed)
+        if self.renderer.pending:
+            # the host changed cells: drawn now, not on the render task's next
+            # tick (up to 20 ms away); the current limits are the renderer's,
+            # as for any frame, and a frame still going out defers it to the
+            # next link step (1 ms on the Pico)
+            self.render_step(now)
         self.link.poll()
         self._report_drops(now)
         self._flush_events()
@@ -370,18 +374,23 @@ class Board:
         return n
 
     def input_step(self, now):
-        self.scanner.step(self.scan_budget)
-        self.scanner.watch()
+        # the buttons first: a press goes to the host before the reader polls
+        # (a step's worth of them on a Pico: 14-20 ms mid-game), not after
         if time.ticks_diff(now, self._next_buttons) >= 0:
             self._next_buttons = time.ticks_add(now, BUTTON_MS)
             self.buttons.scan(now)
+        self.scanner.step(self.scan_budget)
+        self.scanner.watch()
 
     def render_step(self, now):
+        # False while the last frame is still going out of strip.buf (drawing
+        # now would tear it): nothing drawn
         strip = self.hal.strip
         if strip.busy():
-            return  # the last frame is still going out of strip.buf: drawing now would tear it
+            return False
         if self.renderer.frame(now):
             strip.show()
+        return True
 
     async def link_task(self):
         hal = self.hal
@@ -417,9 +426,12 @@ class Board:
         hal = self.hal
         due = time.ticks_ms()
         while self.running:
-            now = time.ticks_ms()
-            self.render_step(now)
             hal.watchdog_checkin(RENDER_TASK)
+            if not self.render_step(time.ticks_ms()):
+                # a frame drawn at once by the link step is still going out:
+                # this tick's frame follows it, not a whole period later
+                await asyncio.sleep_ms(1)
+                continue
             due = time.ticks_add(due, self.frame_ms)
             wait = time.ticks_diff(due, time.ticks_ms())
             if wait < 0:  # fell behind: start afresh rather than rush

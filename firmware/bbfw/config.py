@@ -36,7 +36,7 @@ class ConfigError(Exception):
 def empty(layout="none"):
     # what a board with a refused config runs: no cells, no slots, no keys
     return {"layout": layout, "cells": 0, "leds_per_cell": 7, "slots": 0, "buttons": 0,
-            "touch": False, "chains": []}
+            "touch": False, "chains": [], "power_ma": DEFAULT_POWER_MA, "chain_ma": DEFAULT_CHAIN_MA}
 
 
 def load(path):
@@ -77,9 +77,14 @@ def check(doc):
     keys = _count(doc, "buttons", MAX_KEYS) + (cells if doc.get("touch") else 0)
     if keys > MAX_KEYS:
         raise ConfigError("%d buttons and touch pads: the matrix has at most %d keys" % (keys, MAX_KEYS))
-    for key in ("power_ma", "chain_ma"):
+    # the LED current budget applied at boot and what one chain may carry
+    # (0: no limit), the defaults filled in: the Board reads them from the
+    # config without this module, which leaves the heap with the HAL's boot
+    for key, default in (("power_ma", DEFAULT_POWER_MA), ("chain_ma", DEFAULT_CHAIN_MA)):
         if key in doc:
             _count(doc, key, MAX_POWER_MA)
+        else:
+            doc[key] = default
     if slots and "pins" in doc and "cs_latch" not in doc["pins"]:
         raise ConfigError("slots need pins.cs_latch")
     nxt = 0
@@ -92,21 +97,6 @@ def check(doc):
     if nxt != cells:
         raise ConfigError("chains drive %d cells but the layout has %d" % (nxt, cells))
     return doc
-
-
-def power_ma(doc):
-    # the LED current budget to apply at boot (0: no limit)
-    return doc.get("power_ma", DEFAULT_POWER_MA)
-
-
-def chain_ma(doc):
-    # the current one LED chain may carry (0: no limit)
-    return doc.get("chain_ma", DEFAULT_CHAIN_MA)
-
-
-def first_cells(doc):
-    # the first cell of each LED chain, in order
-    return [c[1] for c in doc["chains"]]
 
 
 def chain_leds(doc):

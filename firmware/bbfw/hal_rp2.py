@@ -7,7 +7,6 @@
 #   hal.read_into(buf) -> n           serial bytes waiting, without blocking
 #   await hal.wait_readable(ms); hal.write(data)
 #   hal.watchdog_checkin(task); hal.extra_tasks(board); hal.release(handoff)
-#   hal.boot_done()                   the board is built: boot-only code may go
 #   hal.forget(names)                 bbfw submodules used once may leave the heap
 #
 # Serial is the USB CDC port (sys.stdin / sys.stdout), made binary-safe by
@@ -38,7 +37,7 @@ PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 2
         "row_latch": 22, "cols": [10, 11, 12, 13, 14, 15, 26, 27], "safe": 28}
 SPI_HZ = 10_000_000
 WDT_MS = 8000  # the RP2040's limit is about 8.3 s
-_BOOT_ONLY = ("config",)  # bbfw modules only Hal() and Board() use (selftest: Hal() only)
+_BOOT_ONLY = ("config", "selftest")  # bbfw modules only Hal() uses
 # WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
 _WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
@@ -47,7 +46,7 @@ class Hal:
     input_period_ms = 0  # poll the readers again as soon as the other tasks ran
     def __init__(self, config_path=CONFIG_PATH):
         micropython.kbd_intr(-1)  # from here on the USB serial carries binary frames
-        from . import config as board_config  # boot only (boot_done)
+        from . import config as board_config  # boot only: forgotten below
         from . import selftest
 
         cfg, refused = board_config.load_or_refuse(config_path)
@@ -62,7 +61,9 @@ class Hal:
         self.readers = self._make_readers(cfg["slots"])
         self.strip = self._make_strip(cfg)
         self.boot_errors += selftest.check(cfg, self.readers.alive, self._chain_short(cfg))
-        self.forget(("selftest",))  # done with: its room goes to the Board being built
+        # the config checks and the hardware checks run once: their modules
+        # leave the heap (about 3 KB) before the Board is built
+        self.forget(_BOOT_ONLY)
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._stdin = sys.stdin.buffer
@@ -122,11 +123,6 @@ class Hal:
         time.sleep_ms(1)
         return seen[0]
 
-    def boot_done(self):
-        # The config checks and the hardware checks run once: their modules
-        # leave the heap (about 2.5 KB).
-        self.forget(_BOOT_ONLY)
-
     @staticmethod
     def forget(names):
         # bbfw submodules leave the heap once nothing else holds them (the
@@ -169,8 +165,7 @@ class Hal:
         keys = cfg["buttons"] + (cfg["cells"] if cfg.get("touch") else 0)
         nrows = (keys + len(cols) - 1) // len(cols)
         rows_chain = HC595(self.spi, Pin(p["row_latch"], Pin.OUT, value=0), None, max(nrows, 1))
-        rows = [rows_chain.row(i) for i in range(nrows)]
-        return ButtonMatrix(rows, cols, on_key, on_error=on_error,
+        return ButtonMatrix(rows_chain.rows(nrows), cols, on_key, on_error=on_error,
                             stuck_ms=cfg.get("stuck_ms", 30000))
 
     # -- watchdog -------------------------------------------------------------

@@ -126,11 +126,8 @@ class Hal:
         self._poll.register(sys.stdin, select.POLLIN)
         self.buttons = None
 
-    def boot_done(self):
-        pass  # the unix port's modules stay: tests build one board after another
-
     def forget(self, names):
-        pass  # likewise: compiled from source here, loading again would cost more
+        pass  # the unix port's modules stay: tests build one board after another
 
     # -- serial -----------------------------------------------------------
     def read_into(self, buf):

@@ -40,7 +40,7 @@ from array import array
 
 from micropython import const
 
-from bbshared import tilepayload
+from bbshared import tilecheck  # the tile payload's layout and check (not the encoder: host side)
 from bbshared.messages import TAG_STATUS
 from .drivers.mfrc522 import OK, CHIP_TIMEOUT, PROTOCOL_ERROR, TIMEOUT
 
@@ -147,7 +147,7 @@ class ReaderBank:
             if st != OK:
                 self.status[slot] = st
                 return None
-        st = d.read(tilepayload.FIRST_PAGE)
+        st = d.read(tilecheck.FIRST_PAGE)
         if st != OK:
             self._selected[slot] = 0  # after an error the tag is idle or gone
             self.status[slot] = st
@@ -157,9 +157,9 @@ class ReaderBank:
         if c < 0:
             self.status[slot] = CHIP_TIMEOUT
             return None
-        r = tilepayload.check(data, c)
-        if r != tilepayload.OK:
-            self.status[slot] = NO_PAYLOAD if r == tilepayload.BLANK else BAD_PAYLOAD
+        r = tilecheck.check(data, c)
+        if r != tilecheck.OK:
+            self.status[slot] = NO_PAYLOAD if r == tilecheck.BLANK else BAD_PAYLOAD
             return None
         self.status[slot] = OK
         return bytes(data)
@@ -170,7 +170,7 @@ class ReaderBank:
             raise ValueError("payload must be 4..144 bytes, a multiple of 4; got %d" % n)
         d = self._d[slot]
         st = self._wake(slot)
-        page = tilepayload.FIRST_PAGE
+        page = tilecheck.FIRST_PAGE
         mv = memoryview(payload)
         for p in range(n // 4):
             if st != OK:

@@ -16,6 +16,8 @@
 #                                            and the current each may carry (its fuse)
 #   r.frame(now_ms) -> bool                  draw into strip.buf; True if any
 #                                            byte may have changed (then show)
+#   r.pending                                True while a change of state or
+#                                            palette waits for its frame
 #   r.current_ma, r.scale                    estimate and scale (0..256) of the
 #                                            last frame
 # A cell: centre LED plus six side LEDs.  SOLID lights the centre in the
@@ -84,7 +86,7 @@ class Renderer:
         self._phase = bytearray(n)  # animation phase last drawn
         self._hl = bytearray(n)  # side drawn bright (facing, or the spin step)
         self._col = bytearray(9 * n)  # centre, side, bright side RGB, full scale
-        self._sum = array("H", bytes(2 * n))  # channel sum of the cell, full scale
+        self._sum = array("H", range(n))  # channel sum of the cell, full scale (0: below)
         self._chain = bytearray(n)  # chain of each cell
         self._chain_sum = array("i", [0])  # channel sum of each chain, full scale
         self._chain_leds = array("H", [self.leds])
@@ -93,9 +95,10 @@ class Renderer:
         for i in range(n):
             self._face[i] = NO_FACING
             self._phase[i] = _FORCE
+            self._sum[i] = 0
         self._total = 0
         self._animated = 0
-        self._pending = True
+        self.pending = True
         self.brightness = 255
         self.budget_ma = 0
         self.scale = -1
@@ -114,7 +117,7 @@ class Renderer:
             self._chain_sum[c] += self._sum[i]
             self._chain_leds[c] += self.lpc
         self.chain_ma = chain_ma
-        self._pending = True
+        self.pending = True
 
     # --- state from the host ---------------------------------------------
     def set_cell(self, i, palette, facing, effect):
@@ -129,7 +132,7 @@ class Renderer:
         self._face[i] = facing
         self._eff[i] = effect
         self._phase[i] = _FORCE
-        self._pending = True
+        self.pending = True
 
     def fill(self, palette, facing, effect):
         for i in range(self.n):
@@ -144,7 +147,7 @@ class Renderer:
         for i in range(self.n):
             if self._pal[i] == index & 15:
                 self._phase[i] = _FORCE
-        self._pending = True
+        self.pending = True
 
     # --- drawing -------------------------------------------------------------
     def _phase_of(self, e, now):
@@ -225,7 +228,7 @@ class Renderer:
             buf[led + 2] = c[j + 2] * k >> 8
 
     def frame(self, now_ms):
-        if self._animated or self._pending:
+        if self._animated or self.pending:
             phase = self._phase
             eff = self._eff
             for i in range(self.n):
@@ -234,7 +237,7 @@ class Renderer:
                     phase[i] = ph
                     self._compute(i, ph)
                     self._dirty[i] = 1
-            self._pending = False
+            self.pending = False
         k = self._limit()
         dirty = self._dirty
         redraw_all = k != self.scale

@@ -324,7 +324,8 @@ class Daemon:
         assert self.conn is not None
         server = uvicorn.Server(uvicorn.Config(
             console(self), host=self.config.listen, port=self.config.console_port,
-            log_level="warning", lifespan="off"))
+            log_level="warning", lifespan="off",
+            timeout_graceful_shutdown=1))  # an open console or phone must not hold a stop up
         link_task = asyncio.create_task(self.conn.run())
         if self.remote is not None:
             await self.remote.start()

@@ -7,13 +7,15 @@ def encoded_size(n):
     return n + n // 254 + 1
 
 
-def encode_into(src, n, dst):
-    # Encode src[0:n] into dst (at least encoded_size(n) long); return length.
+def encode_into(src, n, dst, start=0):
+    # Encode src[start:start + n] into dst (at least encoded_size(n) long);
+    # return length.  dst may be src with start 1 when n < 254: each byte is
+    # then written where it was read, or before.
     code_at = 0
     out = 1
     code = 1
     for i in range(n):
-        b = src[i]
+        b = src[start + i]
         if b:
             dst[out] = b
             out += 1
@@ -32,6 +34,7 @@ def encode_into(src, n, dst):
 
 def decode_into(src, n, dst):
     # Decode src[0:n] (no delimiter) into dst; return length, or -1 if malformed.
+    # dst may be src itself, or a view of it: no byte is written before it is read.
     i = 0
     out = 0
     limit = len(dst)

@@ -30,23 +30,30 @@ OVERSIZE = 4
 
 
 def build(version, mtype, seq, flags, payload):
-    # The wire bytes of one frame, delimiter included.
+    # The wire bytes of one frame, delimiter included (a bytearray).
     n = len(payload)
     if n > MAX_PAYLOAD:
         raise ValueError("payload larger than MAX_PAYLOAD")
-    raw = bytearray(HEADER + n + CRC)
-    raw[0] = version
-    raw[1] = mtype
-    raw[2] = seq & 0xFF
-    raw[3] = flags
-    raw[HEADER:HEADER + n] = payload
-    struct.pack_into(">I", raw, HEADER + n, crc32(memoryview(raw)[:HEADER + n]))
-    wire = bytearray(encoded_size(len(raw)) + 1)
-    size = encode_into(raw, len(raw), wire)
-    wire[size] = 0
-    if size + 1 == len(wire):  # always under 254 bytes: no slice to copy first
-        return bytes(wire)
-    return bytes(wire[:size + 1])
+    size = HEADER + n + CRC
+    # Under 254 bytes COBS adds exactly one byte: the frame is laid out one
+    # byte in and encoded where it lies (each byte is read before it is
+    # written over), so a frame is one buffer, not three (the board makes
+    # a dozen when a host opens a session)
+    at = 1 if size < 254 else 0
+    raw = bytearray(at + size + 1 if at else size)
+    raw[at] = version
+    raw[at + 1] = mtype
+    raw[at + 2] = seq & 0xFF
+    raw[at + 3] = flags
+    raw[at + HEADER:at + HEADER + n] = payload
+    struct.pack_into(">I", raw, at + HEADER + n, crc32(memoryview(raw)[at:at + HEADER + n]))
+    if at:
+        encode_into(raw, size, raw, at)  # raw[size + 1] stays 0: the delimiter
+        return raw
+    wire = bytearray(encoded_size(size) + 1)
+    end = encode_into(raw, size, wire)
+    wire[end] = 0
+    return wire if end + 1 == len(wire) else wire[:end + 1]
 
 
 class Deframer:
@@ -60,8 +67,9 @@ class Deframer:
         self._on_frame = on_frame
         self._on_bad = on_bad
         self._wire = bytearray(MAX_WIRE)
-        self._raw = bytearray(MAX_FRAME)
-        self._raw_view = memoryview(self._raw)
+        # COBS decodes in place (each byte lands at or before where it was
+        # read): no second buffer, 0.5 KB less on the board
+        self._raw_view = memoryview(self._wire)[:MAX_FRAME]
         self._n = 0
         self._overflow = False
 
@@ -84,16 +92,16 @@ class Deframer:
                 self._frame(n)
 
     def _frame(self, n):
-        size = decode_into(self._wire, n, self._raw)
+        raw = self._raw_view
+        size = decode_into(self._wire, n, raw)
         if size < 0:
             self._on_bad(BAD_COBS)
             return
         if size < HEADER + CRC:
             self._on_bad(TOO_SHORT)
             return
-        raw = self._raw
         body = size - CRC
-        if crc32(self._raw_view[:body]) != struct.unpack_from(">I", raw, body)[0]:
+        if crc32(raw[:body]) != struct.unpack_from(">I", raw, body)[0]:
             self._on_bad(BAD_CRC)
             return
-        self._on_frame(raw[0], raw[1], raw[2], raw[3], self._raw_view[HEADER:body])
+        self._on_frame(raw[0], raw[1], raw[2], raw[3], raw[HEADER:body])

@@ -6,6 +6,11 @@
 # The HELLO and HELLO_REQ payloads start with the protocol version so that
 # any future version can still read it and refuse politely.
 import struct
+import sys
+
+# On the board the packed buffer is the payload (a bytearray: the link keeps
+# it and nothing changes it); the host gets bytes
+_COPY = sys.implementation.name != "micropython"
 
 PROTOCOL_VERSION = 2  # 2: HELLO_REQ says what the host took, HELLO its epoch, CENSUS_DONE
 
@@ -178,7 +183,7 @@ def encode(mtype, *values):
         except TypeError:  # MicroPython: a list of ints is not a buffer
             out[pos:pos + k] = bytes(value)
         pos += k
-    return bytes(out)
+    return bytes(out) if _COPY else out
 
 
 def decode(mtype, payload):

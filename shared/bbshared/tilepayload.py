@@ -12,16 +12,10 @@
 #   14..15 CRC_A (ISO/IEC 14443-3, preset 0x6363) of bytes 0..13, low byte
 #          first: the same CRC the MFRC522 coprocessor computes
 # Pure code for CPython and MicroPython: the host writes and checks tiles with
-# it, the firmware checks with the reader chip's CRC coprocessor instead.
-FIRST_PAGE = 4
-LENGTH = 16
-MAGIC = 0xBB
-VERSION = 1
-
-OK = 0
-BLANK = 1  # no payload: magic byte absent (a new or foreign tag)
-BAD_CRC = 2  # magic present, CRC wrong: corrupt or half-written
-BAD_VERSION = 3  # written by a newer format
+# it; the firmware imports only tilecheck (the layout and check()) and checks
+# the CRC with the reader chip's coprocessor.
+from .tilecheck import FIRST_PAGE, LENGTH, MAGIC, VERSION, OK, BLANK, BAD_CRC, BAD_VERSION  # noqa: F401
+from . import tilecheck
 
 
 def crc_a(data, n=None):
@@ -57,15 +51,9 @@ def encode(game, kind, colour, serial, flags=0):
 
 def check(buf, crc=None):
     # OK, BLANK, BAD_CRC or BAD_VERSION; crc: the CRC of buf[:14] if known
-    if len(buf) < LENGTH or buf[0] != MAGIC:
-        return BLANK
     if crc is None:
-        crc = crc_a(buf, 14)
-    if buf[14] != crc & 0xFF or buf[15] != crc >> 8:
-        return BAD_CRC
-    if buf[1] != VERSION:
-        return BAD_VERSION
-    return OK
+        crc = crc_a(buf, min(len(buf), 14))
+    return tilecheck.check(buf, crc)
 
 
 def decode(buf):

@@ -79,7 +79,7 @@ def test_a_card_dealt_to_another_seat_is_refused_in_words_to_that_seat_only(tmp_
     t.press(0, "confirm")
     assert t.actions() == [] and 0 not in t.session.confirmed
     private = [e for e in t.published if e.get("private") and e["seat"] == 0]
-    assert "not in your hand" in private[-1]["text"] and "dealt to" in private[-1]["text"]
+    assert "not in your hand" in private[-1]["text"] and "blue" not in private[-1]["text"]  # not whose it is
     assert deck().name(stolen) not in t.shared_text()
     assert t.alerts(), "the seat's robot blinks red"
 

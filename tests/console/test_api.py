@@ -1,4 +1,4 @@
-"""The console API's answers to bad requests, tile writing and enrollment, no session."""
+"""The console API's answers to bad requests, tile writing and enrollment, clicks, no session."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ def test_bad_requests_name_what_is_wrong(live: LiveDaemon) -> None:
         ("/api/tools/led-test", {"step_ms": 1}, "5..5000"),
         ("/api/game/undo", {}, "confirm"),
         ("/api/game/decide", {}, "choice"),
-        ("/api/tiles/write", {"slot": 0, "kind": "XX", "colour": "red"}, "not a tile kind"),
-        ("/api/tiles/enroll", {"slot": 5, "kind": "F1", "colour": "red"}, "no tag on slot 5"),
+        ("/api/tiles/write", {"slot": 0, "tile": {"kind": "XX", "colour": "red"}}, "not a tile kind"),
+        ("/api/tiles/write", {"slot": 0, "kind": "F1"}, "\"tile\": {field: value}"),
+        ("/api/tiles/enroll", {"slot": 5, "tile": {"kind": "F1", "colour": "red"}}, "no tag on slot 5"),
     ]
     for path, body, words in cases:
         status, reply = live.request("POST", path, body)
@@ -38,12 +39,12 @@ def test_a_blank_tag_is_written_or_enrolled_from_the_console(live: LiveDaemon) -
     wait_for(lambda: live.get("/api/slots")[21]["present"], what="blank tag read")
     reading = live.get("/api/slots")[21]
     assert reading["tile"] is None and "payload" in reading["problem"]
-    enrolled = live.post("/api/tiles/enroll", {"slot": 21, "kind": "LZ", "colour": ""})
+    enrolled = live.post("/api/tiles/enroll", {"slot": 21, "tile": {"kind": "LZ", "colour": "special"}})
     assert enrolled["uid"] == reading["uid"] and "LZ" in enrolled["tile"]
     registry = json.loads(Path(enrolled["registry"]).read_text())
-    assert registry["tags"][reading["uid"]] == {"kind": "LZ", "colour": None}
+    assert registry["games"][live.daemon.game_name][reading["uid"]] == {"kind": "LZ", "colour": "special"}
 
-    written = live.post("/api/tiles/write", {"slot": 21, "kind": "F2", "colour": "blue", "serial": 9})
+    written = live.post("/api/tiles/write", {"slot": 21, "tile": {"kind": "F2", "colour": "blue"}, "serial": 9})
     assert written["uid"] == reading["uid"]  # the same tag, now carrying a payload
     wait_for(lambda: (live.get("/api/slots")[21]["tile"] or {}).get("kind") == 2, what="rewritten tag")
     tile = live.get("/api/slots")[21]["tile"]
@@ -108,3 +109,14 @@ def test_reader_errors_show_in_the_reader_panel_and_the_status(live: LiveDaemon)
     cooled = wait_for(lambda: live.get("/api/slots")[9]["reader"].get("hot") == 0
                       and live.get("/api/slots")[9], 10, "the reader cooled")
     assert cooled["problem"] == "" and cooled["reader"]["over_temperature"] >= 1
+
+
+def test_a_click_is_answered_once_the_board_has_reported_its_press_and_release(live: LiveDaemon) -> None:
+    button = live.daemon.layout.button_count - 1  # a station no seat plays: the press does nothing
+    last = live.get("/api/trace?limit=1")[-1]["t"]  # frames after this one are the click's
+    assert live.post("/api/sim/button", {"button": button, "action": "click"}) == {"button": button,
+                                                                                   "action": "click"}
+    reported = [(f["button"], f["action"]) for f in live.get("/api/trace?limit=2000")
+                if f["t"] > last and f["type"] == "button"]
+    assert reported == [(button, m.PRESS), (button, m.RELEASE)]  # already, not on their way
+    assert live.status()["tools"]["buttons"][str(button)] == "release"

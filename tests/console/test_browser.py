@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bbshared import messages as m
-from botboard.board.tools import brightest, virtual_uid
+from botboard import games
+from botboard.board.tools import brightest
 from botboard.link.image import CellState
 
 from ..simboard import wait_for
@@ -53,15 +54,15 @@ def test_arena_is_drawn_from_the_layout_and_mirrors_the_board(page: Page, live: 
 
 
 def test_virtual_tile_in_a_slot_shows_in_the_trace_and_the_station(page: Page, live: LiveDaemon) -> None:
-    page.select_option("#tile-kind", "4")  # R (turn right), from the session's tile catalogue
-    page.select_option("#tile-colour", "3")  # yellow
+    page.select_option("#tile-kind", "R")  # turn right, from the game's tile catalogue
+    page.select_option("#tile-colour", "yellow")
     slot = page.locator("#stations .slot[data-slot='7']")
     slot.click()
     expect(trace_rows(page, "slot").filter(has_text="slot=7 present=1")).to_have_count(1)
     # the trace says the tile the payload is, as the game names it, not only its hex
     expect(trace_rows(page, "slot").filter(has_text="tile=yellow R (Turn right)")).to_have_count(1)
     expect(slot).to_have_class("slot full")
-    expect(slot).to_contain_text("R · yellow")
+    expect(slot).to_contain_text("yellow R (Turn right)")
     assert live.get("/api/slots")[7]["tile"]["kind"] == 4
     slot.click()  # and out again
     expect(trace_rows(page, "slot").filter(has_text="slot=7 present=0")).to_have_count(1)
@@ -179,9 +180,10 @@ def test_reader_test_lists_live_reads_per_slot(page: Page, live: LiveDaemon) -> 
     owner = next(s["name"] for s in live.get("/api/layout")["stations"] if 23 in s["slots"])
     expect(cols.nth(1)).to_have_text(owner)
     reads = live.get("/api/tools/readers")["slots"][23]["reads"]
-    page.select_option("#tile-kind", "4")  # R
-    page.select_option("#tile-colour", "3")  # yellow
+    page.select_option("#tile-kind", "R")
+    page.select_option("#tile-colour", "yellow")
     page.fill("#tile-serial", "5")
+    catalogue = games.catalogue(live.daemon.game_name)
     slot = page.locator("#stations .slot[data-slot='23']")
     try:
         for n in (1, 2):  # in and out twice: each arrival is one more read
@@ -190,9 +192,9 @@ def test_reader_test_lists_live_reads_per_slot(page: Page, live: LiveDaemon) -> 
             expect(cols.nth(4)).to_have_text(str(reads + n))
             reading = live.get("/api/tools/readers")["slots"][23]
             assert reading["present"] and reading["reads"] == reads + n
-            assert reading["uid"] == virtual_uid(1, 4, 3, 5).hex()
+            assert reading["uid"] == catalogue.virtual_uid(catalogue.make({"kind": "R", "colour": "yellow"}), 5).hex()
             expect(cols.nth(2)).to_have_text(reading["uid"])
-            expect(cols.nth(3)).to_have_text("twintinbots R yellow #5")
+            expect(cols.nth(3)).to_have_text("yellow R (Turn right) #5")
             slot.click()
             expect(row).not_to_have_class("present")
             expect(cols.nth(2)).to_have_text("–")

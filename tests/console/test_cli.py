@@ -130,6 +130,6 @@ def test_run_refuses_a_game_it_could_not_begin_before_starting_anything(args: li
 def test_a_command_piped_into_head_ends_quietly() -> None:
     import shlex
 
-    done = subprocess.run(f"{shlex.quote(BOTBOARD)} tiles list --game botwars | head -c 10",
+    done = subprocess.run(f"{shlex.quote(BOTBOARD)} tiles kinds --game botwars --all | head -c 10",
                           shell=True, capture_output=True, text=True, timeout=30)
     assert done.stdout.startswith('{"') and "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr

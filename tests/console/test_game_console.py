@@ -59,13 +59,13 @@ def test_new_game_a_turn_from_virtual_tiles_and_undo(page: Page, live: LiveDaemo
     expect(page.locator(f"#stations .station[data-station='{station}']")).to_have_class("station turn")
     before = arena_picture(page)
 
-    for slot, kind in zip(seat_slots, ("1", "3")):  # F1 on robot A, L on robot B, both red
+    for slot, kind in zip(seat_slots, ("F1", "L")):  # F1 on robot A, L on robot B, both red
         page.select_option("#tile-kind", kind)
-        page.select_option("#tile-colour", "0")
+        page.select_option("#tile-colour", "red")
         page.click(f"#stations .slot[data-slot='{slot}']")
         expect(page.locator("#trace li[data-type='slot']").filter(
             has_text=f"slot={slot} present=1")).to_have_count(1)
-    expect(page.locator(f"#stations .slot[data-slot='{seat_slots[0]}']")).to_contain_text("F1 · red")
+    expect(page.locator(f"#stations .slot[data-slot='{seat_slots[0]}']")).to_contain_text("red F1")
     page.click(f"#stations [data-button='{confirm}']")
     expect(page.locator("#game-view [data-key='turn']")).to_have_text("blue")
     expect(page.locator("#game-log")).to_contain_text("Red programs: A1=F1 + B1=L")
@@ -251,7 +251,7 @@ def test_places_are_named_alike_on_the_stations_the_arena_and_in_messages(page: 
     expect(label).to_have_text(names[red_a])  # the arena speaks as events do: "q,r"
     assert "," in names[red_a]
     expect(page.locator("#arena .pieces .piece").filter(has_text="red A")).to_have_count(1)
-    expect(page.locator("#game-view [data-key='settings']")).to_have_text("2 players, seed 1, layout ttb-small, track=0")
+    expect(page.locator("#game-view [data-key='settings']")).to_have_text("2 players, seed shown at the end, layout ttb-small, track=0")
 
 
 def test_a_seat_is_given_to_the_computer_for_the_next_game_from_the_console(page: Page, live: LiveDaemon) -> None:

@@ -53,7 +53,7 @@ def lay(live: LiveDaemon, seat: int, cards: list[str]) -> list[str]:
     tags = []
     for register, card in enumerate(cards):
         slot = live.call(lambda r=register: session.seating.physical(seat, r))
-        placed = live.post("/api/sim/place", {"slot": slot, "card": card})
+        placed = live.post("/api/sim/place", {"slot": slot, "tile": {"card": card}})
         tags += [placed["uid"], placed["payload"]]
     wait_for(lambda: live.call(lambda: session.seat_view(seat)["station"]) == cards, 10,
              f"seat {seat}'s registers to read its cards")
@@ -169,7 +169,9 @@ def test_a_phone_sized_seat_page_plays_a_botwars_turn(phone: Any, botwars: LiveD
     lay(botwars, 0, red[:5])
     expect(page.locator("#station li").nth(4)).to_contain_text(red[4])
     confirm.click()
-    expect(page.locator("#seat-state")).to_have_text("confirmed: waiting for the others")
+    expect(page.locator("#seat-state")).to_have_text("confirmed")
+    expect(page.locator("#your-message")).to_contain_text("for blue")  # its program is in
+    expect(page.locator("#your-message .seat-colour")).to_have_text("blue")  # in blue's colour
     assert not any(card in json.dumps(botwars.get("/api/game")) for card in red)  # in, unrevealed
     lay(botwars, 1, blue[:5])
     botwars.request("POST", "/api/seat/1/press", {"role": "confirm"}, token=key(botwars, 1))
@@ -249,7 +251,7 @@ def test_volt_programs_and_inventories_reach_no_one_else(volt: LiveDaemon) -> No
             status, reply = volt.request("POST", "/api/seat/0/control", {"name": name, "value": value},
                                          token=seat_key)
             assert status == 200, reply
-    wait_for(lambda: volt.call(lambda: session.seat_view(0)["station"][:3]) == ["red die", "blue die", "red die"],
+    wait_for(lambda: volt.call(lambda: session.seat_view(0)["station"][:3]) == ["red die (red's)", "blue die (red's)", "red die (red's)"],
              10, "red's units to read its dice")
     status, reply = volt.request("POST", "/api/seat/0/press", {"role": "confirm"}, token=seat_key)
     assert status == 200, reply

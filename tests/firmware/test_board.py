@@ -84,6 +84,7 @@ out(({"errors": errors, "later": later, "again": box.errors(), "tile": TILE.hex(
 
 def test_a_stuck_button_is_reported_once_with_its_number(configs: dict[str, str]) -> None:
     r = run("""
+box.steps(4, sleep_ms=10)  # past the power-on scans (a key down in them is stuck from power-on)
 box.hal.matrix.down[5] = 1
 for i in range(400):
     box.steps(1, sleep_ms=1)
@@ -357,3 +358,101 @@ out(seen)
     assert r["stacked"] == [[5, m.SLOT_SEVERAL]]
     assert [5, m.SLOT_SEVERAL] in r["census"]
     assert r["put right"] == [[5, m.SLOT_TAG]]
+
+
+def test_cells_from_the_host_are_drawn_in_the_link_step_that_reads_them(configs: dict[str, str]) -> None:
+    # confirm -> first frame: a SET_CELLS is shown by the link step that reads
+    # it, not on the render task's next tick, and that frame keeps the arena's
+    # and every chain's current limit (ttb-big: 8 A, 4 A a chain)
+    r = run("""
+cfg = box.board.cfg
+spans = [(c[1], c[1] + c[2]) for c in cfg["chains"]]
+strip = box.hal.strip
+def chain_ma():
+    view = memoryview(strip.buf)
+    return [7 * (b - a) + sum(view[21 * a:21 * b]) * 20 // 255 for a, b in spans]
+box.steps(2)
+frames = strip.frames
+box.queue(m.SET_CELLS, bytes((0, 3, 2, m.look(m.NO_FACING, m.SOLID))))
+box.board.link_step(time.ticks_ms())  # the link step alone: no render step
+one = {"frames": strip.frames - frames, "centre": list(strip.buf[63:66])}
+frames = strip.frames
+white = bytes([1, m.look(m.NO_FACING, m.SOLID)])
+box.queue(m.SET_RANGE, 0, white * 46)  # the first chain's cells white: its fuse binds
+for _ in range(3):  # the message is longer than one read
+    box.board.link_step(time.ticks_ms())
+half = {"frames": strip.frames - frames, "chain_ma": chain_ma()}
+box.queue(m.SET_RANGE, 0, white * cfg["cells"])
+for _ in range(3):
+    box.board.link_step(time.ticks_ms())
+buf = strip.buf
+whole = {"drawn_ma": len(buf) // 3 + sum(buf) * 20 // 255, "chain_ma": chain_ma(),
+         "lit": min(buf[21 * c] for c in range(cfg["cells"]))}
+out(({"one": one, "half": half, "whole": whole, "errors": box.errors()}))
+""", configs["ttb-big"])
+    assert r["errors"] == []
+    assert r["one"] == {"frames": 1, "centre": [0, 255, 0]}  # palette 2, red: G, R, B on the wire
+    assert r["half"]["frames"] >= 1
+    first, second = r["half"]["chain_ma"]
+    assert 3600 < first <= 4000 and second == 7 * 45  # its own fuse, the other chain dark
+    assert r["whole"]["drawn_ma"] <= 8000 and max(r["whole"]["chain_ma"]) <= 4000
+    assert r["whole"]["lit"] > 0
+
+
+def test_the_render_ticks_keep_their_schedule_beside_the_frames_drawn_at_once(
+        configs: dict[str, str]) -> None:
+    # 50 frames/s: the render step still draws an animated cell on every tick
+    # it changes, whatever frames the host's changes were drawn in between
+    r = run("""
+box.send(m.SET_CELLS, bytes((0, 5, 1, m.look(m.NO_FACING, m.PULSE))))
+board = box.board
+r = board.renderer
+strip = box.hal.strip
+t0 = time.ticks_ms()
+ticks = []  # per tick: the pulse's level drawn is the tick's, and a frame if it moved
+for k in range(1, 41):
+    t = t0 + 20 * k
+    box.queue(m.SET_CELLS, bytes((0, 9, k % 16, m.look(m.NO_FACING, m.SOLID))))
+    board.link_step(t - 10)  # a change from the host between two ticks: its own frame
+    shown = strip.frames
+    level = r._phase[5]
+    board.render_step(t)
+    ticks.append([r._phase[5] == r._phase_of(m.PULSE, t), r._phase[5] != level,
+                  strip.frames - shown])
+out(({"ticks": ticks}))
+""", configs["ttb-small"])
+    assert all(t[0] for t in r["ticks"])  # every tick drew the pulse as it is at that tick
+    assert all(frames == moved for _, moved, frames in r["ticks"])  # and showed it if it moved
+    assert sum(moved for _, moved, _ in r["ticks"]) >= 10
+
+
+def test_a_tick_that_finds_the_last_frame_still_going_out_draws_as_soon_as_it_is_out(
+        configs: dict[str, str]) -> None:
+    # on the Pico a frame drawn at once by the link step may still be going out
+    # (DMA) at the render task's tick: the tick waits 1 ms at a time, not a period
+    r = run("""
+import asyncio
+from bbfw import app
+board = box.board
+strip = box.hal.strip
+busy = [3]  # the DMA holds the strip for three looks
+def is_busy():
+    busy[0] -= 1
+    return busy[0] >= 0
+slept = []
+real_sleep = asyncio.sleep_ms
+def sleep_ms(ms):
+    slept.append(ms)
+    if strip.frames > shown:
+        board.running = False
+    return real_sleep(0)
+app.asyncio.sleep_ms = sleep_ms
+box.send(m.SET_CELLS, bytes((0, 2, 1, m.look(m.NO_FACING, m.PULSE))))  # drawn at once
+strip.busy = is_busy  # ... and still going out at the tick
+board.renderer.pending = True  # a change waits for its frame
+shown = strip.frames
+asyncio.run(board.render_task())
+out(({"slept": slept, "frames": strip.frames - shown}))
+""", configs["ttb-small"])
+    assert r["frames"] == 1
+    assert r["slept"][:3] == [1, 1, 1] and r["slept"][3] > 1  # then the schedule goes on

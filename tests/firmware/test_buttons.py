@@ -43,22 +43,24 @@ def run(code: str) -> dict:
     return json.loads(run_mpy(SETUP + code).strip().splitlines()[-1])
 
 
-def test_press_and_release_after_debounce_and_bounces_ignored() -> None:
+def test_press_at_once_release_after_debounce_and_bounces_ignored() -> None:
     r = run("""
 scans(5)
 held[4] = 1
-scans(2)
-a = len(ev)
 scans(1)
 b = list(ev)
 scans(10, [1, 0, 1, 1, 0, 1])   # contact bounce while held: no new events
 c = len(ev)
 held[4] = 0
-scans(3)
-print(json.dumps({"a": a, "b": b, "c": c, "ev": ev, "down": bm.down(4)}))
+scans(2)
+d = len(ev)
+scans(3, [1, 0, 0])             # a bounce as it opens: still no new press
+e = len(ev)
+scans(1)
+print(json.dumps({"b": b, "c": c, "d": d, "e": e, "ev": ev, "down": bm.down(4)}))
 """)
-    assert r["a"] == 0 and r["b"] == [[4, 1]]  # PRESS on the third agreeing scan
-    assert r["c"] == 1
+    assert r["b"] == [[4, 1]]  # PRESS on the first scan that reads it down
+    assert r["c"] == 1 and r["d"] == 1 and r["e"] == 1  # RELEASE waits for 3 agreeing scans
     assert r["ev"] == [[4, 1], [4, 2]] and r["down"] is False
 
 
@@ -133,7 +135,7 @@ class Col:
                 return 0
         return 1
 ev = []
-bm = ButtonMatrix([chain.row(i) for i in range(15)], [Col(c) for c in range(8)],
+bm = ButtonMatrix(chain.rows(15), [Col(c) for c in range(8)],
                   lambda k, a: ev.append([k, a]))
 for t in range(5):
     bm.scan(t * 8)

@@ -94,7 +94,7 @@ for _ in range(P["steps"]):
     now = time.ticks_ms()
     board.link_step(now)
     board.input_step(now)
-    note(6, 255)  # the other tasks run here: buttons (in input_step), render, link
+    note(6, 255)  # the other tasks run here: render, link, buttons (first in the next input_step)
     board.render_step(now)
     board.link_step(now)
     if done:

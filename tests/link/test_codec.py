@@ -35,6 +35,9 @@ def test_cobs_round_trip_and_no_zero_bytes(data: bytes) -> None:
     assert 0 not in encoded
     assert len(encoded) <= cobs.encoded_size(len(data))
     assert cobs.decode(encoded) == data
+    # decoded in place, as the Deframer does (no second buffer on the board)
+    buf = bytearray(encoded)
+    assert bytes(buf[:cobs.decode_into(buf, len(buf), buf)]) == data
 
 
 @given(message())

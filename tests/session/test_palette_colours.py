@@ -1,40 +1,39 @@
 """Every game's LED palette keeps its roles apart on a real WS2812B (palette_rules.py says how far, and why).
 
-Every games/*/table/data/palette.json found is checked, so a new game's palette is checked once it lands.
+Every table game in the registry is checked, so a new game's palette is checked once it is installed.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from . import palette_rules as rules
+from botboard import games
 from botboard.session.palette import ROLES, VARIANTS
 
-GAMES = Path(__file__).resolve().parents[2] / "host" / "botboard" / "games"
-FILES = sorted(GAMES.glob("*/table/data/palette.json"))
+GAMES = games.table_names()
 
 
-def entries(path: Path) -> list[dict[str, Any]]:
-    return list(json.loads(path.read_text())["palette"])
+def entries(name: str) -> list[dict[str, Any]]:
+    return list(games.table(name).palette_doc["palette"])
 
 
-def test_every_game_at_the_table_has_a_palette() -> None:
-    assert {p.parts[-4] for p in FILES} >= {"twintinbots", "botwars", "volt"}
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_at_the_table_has_a_palette_file(name: str) -> None:
+    assert games.table(name).palette_doc, f"{name}: give the table mapping a palette file (docs/palettes.md)"
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.parts[-4])
-def test_each_entry_has_a_role_and_a_meaning(path: Path) -> None:
-    palette = entries(path)
+@pytest.mark.parametrize("name", GAMES)
+def test_each_entry_has_a_role_and_a_meaning(name: str) -> None:
+    palette = entries(name)
     assert len(palette) == 16
     names = [e["name"] for e in palette]
     assert len(set(names)) == len(names)
     for e in palette:
-        assert e.get("role") in ROLES, f"{path.parts[-4]}: {e['name']} has no known role ({ROLES})"
-        assert e.get("meaning"), f"{path.parts[-4]}: {e['name']} says nothing for the legend"
+        assert e.get("role") in ROLES, f"{name}: {e['name']} has no known role ({ROLES})"
+        assert e.get("meaning"), f"{name}: {e['name']} says nothing for the legend"
         if e["role"] == "mark":
             assert e.get("of") in names, f"{e['name']}: 'of' must name the entry it is a dim form of"
         for key in ("rgb",) + tuple(v for v in VARIANTS if v != "standard"):
@@ -44,9 +43,9 @@ def test_each_entry_has_a_role_and_a_meaning(path: Path) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.parts[-4])
-def test_roles_stay_apart_on_the_ws2812(path: Path, variant: str) -> None:
-    short = rules.shortfalls(entries(path), variant)
+@pytest.mark.parametrize("name", GAMES)
+def test_roles_stay_apart_on_the_ws2812(name: str, variant: str) -> None:
+    short = rules.shortfalls(entries(name), variant)
     assert not short, "\n".join(f"{a} vs {b}: CIEDE2000 {d} < {need} ({cond})" for d, need, a, b, cond in short)
 
 

@@ -102,7 +102,7 @@ def test_an_empty_unit_and_an_unknown_tag_say_what_to_do(tmp_path: Path) -> None
     assert "every control unit needs a die: put one on unit II, unit III" in t.session.seat_messages[0]
     t.session.on_message(Msg(m.SLOT, {"slot": t.slot(0, 1), "present": 1, "uid": b"\x04\x01\x02\x03\x04\x05\x06",
                                       "payload": b""}))
-    assert "unknown tag" in t.session.seat_messages[0] and "--die" in t.session.seat_messages[0]
+    assert "unknown tag" in t.session.seat_messages[0] and "--game volt" in t.session.seat_messages[0]
 
 
 def test_changes_after_confirming_are_flagged_and_the_program_stands(tmp_path: Path) -> None:

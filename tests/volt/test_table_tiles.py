@@ -47,7 +47,7 @@ def test_tiles_write_puts_a_die_on_the_tag_through_the_board() -> None:
                                "owner=green", "--slot", "2"], capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         result = json.loads(done.stdout)
-        assert result["tile"] == "blue die of green"
+        assert result["tile"] == "blue die (green's)"
         die = tiles.die_from_payload(bytes.fromhex(result["payload"]))
         assert (die.colour, die.owner) == ("blue", 2)
         assert sim.control("tag", slot=2)["payload"] == result["payload"]

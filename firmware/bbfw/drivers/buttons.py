@@ -2,7 +2,9 @@
 #
 #   bm = ButtonMatrix(rows, cols, on_event, debounce=3, long_ms=800,
 #                     stuck_ms=30000, on_error=None)
-#       rows  Pin-like outputs (idle high); cols Pin-like inputs with pull-ups
+#       rows  Pin-like outputs (idle high), a sequence (used by index: rows
+#             may be one pin retargeted, hc595.Rows); cols Pin-like inputs
+#             with pull-ups
 #       on_event(key, action)   key = row * len(cols) + col;
 #                               action PRESS, RELEASE or LONG_PRESS
 #       on_error(key, code, text)   E_BUTTON_STUCK once when a key stays down
@@ -10,8 +12,14 @@
 #   bm.scan(now_ms)         call every few ms (8 ms with debounce=3 gives a
 #                           24 ms debounce); allocates nothing
 #   bm.down(key) -> bool    the debounced state
-# A key changes state after `debounce` consecutive scans that agree (an
-# integrator per key, so a single bounce resets nothing it should not).
+# PRESS comes on the first scan that reads a settled key down (eager: a
+# confirm is the player's "go", and waiting for 3 scans cost 16-24 ms, most
+# of the board's share of confirm -> first frame); from then on the key is
+# down until `debounce` consecutive scans read it up, so the contact's
+# bounces after the press, and before the release, are never events (an
+# integrator per key: a single bounce resets nothing it should not).  The
+# price, as with any eager debounce: a glitch on a column line would be a
+# press; the matrix's diodes and pull-ups keep its lines driven.
 # LONG_PRESS comes once, long_ms after PRESS, while still held; RELEASE
 # follows as usual.  Diodes in series with each switch (anode on the column
 # side) stop ghost keys when three are down together.
@@ -48,11 +56,13 @@ class ButtonMatrix:
         self.keys = n
         self._count = bytearray(n)  # consecutive scans disagreeing with the state
         self._flags = bytearray(n)
-        self._since = array("i", bytes(4 * n))  # ticks when the state changed
+        # ticks when the state changed (set before it is read: whatever it
+        # starts with, made without a temporary buffer)
+        self._since = array("i", range(n))
         self._scans = 0  # scans done, up to debounce: keys down by then are stuck
         self._busy = bytearray(len(rows))  # rows with a key down or changing
-        for r in rows:
-            r.value(1)
+        for r in range(len(rows)):
+            rows[r].value(1)
 
     def down(self, key):
         return bool(self._flags[key] & _F_DOWN)
@@ -67,9 +77,10 @@ class ButtonMatrix:
         busy = self._busy
         flags = self._flags
         count = self._count
+        rows = self._rows
         key = 0
-        r = 0
-        for row in self._rows:
+        for r in range(len(rows)):
+            row = rows[r]
             row.value(0)
             raw = 0
             bit = 1
@@ -87,7 +98,6 @@ class ButtonMatrix:
                         b = 1
                 busy[r] = b
             key += ncols
-            r += 1
         if boot:
             self._scans += 1
 
@@ -96,7 +106,7 @@ class ButtonMatrix:
         down = f & _F_DOWN
         if bool(raw) != bool(down):
             self._count[key] += 1
-            if self._count[key] >= self.debounce:
+            if self._count[key] >= self.debounce or raw:  # a press at once: see the header
                 self._count[key] = 0
                 self._since[key] = now
                 if raw:

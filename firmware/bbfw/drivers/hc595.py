@@ -7,8 +7,11 @@
 #       count  number of outputs used (chips = ceil(count / 8))
 #   chain.set(i, v); chain.latch()     general outputs, then copy to the pins
 #   chain.pin(i)                       Pin-like general output i (.value(v))
-#   chain.row(i)                       Pin-like matrix row: value(0) selects row i
-#                                      alone in one chain load, value(1) is free
+#   chain.rows(n)                      matrix rows 0..n-1: rows[i] is Pin-like,
+#                                      value(0) selects row i alone in one chain
+#                                      load, value(1) is free (one pin object
+#                                      pointed at the row asked for: use it
+#                                      before asking for the next)
 #   chain.cs(i)                        Pin-like chip select i, active low;
 #                                      cs.retarget(j) makes it select j instead
 #
@@ -82,13 +85,13 @@ class HC595:
     def pin(self, i):
         return OutputPin(self, i)
 
-    def row(self, i):
-        # Pin-like matrix row i for a scan that drives one row low at a time:
-        # value(0) latches "row i low, every other row high" in one load, and
-        # value(1) does nothing - the next row's load raises it.  One chain
-        # load per row instead of two; between scans the last row scanned
-        # stays low, which is harmless (columns are read only while scanning).
-        return RowPin(self, i)
+    def rows(self, n):
+        # Matrix rows for a scan that drives one row low at a time: value(0)
+        # latches "row i low, every other row high" in one load, and value(1)
+        # does nothing - the next row's load raises it.  One chain load per
+        # row instead of two; between scans the last row scanned stays low,
+        # which is harmless (columns are read only while scanning).
+        return Rows(self, n)
 
     def cs(self, i):
         # made when asked for: a chain of button rows needs none
@@ -165,8 +168,25 @@ class OutputPin(_PinLike):
         return 1 if v else 0
 
 
+class Rows:
+    # HC595.rows: the rows of a matrix scanned one at a time share one pin
+    # object (15 rows: one object instead of 15, about 0.7 KB of a Pico's heap)
+    def __init__(self, chain, n):
+        self._pin = RowPin(chain, 0)
+        self._n = n
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, i):
+        if not 0 <= i < self._n:
+            raise IndexError("row %d outside 0..%d" % (i, self._n - 1))
+        self._pin._i = i
+        return self._pin
+
+
 class RowPin(_PinLike):
-    # see HC595.row
+    # see HC595.rows
     def value(self, v=None):
         if v is None:
             return self._chain.get(self._i)

@@ -215,7 +215,7 @@ def _buttons_time():
     from bbfw.drivers.hc595 import HC595
 
     rows_chain = HC595(_Replay([]), _NullPin(), None, 15)
-    rows = [rows_chain.row(i) for i in range(15)]
+    rows = rows_chain.rows(15)
     cols = [_NullPin() for _ in range(8)]
     bm = ButtonMatrix(rows, cols, lambda k, a: None)
     return _per_call_us(lambda: bm.scan(time.ticks_ms()), 200)

@@ -67,7 +67,7 @@ class SlotReading:
     present: bool = False
     uid: str = ""
     payload: str = ""
-    tile: dict[str, Any] | None = None  # decoded payload: game, kind, colour, serial
+    tile: dict[str, Any] | None = None  # decoded payload: game, kind, colour, serial; or an enrolled tag's words
     problem: str = ""  # why the tag is not a valid tile, if it is not
     reads: int = 0  # arrivals seen since the daemon started
     changed: float = 0.0  # time.time() of the last report
@@ -128,6 +128,17 @@ def tile_words(session: Any, uid: bytes, payload: bytes) -> str:
     if tile is None:
         return problem
     return f"{tile['game']} tile: kind {tile['kind']}, colour {tile['colour']}, serial {tile['serial']}"
+
+
+def enrolled_tile(session: Any, uid: bytes, payload: bytes) -> dict[str, Any] | None:
+    """``{"words"}`` of a tag without a tile payload that the game has enrolled; None if it has not."""
+    mapping = getattr(session, "mapping", None)
+    if mapping is None or payload:
+        return None
+    try:
+        return {"words": f"{mapping.tile_words(mapping.identify(uid, payload))} (enrolled tag)"}
+    except ValueError:  # the game's TileError: not enrolled
+        return None
 
 
 def brightest(palette: list[tuple[int, int, int]]) -> int:
@@ -191,6 +202,9 @@ class BoardTools:
             reading.tile, reading.problem = describe_tile(payload)
             if reading.tile is not None:  # the game's own name for it, for the console's slots
                 reading.tile["words"] = tile_words(getattr(self.daemon, "session", None), uid, payload)
+            else:  # a blank tag the game knows by its uid: shown as that tile
+                reading.tile = enrolled_tile(getattr(self.daemon, "session", None), uid, payload)
+                reading.problem = "" if reading.tile else reading.problem
         else:
             reading.uid = reading.payload = reading.problem = ""
             reading.tile = None

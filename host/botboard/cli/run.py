@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 from typing import Any
 
@@ -141,6 +142,12 @@ def _usable_journal(where: str | None, new: bool) -> None:
     raise CliError(problem)
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM (systemd, kill) ends the daemon the way Ctrl-C does, so ``finally`` stops the
+    simulated board; the console's server passes it on once it has shut down."""
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
     from ..console.app import create_app
     import segno
@@ -150,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
     from . import CliError
 
     v = table_settings(args)
+    if v["players"] is None and not v["remote"]:  # a table of its own plays at once, as the README says
+        v["players"] = max(2, games.get(v["game"] or games.default_name()).info.min_players)
     _usable_journal(v["data_dir"], args.new_journal)
     config = DaemonConfig(port=v["port"], layout=v["layout"], game=v["game"], listen=v["listen"],
                           console_port=v["console_port"], token=v["token"], sim_baud=v["sim_baud"],
@@ -182,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
             print("(the console's Seats panel has each player's own link and code)", flush=True)
         await task
 
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped as by Ctrl-C: the board and console go with it
     try:
         asyncio.run(main())
     except ConfigError as err:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 from typing import Any
 
@@ -50,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--console-port", type=int, default=None, metavar="PORT",
                    help="watch the game live in the console on this port (0: any free port; "
                    "the address is printed on stderr); give --speed to see the animations")
+    p.add_argument("--linger", type=float, default=None, metavar="S",
+                   help="with --console-port: keep the console up on the end screen S seconds "
+                   "(default: until Ctrl-C)")
     p.set_defaults(func=_run)
 
 
@@ -71,7 +75,8 @@ def _run(args: argparse.Namespace) -> int:
                 raise CliError("--console-port plays on the simulated board it starts: leave out --port")
             result = asyncio.run(run_watched(args.players, args.seed, options, args.data_dir,
                                              args.layout, args.speed, args.resume, game,
-                                             args.wait, args.console_port, computers, args.think))
+                                             args.wait, args.console_port, computers, args.think,
+                                             args.linger))
         else:
             result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
                                      args.speed, args.port, args.control, args.resume, game,
@@ -85,9 +90,11 @@ def _run(args: argparse.Namespace) -> int:
 async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir: str | None,
                       layout_name: str | None, step_s: float, resume: bool, game: str,
                       wait_s: float, console_port: int, computers: dict[int, str] | None = None,
-                      think_s: float = 2.0) -> dict[str, Any]:
+                      think_s: float = 2.0, linger_s: float | None = None) -> dict[str, Any]:
     """Selfplay inside the whole daemon, so the game can be watched live in the console
-    (arena, stations, log) while the virtual hands play it; the address goes to stderr."""
+    (arena, stations, log) while the virtual hands play it; the address goes to stderr.
+    Once it is over the console stays up on the end screen ``linger_s`` seconds, or (None)
+    until Ctrl-C: a watcher sees who won, not "console offline"."""
     from ..console.app import create_app
     from ..daemon import Daemon, DaemonConfig
     from ..session.selfplay import Hands, progress, summary
@@ -116,7 +123,27 @@ async def run_watched(players: int, seed: int, options: dict[str, Any], data_dir
         session.set_computers(computers or {}, think_s)
         hands = Hands(session, conn, control, seed, wait_s)
         await hands.play()
-        return summary(session)
+        result = summary(session)
+        await _linger(linger_s, daemon.console_url)
+        return result
     finally:
         served.cancel()
         await asyncio.gather(served, return_exceptions=True)
+
+
+async def _linger(linger_s: float | None, url: str) -> None:
+    """Wait ``linger_s`` seconds, or (None) until Ctrl-C or SIGTERM, which end the wait and
+    not the program: the game's result is still printed."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    until = "Ctrl-C" if linger_s is None else f"Ctrl-C or {linger_s:g} s"
+    print(f"game over: the console shows the end screen at {url} until {until}", file=sys.stderr, flush=True)
+    try:
+        await asyncio.wait_for(stop.wait(), linger_s)
+    except asyncio.TimeoutError:
+        pass
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)

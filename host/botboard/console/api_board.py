@@ -8,13 +8,15 @@ GET  /api/slots             per-slot readings (stations panel, reader test)
 POST /api/sim/place         {slot, tile: {field: value...}, serial?}       a tile of the game in
                             (or raw payload bytes: {slot, game, kind, colour, serial, blank?})
 POST /api/sim/remove        {slot}                                         and out
-POST /api/sim/button        {button, action?: click|long|press|release}
+POST /api/sim/button        {button, action?: click|long|press|release}    a click is held as a
+                            finger holds a key: until the board has reported it (see click)
 POST /api/sim/touch         {cell}
 POST /api/sim/plug          {plugged: true|false}                          the cable
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -22,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import games
+from ..board.tools import BoardTools
 from . import redact
 from .api_tiles import tile_of
 from .common import api, get_int, json_body
@@ -31,6 +34,28 @@ if TYPE_CHECKING:
     from ..daemon import Daemon
 
 TRACE_LIMIT = 2000
+# A click from the console is held as a finger holds a key: at least CLICK_MIN_S and on until
+# the board has reported the press (never up to its 800 ms long press), then let go until the
+# board has reported the release, so that a second click is a second press. The simulated
+# board's own click lasts 80 ms: a busy board (fifty slots' readers on a loaded machine)
+# scans its buttons too seldom in that time, and the press was lost.
+CLICK_MIN_S, CLICK_MAX_S = 0.08, 0.6
+
+
+async def click(tools: BoardTools, button: int) -> dict[str, Any]:
+    """Press ``button`` and release it, each held until the board reports it (or CLICK_MAX_S)."""
+    for action in ("press", "release"):
+        await tools.press(button, action)
+        await _reported(tools, button, action)
+    return {"button": button, "action": "click"}
+
+
+async def _reported(tools: BoardTools, button: int, action: str) -> None:
+    loop = asyncio.get_running_loop()
+    until = loop.time() + CLICK_MAX_S
+    await asyncio.sleep(CLICK_MIN_S)
+    while tools.buttons.get(button) != action and loop.time() < until:
+        await asyncio.sleep(0.01)
 
 
 def full_status(daemon: "Daemon") -> dict[str, Any]:
@@ -84,7 +109,8 @@ def routes(daemon: "Daemon") -> list[Route]:
     @api
     async def button(request: Request) -> Response:
         body = await json_body(request)
-        return JSONResponse(await tools.press(get_int(body, "button"), str(body.get("action", "click"))))
+        index, action = get_int(body, "button"), str(body.get("action", "click"))
+        return JSONResponse(await (click(tools, index) if action == "click" else tools.press(index, action)))
 
     @api
     async def touch(request: Request) -> Response:

@@ -114,6 +114,8 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
                 await ws.send_json({"kind": "seat", **seat_view(seat)})
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except asyncio.CancelledError:  # the daemon is stopping (SIGTERM, Ctrl-C): a quiet end
+            pass
         finally:
             daemon.unsubscribe(queue)
 

@@ -49,6 +49,8 @@ def routes(daemon: "Daemon") -> list[WebSocketRoute]:
                     await ws.send_json({"kind": "status", "status": full_status(daemon)})
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except asyncio.CancelledError:  # the daemon is stopping (SIGTERM, Ctrl-C): a quiet end
+            pass
         finally:
             daemon.unsubscribe(queue)
 

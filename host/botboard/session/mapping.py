@@ -310,6 +310,18 @@ class TableMapping(ABC, Generic[S]):
     def turn_words(self, state: S) -> str:
         """What the table must do now, in words."""
 
+    def now_words(self, state: S, seat: int | None) -> str:
+        """What the acting seats do next, said to ``seat`` (None: the whole table), in the
+        game's words; the session adds who acts and what it waits for."""
+        return self.turn_words(state)
+
+    def seat_words(self, state: S, seat: int) -> list[tuple[str, str]]:
+        """The seat's own facts as its player says them, as (label, words) rows for its
+        phone; the raw ``seat_view`` stays in the console's debug panel. By default every
+        plain fact of ``seat_view``, its key spelt out."""
+        return [(key.replace("_", " "), _words(value)) for key, value in self.seat_view(state, seat).items()
+                if key not in ("hand", "take", "registers")]
+
     @abstractmethod
     def public_view(self, state: S) -> dict[str, Any]:
         """The shared view: public information only."""
@@ -328,3 +340,14 @@ class TableMapping(ABC, Generic[S]):
     def engine_words(self, text: str) -> str:
         """The engine's words as the table says them (Goblins: p1.. become the seats' colours)."""
         return text
+
+
+def _words(value: Any) -> str:
+    """A value of a view as words: lists joined, records as "key value" pairs."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_words(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')} {_words(v)}" for k, v in value.items()) or "none"
+    return "–" if value is None else str(value)

@@ -26,9 +26,17 @@ class PaletteError(ValueError):
     """An unknown palette variant; the message lists the known ones."""
 
 
-def load_palette(path: Path) -> tuple[tuple[RGB, ...], dict[str, int], dict[str, Any]]:
+def load_palette(path: Path, meanings: dict[str, str] | None = None,
+                 ) -> tuple[tuple[RGB, ...], dict[str, int], dict[str, Any]]:
+    """``meanings``: entry name -> its meaning made from the game's own data (a crystal's
+    points), so the legend cannot drift from the rules; the file leaves those out."""
     doc = json.loads(path.read_text())
-    return colours(doc), {e["name"]: i for i, e in enumerate(doc["palette"])}, doc
+    index = {e["name"]: i for i, e in enumerate(doc["palette"])}
+    for name, meaning in (meanings or {}).items():
+        if name not in index:
+            raise ValueError(f"{path}: no palette entry {name!r} to give a meaning to")
+        doc["palette"][index[name]]["meaning"] = meaning
+    return colours(doc), index, doc
 
 
 def check_variant(variant: str) -> str:

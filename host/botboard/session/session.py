@@ -54,8 +54,10 @@ from .remote_stations import RemoteStations
 from .stations import StationChecks
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
 from .views import SessionViews
+from .now import NowWords
 
 ACK_S = 0.4  # a tile read shows on its robot this long
+UNDONE = "(undone) "  # an undone action's lines in the log (the console strikes them through)
 
 
 class SessionError(ValueError):
@@ -70,7 +72,8 @@ class BoardOut(Protocol):
     def set_priority(self, slots: list[int]) -> None: ...
 
 
-class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Drawing, RemoteStations):
+class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, ComputerSeats, Drawing,
+                  RemoteStations):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -106,6 +109,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         self.held: dict[int, int] = {}  # button held down or stuck -> its seat (its robots blink)
         self.log: deque[str] = deque(maxlen=200)
         self._unlogged: list[tuple[Event, str]] = []  # the playing action's lines, logged as they show
+        self._logged: list[int] = []  # lines each action of this game added to the log
         self._base: dict[int, CellState] = {}  # the current picture before overlays
         self._priority: list[int] | None = None  # the slots last sent with SET_PRIORITY
         # SLOTs of the census after a (re)connect, held until CENSUS_DONE: the table
@@ -138,8 +142,11 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         except (GameError, TableError) as err:
             raise SessionError(str(err)) from err
         game_id = self.journal.create_game(self.game, players, options, seed, self.layout.id)
+        self._forget_log()
         self._start(game_id, state)
-        self.say(f"new game {game_id}: {players} players; {self._turn_words()}")
+        tidy = self.tidy_words()
+        self.say(f"new game {game_id}: {players} players; " + (f"first clear the slots, {tidy}; then "
+                                                               if tidy else "") + self._turn_words())
         return game_id
 
     def unfinished(self) -> list[dict[str, Any]]:
@@ -160,6 +167,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
             self._fit(state)
         except TableError as err:
             raise SessionError(str(err)) from err
+        self._forget_log()
         self._start(game_id, state)
         self.say(f"game {game_id} resumed after {len(done)} actions; {self._turn_words()}")
         return True
@@ -259,8 +267,8 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
             self._schedule(FLICKER_WINDOW_S, self._check_table)
         elif present and acting:
             self._acknowledge(ref.seat, ref.pos, uid, payload)
-        if acting:
-            self.awaiting.pop(ref.seat, None)  # a second confirm counts only for an unchanged station
+        if acting and self.awaiting.pop(ref.seat, None) is not None:
+            self.seat_messages.pop(ref.seat, None)  # a second confirm counts only for an unchanged station
         self._check_table()
 
     def _acknowledge(self, seat: int, pos: int, uid: bytes, payload: bytes) -> None:
@@ -423,6 +431,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         actor = self.engine.current_player(state)
         if actor is not None:  # the seat's move is made: what it was told no longer applies
             self.station_words.pop(actor, None)
+            self.seat_messages.pop(actor, None)
             if self.mapping.settings_per_action:
                 self.controls.pop(actor, None)
         digest = self.engine.state_hash(after)
@@ -431,10 +440,11 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         self.state = after
         self.picker = None
         self.alerts.clear()
-        texts = self.mapping.public_events(events)
+        texts = [self.spoken(text) for text in self.mapping.public_events(events)]
         shown = self.mapping.public_action(state, text)
         self._log_through(None)  # anything left of an earlier action
         self._unlogged = list(zip(events, texts))
+        self._logged.append(len(texts))  # the action's lines, struck through if it is undone
         self._publish({"kind": "game", "event": "action", "n": n, "action": shown,
                        "state_hash": digest, "events": texts, "seat": None, "private": False})
         self.mode = "animate"
@@ -478,6 +488,7 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         assert state is not None
         self._seat(*self._fit(state))  # partners may change stations between rounds
         decision = self.mapping.decision(state)
+        self._forget_said(state)
         if self.engine.outcome(state) is not None:
             self.mode = "over"
             self.confirmed.clear()
@@ -485,8 +496,9 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         elif decision is not None:
             self.mode = "decide"
             self.picker = Picker(decision, self.mapping.candidates(state, decision))
-            self.say(f"{decision.prompt}: touch a pulsing cell, or previous/next and confirm",
+            self.say(f"{self.spoken(decision.prompt)}: touch a pulsing cell, or previous/next and confirm",
                      decision.player)
+            self.seat_messages.pop(decision.player, None)  # the decider's phone says it in its now line
         else:
             self.mode = "program"
             self.picker = None
@@ -496,6 +508,13 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
         self.submitted -= set(acting) - set(self.confirmed)  # their next program is due
         self._prioritise()
         self._computers_move()
+
+    def _forget_said(self, state: Any) -> None:
+        """Words to a seat go once they no longer apply: only a seat still programming keeps
+        its refusal (it has not been put right yet); everything else was about the state before."""
+        still = set(self.mapping.acting_seats(state)) - set(self.confirmed)
+        for seat in [s for s in self.seat_messages if s not in still]:
+            del self.seat_messages[seat]
 
     def _prioritise(self, force: bool = False) -> None:
         """The acting seats' empty slots are scanned first: the next tile lands there.
@@ -562,9 +581,32 @@ class GameSession(BoardPresence, StationChecks, SessionViews, ComputerSeats, Dra
             raise SessionError("nothing to undo: no action yet")
         _, state, _ = replay(self.journal, self.game_id)
         self._start(self.game_id, state)
-        self.say(f"undone: {self.mapping.public_action(state, taken)}; put the tiles back as the "
-                 "blinking robots show")
+        self._strike_last()
+        back = self._take_back()
+        undone = f"undone: {self.mapping.public_action(state, taken)}"
+        if not back:
+            self.say(f"{undone}; the slots already hold what the game wants")
+        elif self.mapping.private_refusals():  # the tiles to put back are the seats' secrets
+            for seat, fixes in back.items():
+                self._tell(seat, "put back: " + "; ".join(fixes))
+            self.say(f"{undone}; " + ", ".join(self.seat_name(s) for s in back)
+                     + ": put your tiles back as your phone says")
+        else:
+            self.say(f"{undone}; put back: " + "; ".join(f"{self.seat_name(s)} " + "; ".join(fixes)
+                                                           for s, fixes in back.items()))
         return taken
+
+    def _strike_last(self) -> None:
+        """The undone action's lines stay in the log, marked (the journal keeps it too)."""
+        lines = self._logged.pop() if self._logged else 0
+        for i in range(len(self.log) - lines, len(self.log)):
+            if i >= 0 and not self.log[i].startswith(UNDONE):
+                self.log[i] = UNDONE + self.log[i]
+
+    def _forget_log(self) -> None:
+        """Another game: the log starts empty."""
+        self.log.clear()
+        self._logged.clear()
 
     # -- speed --------------------------------------------------------------------------
     def set_speed(self, step_s: float) -> None:

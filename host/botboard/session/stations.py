@@ -66,6 +66,22 @@ class StationChecks:
                 tiles.append(err)
         return tiles
 
+    def _take_back(self) -> dict[int, list[str]]:
+        """Per seat, what to change in its slots for the game as it stands (after an undo):
+        "slot A2: take out Forward 2x, put in Turn left"."""
+        assert self.seating is not None
+        out: dict[int, list[str]] = {}
+        for seat in [s for s in range(self.seating.players) if self.seating.holds(s) and not self.is_computer(s)]:
+            want = [None if t is None else self.mapping.tile_words(t)
+                    for t in self.mapping.station_tiles(self.state, seat)]
+            have = self._slot_words(seat)
+            for pos, (was, now) in enumerate(zip(want, have)):
+                if was != now:
+                    name = self.mapping.slot_name(self.state, pos)
+                    change = ", ".join(([f"take out {now}"] if now else []) + ([f"put in {was}"] if was else []))
+                    out.setdefault(seat, []).append(f"slot {name}: {change}")
+        return out
+
     def _read(self, seat: int) -> Any:
         assert self.seating is not None
         return self.mapping.read_station(self.state, seat, self._tiles(seat),

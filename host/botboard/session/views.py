@@ -39,6 +39,7 @@ class SessionViews:
         mapping: TableMapping[Any]
         picker: Picker | None
         game: str
+        palette: str
         game_id: int | None
         mode: str
         message: str
@@ -57,6 +58,10 @@ class SessionViews:
         def seat_name(self, seat: int) -> str: ...
         def _check_seat(self, seat: int) -> None: ...
         def _slot_words(self, seat: int) -> list[str | None]: ...
+        def now(self, seat: int | None = None) -> dict[str, Any]: ...
+        def end(self) -> dict[str, Any]: ...
+        def result_words(self, seat: int) -> str: ...
+        def spoken(self, text: str) -> str: ...
 
     def _turn_words(self) -> str:
         assert self.state is not None
@@ -73,7 +78,7 @@ class SessionViews:
         names = " and ".join(self.seat_name(w) for w in outcome.winners) or "nobody"
         players = self.seating.players if self.seating is not None else 0
         scores = ", ".join(f"{self.seat_name(s)} {v}" for s, v in enumerate(outcome.scores) if s < players)
-        return f"game over ({self.mapping.engine_words(outcome.reason)}): {names} won" + (f"; final scores {scores}" if scores else "")
+        return f"game over ({self.spoken(outcome.reason)}): {names} won" + (f"; final scores {scores}" if scores else "")
 
     def seats(self) -> list[dict[str, Any]]:
         if self.state is None or self.seating is None:
@@ -95,6 +100,7 @@ class SessionViews:
                        "choices": [], "who": self.seat_name(decision.player), "private": True}
         elif decision is not None and self.picker is not None:
             pending = {**decision.to_json(), "who": self.seat_name(decision.player),
+                       "prompt": self.spoken(decision.prompt),
                        "selected": self.picker.selected.choice}
         public = self.mapping.public_view(state)
         seats = self.seats()
@@ -111,6 +117,8 @@ class SessionViews:
             "outcome": outcome.to_json() if outcome else None, "over": outcome is not None,
             "winner": [self.seat_name(w) for w in outcome.winners] if outcome else None,
             "result": self._outcome_words() or None,
+            "now": self.now(), "end": self.end() if outcome else None,
+            "seat_colours": self._seat_colours(),
             "message": self.message, "message_for": self.seat_name(self.message_seat)
             if self.message_seat is not None and self.message_seat < len(seats) else None,
             "log": list(self.log)[-50:], "speed": self.animation.step_s,
@@ -121,6 +129,11 @@ class SessionViews:
             "computers": ", ".join(f"{self.seat_name(s)} ({level})" for s, level in sorted(self.levels.items()))
             or None,
         }
+
+    def _seat_colours(self) -> dict[str, str]:
+        """Each seat's name -> the colour its LEDs show (pages colour the seats' names with it)."""
+        lit = {e["name"]: e["hex"] for e in self.mapping.legend(self.palette) if e["role"] == "seat"}
+        return {s["name"]: lit.get(s["name"], s["name"]) for s in self.seats()}
 
     def _places(self) -> dict[str, Any]:
         """One naming for places: each board cell, station slot and piece as the game's words
@@ -168,8 +181,13 @@ class SessionViews:
         pending = {**decision.to_json(), "selected": self.picker.selected.choice,  # type: ignore[union-attr]
                    "words": {c.choice: c.words for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]
         settings = self.controls.get(seat, {})
+        over = self.mode == "over"
         return {"seat": seat, "name": self.seat_name(seat), "game": self.game,
                 "phase": self.mode, "acting": seat in self.acting(),
+                "now": self.now(seat), "notice": self.seat_messages.get(seat, ""),
+                "result": self.result_words(seat) if over else None,
+                "end": self.end() if over else None, "seat_colours": self._seat_colours(),
+                "words": [list(row) for row in self.mapping.seat_words(state, seat)],
                 "confirmed": seat in self.submitted,
                 "awaiting_second_confirm": self.awaiting[seat][0] if seat in self.awaiting else None,
                 "message": self.seat_messages.get(seat, ""), "pending": pending,

@@ -3,6 +3,7 @@
 // hand sizes, countdown, the event log in words.
 "use strict";
 import { act, confirmDialog, el, getJSON, notify } from "./api.js";
+import { colouredWords, endScreen, showNow } from "./now.js";
 
 const state = { session: false, view: null, onView: () => {}, listedFor: undefined };
 
@@ -80,8 +81,18 @@ export function showGame(data) {
     listUnfinished().catch(() => {});
   }
   renderDecision(state.view?.pending ?? null);
+  renderNow(state.view);
   renderView(state.view);
   state.onView(state.view);
+}
+
+// The shared screen's first line, and the end banner once the game is over.
+function renderNow(view) {
+  const colours = view?.seat_colours ?? {};
+  showNow(document.getElementById("now-line"), view?.now ?? { text: view?.message ?? "no game yet" }, colours);
+  const banner = document.getElementById("end-banner");
+  banner.hidden = !view?.end;
+  banner.replaceChildren(...(view?.end ? endScreen(view.end, colours) : []));
 }
 
 function choiceLabel(choice) {
@@ -168,7 +179,7 @@ function renderView(view) {
   const log = view.log ?? [];
   if (log.length) {
     parts.push(el("h3", {}, "Events"), el("ol", { id: "game-log", class: "log" },
-      log.slice(-60).map((line) => el("li", {}, typeof line === "string" ? line : line.text ?? JSON.stringify(line)))));
+      log.slice(-60).map((line) => logLine(line, view.seat_colours))));
   }
   if (Object.keys(pub.more).length) {
     parts.push(el("details", {}, el("summary", {}, "more"), el("pre", {}, JSON.stringify(pub.more, null, 1))));
@@ -177,6 +188,14 @@ function renderView(view) {
   const logList = document.getElementById("game-log");
   if (logList) logList.scrollTop = logList.scrollHeight;
 }
+
+// A log line in words, the seats in their colours; an undone move struck through.
+function logLine(line, colours) {
+  const text = typeof line === "string" ? line : line.text ?? JSON.stringify(line);
+  const undone = text.startsWith(UNDONE);
+  return el("li", { class: undone ? "undone" : "" }, ...colouredWords(text, colours ?? {}));
+}
+const UNDONE = "(undone) ";
 
 export function focusDecision() {
   const first = document.querySelector("#decision .choice");

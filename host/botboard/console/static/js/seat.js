@@ -3,10 +3,10 @@
 // view and nothing of anyone else's; the page only shows it.
 "use strict";
 import { act, el, getJSON, notify, wsURL } from "./api.js";
+import { colouredWords, endScreen, showNow } from "./now.js";
 
 const seat = Number(/\/seat\/(\d+)/.exec(location.pathname)?.[1] ?? 0);
 const base = `../api/seat/${seat}`;
-const HIDDEN_FACTS = new Set(["hand", "take", "registers", "robot", "seat_name"]);
 
 function render(data) {
   const view = data.view;
@@ -18,15 +18,31 @@ function render(data) {
   }
   document.getElementById("seat-name").textContent = view.name;
   document.title = `${view.name} · botboard`;
-  const state = view.confirmed ? "confirmed: waiting for the others" : view.acting ? "your move" : view.phase;
+  const over = view.phase === "over";
+  const state = over ? "game over" : view.confirmed ? "confirmed" : view.acting ? "your move" : view.phase;
   document.getElementById("seat-state").textContent = state;
-  document.getElementById("your-message").textContent = view.message || (view.acting ? "lay your program, then confirm" : "");
-  document.getElementById("table-message").textContent = view.table_message ?? "";
-  renderDecision(view.pending);
-  renderHand(view.private ?? {});
+  const colours = view.seat_colours ?? {};
+  showNow(document.getElementById("your-message"), view.now, colours);
+  const notice = document.getElementById("your-notice");
+  notice.hidden = !view.notice;  // a refusal or prompt that still applies; gone once resolved
+  notice.replaceChildren(...colouredWords(view.notice ?? "", colours));
+  document.getElementById("table-message").textContent = over ? "" : view.table_message ?? "";
+  renderEnd(view, colours);
+  renderDecision(over ? null : view.pending);
+  renderHand(over ? { ...view.private, take: "" } : view.private ?? {});  // nothing left to take
   renderStation(view);
-  renderControls(view.controls ?? []);
-  renderFacts(view.private ?? {});
+  renderControls(over ? [] : view.controls ?? []);
+  renderFacts(view.words ?? []);
+}
+
+// The game is over: this seat's result, the standings, and no buttons left to press.
+function renderEnd(view, colours) {
+  const box = document.getElementById("end-box");
+  box.hidden = !view.end;
+  document.getElementById("station-buttons").hidden = Boolean(view.end);
+  if (!view.end) return;
+  document.getElementById("your-result").replaceChildren(...colouredWords(view.result ?? "", colours));
+  document.getElementById("end-banner").replaceChildren(...endScreen(view.end, colours));
 }
 
 function renderDecision(pending) {
@@ -73,17 +89,10 @@ function renderControls(controls) {
   }));
 }
 
-function show(value) {
-  if (value === null || value === undefined) return "–";
-  if (Array.isArray(value)) return value.map(show).join(", ") || "none";
-  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}: ${show(v)}`).join("; ") || "none";
-  return String(value);
-}
-
-function renderFacts(mine) {
-  const facts = Object.entries(mine).filter(([key]) => !HIDDEN_FACTS.has(key));
-  document.getElementById("private-facts").replaceChildren(...facts.flatMap(([key, value]) =>
-    [el("dt", {}, key.replaceAll("_", " ")), el("dd", { "data-key": key }, show(value))]));
+// The seat's own facts, as the game words them (label, words) for its player.
+function renderFacts(rows) {
+  document.getElementById("private-facts").replaceChildren(...rows.flatMap(([label, words]) =>
+    [el("dt", {}, label), el("dd", { "data-label": label }, words)]));
 }
 
 function connect() {

@@ -51,7 +51,8 @@ function tileText(reading) {
   const tile = reading.tile;
   if (tile === "hidden") return "a tile (hidden until every seat has confirmed)";
   if (!tile) return `⚠ ${(reading.problem || "no tile payload").split(/ \(|:/)[0]}`;
-  return `${tileWords(tile)} · #${tile.serial}`;
+  const serial = tile.serial === undefined ? "" : ` · #${tile.serial}`;  // an enrolled tag has none
+  return `${tileWords(tile)}${serial}`;
 }
 
 // The picker's tile (its game's own fields), or a blank tag: no payload at all.

@@ -74,7 +74,7 @@ export function showReaders(slots) {
     { class: reading.present ? "present" : "" },
     el("td", {}, slot), el("td", {}, owner[slot] ?? ""), el("td", {}, reading.present ? reading.uid : "–"),
     el("td", {}, reading.tile === "hidden" ? "hidden" : reading.tile
-      ? `${tileWords(reading.tile)} #${reading.tile.serial}` : "–"),
+      ? `${tileWords(reading.tile)}${reading.tile.serial === undefined ? "" : ` #${reading.tile.serial}`}` : "–"),
     el("td", {}, reading.reads), el("td", {}, readerErrors(reading.reader)),
     el("td", {}, reading.problem || ""))));
 }

@@ -24,7 +24,7 @@ from ...simultaneous import SimultaneousTable
 from ..actions import ProgramChoices
 from ..cards import deck
 from ..state import REGISTERS, State
-from . import leds, program, tiles
+from . import leds, program, tiles, words
 from .floor import floor_json
 
 _UNSEEN = -1  # observe() as a player who is none of the seats: every hand and program hidden
@@ -109,6 +109,11 @@ class BotWarsTable(SimultaneousTable[State]):
         return (f"turn {state.turn}: everyone lays a program in the five registers and presses "
                 f"confirm (waiting for {self.waiting(state)})")
 
+    def now_words(self, state: State, seat: int | None) -> str:
+        if seat is None:
+            return self.turn_words(state)
+        return f"turn {state.turn}: lay your program in the five registers, then press confirm"
+
     def score_words(self, state: State) -> str:
         goal = len(state.board.flags)
         return "flags: " + ", ".join(f"{self.seat_name(state, s)} {p.flags}/{goal}"
@@ -123,6 +128,10 @@ class BotWarsTable(SimultaneousTable[State]):
                     robot["threshold"] = "hidden"
         doc["floor"] = floor_json(state.board)
         return doc
+
+    def seat_words(self, state: State, seat: int) -> list[tuple[str, str]]:
+        own = self.engine.observe(state, seat)["robots"][state.players[seat].name]
+        return words.seat_words(own, len(state.board.flags))
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         robot = state.players[seat]

@@ -49,11 +49,6 @@ def read_station(tiles: list[Any], slots: list[int]) -> StationReading:
     return StationReading(tuple(cards), problems)
 
 
-def owner_words(state: State, card: int) -> str:
-    for other in state.players:
-        if card in other.hand:
-            return f"it was dealt to {other.colour or other.name}: give it back"
-    return "it was not dealt this turn: put it back in the deck"
 
 
 def fused_problems(robot: Player, cards: Registers, slots: list[int]) -> dict[int, str]:
@@ -78,7 +73,7 @@ def hand_problems(state: State, robot: Player, cards: Registers, slots: list[int
     for index in robot.free_registers():
         card = cards[index]
         if card is not None and card not in robot.hand:
-            out[slots[index]] = f"{register_name(index)}: {card_name(card)} is not in your hand ({owner_words(state, card)})"
+            out[slots[index]] = f"{register_name(index)}: {card_name(card)} is not in your hand: put it back where it came from"
     return out
 
 

@@ -10,7 +10,7 @@ what                        palette entry, effect
 empty square                floor, steady (a faint glow, so the yard shows)
 square the blueprint blocks blocked (dim slate), steady
 the cockpit                 cockpit (gold), steady; blinking once it holds no goblin
-a tile                      its type: weapon (red), armor (blue), engine (green),
+a tile                      its type: weapon (scarlet), armor (azure), engine (emerald),
                             decoration (violet); steady when joined to the cockpit
                             by metal, breathing when it is loose (it will fall off)
 a tile under a defense      token (lime), steady (combat only)

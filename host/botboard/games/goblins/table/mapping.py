@@ -29,7 +29,7 @@ from .. import tagcodec
 from ..context import pname
 from ..state import State
 from ..tiles import load_box
-from . import leds, yards
+from . import leds, words, yards
 from .public import SEATS, public_view, seat_view
 
 SECRET = ("keep", "agendas", "pilot", "tactic")  # decisions whose choices only the decider may see
@@ -167,6 +167,9 @@ class GoblinsTable(TableMapping[State]):
 
     def public_view(self, state: State) -> dict[str, Any]:
         return public_view(self.engine, state, SEATS)
+
+    def seat_words(self, state: State, seat: int) -> list[tuple[str, str]]:
+        return words.seat_words(seat_view(self.engine, state, seat))
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         return seat_view(self.engine, state, seat)

@@ -35,7 +35,10 @@ from ....session.palette import load_palette
 from .. import content as C
 from .scene import Scene
 
-PALETTE, INDEX, PALETTE_DOC = load_palette(Path(__file__).resolve().parent / "data" / "palette.json")
+# a crystal's meaning says its points as the rules data gives them
+_MEANINGS = {f"crystal-{C.CRYSTAL_COLOUR[p]}": f"a {C.CRYSTAL_COLOUR[p]} crystal ({p} points)"
+             for p in C.CRYSTAL_POINTS}
+PALETTE, INDEX, PALETTE_DOC = load_palette(Path(__file__).resolve().parent / "data" / "palette.json", _MEANINGS)
 TELEPORTER_MARKS: tuple[int, ...] = tuple(PALETTE_DOC["teleporter_marks"][c] for c in C.TELEPORTER_COLOURS)
 CRYSTAL_PALETTE = {p: INDEX[f"crystal-{C.CRYSTAL_COLOUR[p]}"] for p in C.CRYSTAL_POINTS}
 NONE = m.NO_FACING

@@ -23,7 +23,7 @@ from .. import actions as A
 from .. import content as C
 from ..notation import seat_name
 from ..state import State, final_scores, points
-from . import leds, physical
+from . import leds, physical, words
 from .candidates import candidates
 from .frames import frames
 from .scene import Scene
@@ -168,6 +168,11 @@ class TwinTinBotsTable(TableMapping[State]):
                 else "change one thing in your program (or confirm twice to pass)")
         return f"{C.COLOURS[state.player]} to play: {what}, then press confirm"
 
+    def now_words(self, state: State, seat: int | None) -> str:
+        if seat is None:
+            return self.turn_words(state)
+        return "your turn: " + self.turn_words(state).split(" to play: ", 1)[1]
+
     def score_words(self, state: State) -> str:
         return "scores: " + ", ".join(f"{C.COLOURS[s]} {v}" for s, v in enumerate(final_scores(state)))
 
@@ -188,6 +193,9 @@ class TwinTinBotsTable(TableMapping[State]):
             "countdown": state.countdown if state.countdown >= 0 else None,
             "columns": PLAYER_COLUMNS,
         }
+
+    def seat_words(self, state: State, seat: int) -> list[tuple[str, str]]:
+        return words.seat_words(state, seat)
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         hand = state.hands[seat]

@@ -24,7 +24,7 @@ from ...simultaneous import SimultaneousTable
 from ..grid import KEYS, UNITS
 from ..programs import ProgramChoices
 from ..state import State
-from . import leds, program, tiles
+from . import leds, program, tiles, words
 from .floor import floor_json
 
 _UNSEEN = -1  # observe() as nobody: every program and inventory hidden
@@ -100,6 +100,12 @@ class VoltTable(SimultaneousTable[State]):
                 f"their faces and keys on the phone and presses confirm (waiting for "
                 f"{self.waiting(state)})")
 
+    def now_words(self, state: State, seat: int | None) -> str:
+        if seat is None:
+            return self.turn_words(state)
+        return (f"round {state.round}: put three dice on units I, II and III, set their faces and "
+                "keys below, then press confirm")
+
     def score_words(self, state: State) -> str:
         return "VP: " + ", ".join(f"{self.seat_name(state, r.seat) if not r.killbot else r.name} {r.vp}"
                                   for r in state.robots)
@@ -116,6 +122,9 @@ class VoltTable(SimultaneousTable[State]):
         doc.pop("render", None)
         doc["floor"] = floor_json(state.arena)
         return doc
+
+    def seat_words(self, state: State, seat: int) -> list[tuple[str, str]]:
+        return words.seat_words(self.engine.observe(state, seat)["robots"][state.robots[seat].name])
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         robot = state.robots[seat]

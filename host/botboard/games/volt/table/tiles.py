@@ -79,7 +79,7 @@ class VoltDice(TileCatalogue[DieTile]):
                 yield DieTile(colour, owner, 1)
 
     def words(self, tile: DieTile) -> str:
-        return f"{tile} of {SEAT_COLOURS[tile.owner]}" if tile.owner < len(SEAT_COLOURS) else str(tile)
+        return f"{tile} ({SEAT_COLOURS[tile.owner]}'s)" if tile.owner < len(SEAT_COLOURS) else str(tile)
 
     def rewrite_hint(self) -> str:
         return _REWRITE

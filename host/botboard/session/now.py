@@ -1,0 +1,137 @@
+"""What players read first: the "now" line and, once the game is over, the end screen.
+
+A part of ``GameSession`` (session.py) with one job: saying, from the
+session's state and never from the last event, who acts and what to do next
+(``now``), and at the end who won, why, the standings and what to take off
+the board (``end``). The shared screen reads ``now()``, a seat's phone
+``now(seat)``; both say it in the game's words (``TableMapping.now_words``)
+with the seats named by their colours.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..board.layouts import Layout
+    from ..games.base import Game
+    from .mapping import TableMapping
+    from .picker import Picker
+    from .seating import Seating
+    from .table import Table
+
+
+class NowWords:
+    if TYPE_CHECKING:  # what it reads of the session (session.py sets them)
+        state: Any
+        mode: str
+        message: str
+        engine: Game[Any, Any]
+        mapping: TableMapping[Any]
+        picker: Picker | None
+        seating: Seating | None
+        layout: Layout
+        table: Table
+        awaiting: dict[int, tuple[str, Any]]
+        submitted: set[int]
+        confirmed: dict[int, tuple[str, list[bytes | None]]]
+        seat_messages: dict[int, str]
+
+        def acting(self) -> list[int]: ...
+        def seat_name(self, seat: int) -> str: ...
+
+    def now(self, seat: int | None = None) -> dict[str, Any]:
+        """``{"text", "who"}``: what to do next, for ``seat``'s phone or (None) the shared
+        screen; ``who`` names the seats that act (the page colours them)."""
+        if self.state is None:
+            return {"text": self.message, "who": []}
+        if self.mode == "over":
+            end = self.end()
+            return {"text": f"game over: {end['headline']}", "who": end["winners"]}
+        if self.mode == "animate":
+            return {"text": f"the board plays the move: {self.message} (confirm skips)", "who": []}
+        if self.mode == "decide" and self.picker is not None:
+            return self._decision_now(seat)
+        return self._program_now(seat)
+
+    def _decision_now(self, seat: int | None) -> dict[str, Any]:
+        assert self.picker is not None
+        decider = self.picker.decision.player
+        who = self.seat_name(decider)
+        prompt = self.spoken(self.picker.decision.prompt).removeprefix(f"{who}: ")  # said once
+        if seat == decider:
+            text = f"you decide: {prompt}: pick below, or touch a pulsing cell"
+        else:
+            text = f"{who} decides: {prompt}"
+        return {"text": text, "who": [who]}
+
+    def _program_now(self, seat: int | None) -> dict[str, Any]:
+        acting = self.acting()
+        names = [self.seat_name(s) for s in acting]
+        waiting = " and ".join(names) or "nobody"
+        if seat is None or seat in acting:
+            if seat in self.awaiting:  # the verdict's words say what a second confirm means
+                text = self.seat_messages.get(seat) or "press confirm again"
+            else:
+                text = self.mapping.now_words(self.state, seat)
+        elif seat in self.confirmed:  # held, unseen, until the engine's order reaches it
+            text = f"confirmed: your program waits for {waiting}"
+        elif seat in self.submitted:
+            text = f"your move is in: waiting for {waiting}"
+        else:
+            text = f"{waiting} to play: wait for your turn"
+        return {"text": text, "who": names}
+
+    def spoken(self, text: str) -> str:
+        """The engine's words as players read them: its p1, p2... become the seats' colours
+        (p1/p2 stay in notations and files only)."""
+        players = self.seating.players if self.seating is not None else 0
+        text = self.mapping.engine_words(text)
+        return _ENGINE_SEAT.sub(lambda m: self.seat_name(int(m[1]) - 1) if 0 < int(m[1]) <= players
+                                else m[0], text)
+
+    # -- the end ----------------------------------------------------------------------
+    def end(self) -> dict[str, Any]:
+        """The end screen: winners, reason, each seat's final standing, and the tidy-up."""
+        outcome = self.engine.outcome(self.state)
+        assert outcome is not None and self.seating is not None
+        players = self.seating.players
+        winners = [self.seat_name(w) for w in outcome.winners]
+        reason = self.spoken(outcome.reason)
+        scores = list(outcome.scores)[:players]
+        order = sorted(range(players), key=lambda s: (s not in outcome.winners, -scores[s] if scores else 0))
+        standings = [{"seat": s, "name": self.seat_name(s), "score": scores[s] if scores else None,
+                      "won": s in outcome.winners} for s in order]
+        headline = (" and ".join(winners) + (" wins" if len(winners) == 1 else " win")
+                    if winners else "nobody wins") + f" ({reason})"
+        return {"winners": winners, "reason": reason, "headline": headline,
+                "standings": standings, "tidy": self.tidy_words()}
+
+    def result_words(self, seat: int) -> str:
+        """A seat's own result, for its phone."""
+        end = self.end()
+        mine = next(s for s in end["standings"] if s["seat"] == seat)
+        place = end["standings"].index(mine) + 1
+        score = f" with a score of {mine['score']}" if mine["score"] is not None else ""  # the game's own measure
+        return ("you won" if mine["won"] else f"you finished {_ordinal(place)}") + f"{score}: {end['headline']}"
+
+    def tidy_words(self) -> str:
+        """What to take off the stations, grouped: "take the 30 tiles off: yard A 14, yard B 16"."""
+        counts: dict[str, int] = {}
+        for station in self.layout.stations:
+            held = sum(1 for k in station.slots if self.table.reading(k) is not None)
+            if held:
+                counts[station.name] = held
+        total = sum(counts.values())
+        if not total:
+            return ""
+        where = ", ".join(f"{name} {n}" for name, n in counts.items())
+        return f"take the {total} tile{'s' if total > 1 else ''} off: {where}"
+
+
+_ENGINE_SEAT = re.compile(r"\bp(\d)\b")  # how every engine names its players
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")  # a table seats at most 8

@@ -1,0 +1,167 @@
+"""Every game played whole in the browser, by clicking only the pages' own controls: the console's
+virtual-tile picker and slots, each seat's phone (its settings, decisions and confirm button), from
+the New game form to the end screen. At every step the shared screen and the acting seat's phone
+name who acts and what to do, no refusal stays once a move is made, and the end screen names the
+winner. The test plays like a player who knows the rules: it asks the game for a legal program
+(``random_program``), then lays it by hand."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError, Page, expect
+
+from botboard import games
+
+from ..simboard import wait_for
+from .conftest import LiveDaemon, running
+
+GAMES = games.table_names()
+MOST_STEPS = 400  # page actions (a program laid, a decision) before the game must be over
+
+
+class Hands:
+    """A table's players at the console (tiles) and their phones (everything else)."""
+
+    def __init__(self, live: LiveDaemon, console: Page, phones: dict[int, Page]) -> None:
+        self.live, self.console, self.phones = live, console, phones
+        self.session = live.daemon.session
+        self.catalogue = games.catalogue(live.daemon.game_name)
+        self.rng = random.Random(5)
+        self.serial = 100
+
+    def seat_named(self, name: str) -> int:
+        return next(s for s in self.phones if self.live.call(lambda s=s: self.session.seat_name(s)) == name)
+
+    def lay(self, seat: int) -> None:
+        """A legal program of ``seat`` into its slots, its settings on its phone, then confirm."""
+        session, phone = self.session, self.phones[seat]
+        settings: dict[str, Any] = {}
+        tiles = self.live.call(lambda: session.mapping.random_program(session.state, seat, self.rng, settings))
+        for name, value in settings.items():
+            self.set_control(seat, name, value)
+        slots = self.live.call(lambda: session.seating.slots_of(seat))
+        for slot, tile in zip(slots, tiles):
+            self.put(slot, tile)
+        confirm = phone.locator("#station-buttons [data-role='confirm']")
+        moves = lambda: self.live.call(lambda: len(session.journal.actions(session.game_id)))  # noqa: E731
+        before = moves()
+        confirm.click()
+        asked = lambda: self.live.call(lambda: seat in session.awaiting)  # noqa: E731
+        taken = lambda: self.live.call(lambda: seat in session.submitted) or moves() > before  # noqa: E731
+        try:
+            wait_for(lambda: asked() or taken(), 20, "the confirm to be read")
+        except AssertionError:
+            raise AssertionError(f"seat {seat + 1}'s confirm was not taken: "
+                                 f"{phone.locator('#your-notice').text_content()!r}") from None
+        if asked():  # a pass, or a move the rules let through only on a second confirm
+            expect(phone.locator("#your-message")).to_contain_text("again")  # the phone says so
+            confirm.click()
+
+    def set_control(self, seat: int, name: str, value: Any) -> None:
+        """A setting chosen on the seat's phone (the page redraws as views arrive: try again)."""
+        label = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        for _ in range(10):
+            try:
+                self.phones[seat].locator(f"#controls select[data-control='{name}']").select_option(
+                    label=label, timeout=2000)
+            except PlaywrightError:
+                continue
+            if self.live.call(lambda: self.session.controls.get(seat, {}).get(name)) == value:
+                return
+        raise AssertionError(f"{name} = {value!r} could not be set on seat {seat + 1}'s phone")
+
+    def put(self, slot: int, tile: Any) -> None:
+        """The slot ends holding ``tile`` (None: empty), through the console's picker and slot."""
+        session, button = self.session, self.console.locator(f"#stations [data-slot='{slot}']")
+        held = self.live.call(lambda: self.held(slot))
+        if held == tile:
+            return
+        if held is not None:
+            button.click()  # out
+            wait_for(lambda: self.live.call(lambda: session.table.reading(slot)) is None, 10, "a tile out")
+        if tile is None:
+            return
+        for field, value in self.catalogue.spec(tile).items():
+            self.console.select_option(f"#tile-{field}", value)
+        self.serial += 1
+        self.console.fill("#tile-serial", str(self.serial))
+        button.click()  # in
+        wait_for(lambda: self.live.call(lambda: session.table.reading(slot)) is not None, 10, "a tile in")
+
+    def held(self, slot: int) -> Any:
+        """The tile a slot holds as the table reads it (None: empty)."""
+        reading = self.session.table.reading(slot)
+        return None if reading is None else self.session.mapping.identify(reading.uid, reading.payload)
+
+    def decide(self, seat: int) -> None:
+        phone = self.phones[seat]
+        expect(phone.locator("#your-message")).to_contain_text("you decide")
+        choices = phone.locator("#decision-choices button")
+        choices.nth(self.rng.randrange(choices.count())).click()
+
+
+def _view(live: LiveDaemon) -> dict[str, Any]:
+    return live.get("/api/game")["view"]
+
+
+def _settle(live: LiveDaemon) -> dict[str, Any]:
+    """The view once no move is being played on the board."""
+    wait_for(lambda: _view(live)["phase"] != "animate", 30, "the move to be played")
+    return _view(live)
+
+
+@pytest.mark.timeout(900)  # a whole game by hand: Goblins' two rounds of building take minutes
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_by_clicking(browser: Any, tmp_path_factory: pytest.TempPathFactory, game: str) -> None:
+    for live in running(tmp_path_factory, game=game):
+        console = browser.new_page()
+        console.set_viewport_size({"width": 1400, "height": 1000})
+        console.goto(live.url)
+        expect(console.locator("#link-state")).to_have_text("connected", timeout=10000)
+        console.fill("#speed", "0")
+        console.locator("#speed").dispatch_event("change")
+        console.fill("#ng-players", "2")
+        console.fill("#ng-seed", "3")
+        console.fill("#ng-options", json.dumps(dict(games.declaration(game).quick_options)))
+        console.click("#new-game-button")
+        wait_for(lambda: _view(live)["game_id"] is not None, 10, "the new game")
+        links = {s["seat"]: s["url"] for s in live.get("/api/seats")["seats"]}
+        phones = {}
+        for seat, url in links.items():
+            phones[seat] = browser.new_page()
+            phones[seat].set_viewport_size({"width": 390, "height": 844})
+            phones[seat].goto(url.replace(url.split("/seat/")[0], live.base))
+        hands = Hands(live, console, phones)
+        for _ in range(MOST_STEPS):
+            view = _settle(live)
+            if view["over"]:
+                break
+            who = view["now"]["who"]
+            assert who, view["now"]
+            expect(console.locator("#now-line")).to_contain_text(who[0])
+            seat = hands.seat_named(who[0])
+            expect(phones[seat].locator("#your-message")).not_to_be_empty()
+            before = len(live.call(lambda: live.daemon.session.journal.actions(view["game_id"])))
+            if view["phase"] == "decide":
+                hands.decide(seat)
+            else:
+                for name in view["acting"]:
+                    hands.lay(hands.seat_named(name))
+            try:
+                wait_for(lambda: len(live.call(lambda: live.daemon.session.journal.actions(view["game_id"]))) > before,
+                         20, "a move")
+            except AssertionError:
+                raise AssertionError(f"no move after {view['now']['text']!r}: {_view(live)['message']!r}; "
+                                     f"phones: {[p.locator('#your-notice').text_content() for p in phones.values()]}")
+            for phone in phones.values():  # a made move leaves no refusal behind
+                expect(phone.locator("#your-notice")).not_to_contain_text("refused")
+        end = _settle(live)["end"]
+        assert end, "the game ended"
+        expect(console.locator("#end-banner .end-headline")).to_contain_text(end["headline"])
+        for phone in phones.values():
+            expect(phone.locator("#your-result")).not_to_be_empty()
+            expect(phone.locator("#station-buttons")).to_be_hidden()

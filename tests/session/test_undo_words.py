@@ -1,0 +1,46 @@
+"""Undo says which tiles to take back and where, and strikes the move in the log; a new game
+starts an empty log and asks for the slots to be cleared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .helpers import Table
+
+
+def _first_move(tmp: Path) -> Table:
+    table = Table(tmp)
+    table.session.new_game(2, {"track": 0}, 1)
+    table.place(0, "A1", "F1/red")
+    table.place(0, "B1", "L/red")
+    table.press(0, "confirm")
+    return table
+
+
+def test_undo_names_the_tiles_to_take_back_and_strikes_the_move(tmp_path: Path) -> None:
+    table = _first_move(tmp_path)
+    session = table.session
+    logged = list(session.log)
+    assert logged and not any(line.startswith("(undone)") for line in logged)
+    session.undo()
+    words = session.message
+    assert words.startswith("undone: ") and "red slot A1: take out red F1 (Forward 1x)" in words, words
+    assert "slot B1: take out red L (Turn left)" in words
+    assert list(session.log) == ["(undone) " + line for line in logged]  # kept, marked
+    table.remove(0, "A1")
+    table.remove(0, "B1")
+    table.place(0, "A1", "F2/red")
+    table.place(0, "B1", "R/red")
+    table.press(0, "confirm")
+    assert session.log[-1].startswith("(undone)") is False  # the new move is not struck
+
+
+def test_a_new_game_clears_the_log_and_lists_the_tiles_to_take_off(tmp_path: Path) -> None:
+    table = _first_move(tmp_path)
+    session = table.session
+    assert session.log
+    session.new_game(2, {"track": 0}, 2)
+    assert list(session.log) == []
+    assert "first clear the slots, take the 2 tiles off: " in session.message, session.message
+    station = session.seating.seat_station_name(0)
+    assert f"{station} 2" in session.message
