@@ -166,6 +166,23 @@ class Game(ABC, Generic[S, A]):
         player may not see (other players' hands).
         """
 
+    # -- for new_game: what the game declares, checked ----------------------
+    def merged_options(self, options: Mapping[str, JSON] | None) -> dict[str, Any]:
+        """The declared options with ``options`` laid over them; GameError naming an unknown one."""
+        opts = dict(self.info.options)
+        for key, value in (options or {}).items():
+            if key not in self.info.options:
+                raise GameError(f"unknown {self.info.title} option {key!r}; "
+                                f"options: {', '.join(self.info.options)}")
+            opts[key] = value
+        return opts
+
+    def check_players(self, players: int, who: str = "players") -> None:
+        """GameError unless the game takes ``players`` (``who``: what the rules call them)."""
+        low, high = self.info.min_players, self.info.max_players
+        if not low <= players <= high:
+            raise GameError(f"{self.info.title} takes {low}..{high} {who}, not {players}")
+
     # -- derived, shared by every game --------------------------------------
     def is_terminal(self, state: S) -> bool:
         return self.outcome(state) is not None

@@ -47,6 +47,28 @@ def parsing(field: str) -> Iterator[None]:
         raise BadValue(problem, field) from err
 
 
+@contextmanager
+def reading_state() -> Iterator[None]:
+    """Read a whole state as state_to_json writes it: a missing field or a value of the wrong
+    type comes out as a ScenarioError saying so (other ScenarioErrors pass through)."""
+    try:
+        yield
+    except KeyError as err:
+        raise ScenarioError(f"state: missing field {err}") from err
+    except ScenarioError:
+        raise
+    except (TypeError, ValueError) as err:
+        raise ScenarioError(f"state: {err}") from err
+
+
+def known_fields(doc: Mapping[str, Any], known: set[str], where: str = "position", hint: str = "") -> None:
+    """ScenarioError naming the fields of ``doc`` that are not ``known`` (``hint``: where they go)."""
+    unknown = set(doc) - known
+    if unknown:
+        raise ScenarioError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}; "
+                            f"known: {', '.join(sorted(known))}{hint}")
+
+
 def field(doc: Mapping[str, Any], key: str, parse: Callable[[Any], T], default: Any = ...) -> T:
     """``parse(doc[key])`` with errors naming ``key``; without the key, ``default`` (if given)."""
     if key not in doc:

@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import Any, Generic, Sequence, TypeVar
+from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from bbshared import tilepayload
 
@@ -42,6 +42,14 @@ from .palette import check_variant, colours, legend
 S = TypeVar("S")
 Picture = dict[int, CellState]  # engine cell index -> what it shows
 Frames = list[tuple[Event | None, Picture]]  # (event, picture) per step; the last is the state after
+
+
+def scene_frames(scene: Any, events: list[Event], draw: Callable[[Any], Picture], last: Picture) -> Frames:
+    """The events followed on ``scene`` (``scene.apply(event)`` says whether it shows): a
+    ``draw(scene)`` per event shown, then ``last``, the exact picture of the state after."""
+    out: Frames = [(event, draw(scene)) for event in events if scene.apply(event)]
+    out.append((None, last))
+    return out
 
 
 class TableError(ValueError):
@@ -82,6 +90,11 @@ class Verdict:
     def ok(self) -> bool:
         return self.action is not None
 
+    @classmethod
+    def refused(cls, problems: dict[int, str]) -> Verdict:
+        """A refusal of every slot in ``problems`` (physical slot -> what is wrong there)."""
+        return cls(None, "; ".join(problems.values()), tuple(problems))
+
 
 class TableMapping(ABC, Generic[S]):
     """A game at the table. Subclasses fill in the hooks; ``S`` is the engine's state."""
@@ -93,6 +106,12 @@ class TableMapping(ABC, Generic[S]):
     secret_slots: bool = False  # slot contents are hidden information (programs before the reveal)
     default_speed_s: float = 0.35  # animation seconds per step
     settings_per_action: bool = False  # a seat's settings are forgotten once its action is taken
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.leds is not None and "palette" not in vars(cls):  # the LED module's palette by default
+            cls.palette, cls.palette_index = cls.leds.PALETTE, cls.leds.INDEX
+            cls.palette_doc = cls.leds.PALETTE_DOC
 
     def __init__(self, registry: Enrolled | None = None) -> None:
         self.engine: Game[S, Any] = games.get(self.game)
@@ -244,7 +263,8 @@ class TableMapping(ABC, Generic[S]):
 
     # -- the LEDs --------------------------------------------------------------
     # A game whose LED language is one module (picture, frames, robot_cell(state, seat),
-    # candidates) names it here and the four hooks below use it; others override them.
+    # candidates, and its PALETTE, INDEX and PALETTE_DOC) names it here and the four hooks
+    # below and the palette use it; others override them.
     leds: Any = None
 
     def picture(self, state: S) -> Picture:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..base import JSON, Decision, Event, Game, GameError, GameInfo, IllegalAction, Outcome, ScenarioError
-from ..fields import each, field, parsing, whole
+from ..base import JSON, Decision, Event, GameError, GameInfo, IllegalAction, ScenarioError
+from ..fields import each, field, known_fields, parsing, whole
+from ..record import RecordGame
 from . import actions as notation
 from .actions import Action, ProgramChoices
 from .board import parse_square
@@ -28,17 +29,18 @@ _PROMPTS = {"repair-or-option": "on a two-wrench station: repair 2 HP or take an
 _CHOICES = {"repair-or-option": ("repair", "option"), "reinstate": ("face N", "face E", "face S", "face W")}
 
 
-class BotWars(Game[State, Action]):
+class BotWars(RecordGame[State, Action]):
     info = GameInfo(name="botwars", title="BotWars", min_players=1, max_players=8,
                     has_chance=True, hidden_information=True, options=DEFAULTS,
                     max_turns=41)  # the default turn limit, plus room for its end-of-turn decisions
+    state_type = State
+    notation = notation
 
     # -- setting up ------------------------------------------------------------
     def new_game(self, players: int, options: Mapping[str, JSON] | None = None,
                  seed: int = 0) -> State:
         opts = self._options(options)
-        if not self.info.min_players <= players <= self.info.max_players:
-            raise GameError(f"BotWars takes {self.info.min_players}..{self.info.max_players} players, not {players}")
+        self.check_players(players)
         board = resolve_board(opts["board"])
         colours = opts["colours"]
         if len(colours) < players:
@@ -51,11 +53,7 @@ class BotWars(Game[State, Action]):
         return state
 
     def _options(self, options: Mapping[str, JSON] | None) -> dict[str, Any]:
-        opts = dict(DEFAULTS)
-        for key, value in (options or {}).items():
-            if key not in DEFAULTS:
-                raise GameError(f"unknown BotWars option {key!r}; options: {', '.join(DEFAULTS)}")
-            opts[key] = value
+        opts = self.merged_options(options)
         ruleset(str(opts["ruleset"]))  # raises on an unknown ruleset
         colours = opts["colours"]
         if not isinstance(colours, list) or not all(isinstance(c, str) and c.strip() for c in colours) \
@@ -103,7 +101,7 @@ class BotWars(Game[State, Action]):
 
     def _step(self, state: State, action: Action, events: list[Event] | None) -> State:
         """The state after ``action``; its events go to ``events`` unless that is None."""
-        self._check(state, action)
+        self.check_action(state, action)
         new = state.clone()
         ctx = Ctx(new, events)
         robot = new.players[action.player]
@@ -114,8 +112,7 @@ class BotWars(Game[State, Action]):
             decide(ctx, action.player, new.decisions[0][1], choice)
         return new
 
-    def _check(self, state: State, action: Action) -> None:
-        """IllegalAction with the reason, or nothing."""
+    def check_action(self, state: State, action: Action) -> None:
         who = f"p{action.player + 1}"
         if state.phase == "over":
             raise IllegalAction("the game is over")
@@ -173,14 +170,6 @@ class BotWars(Game[State, Action]):
         choices = tuple(f"p{player + 1} {choice}" for choice in _CHOICES[kind])
         return Decision(player, kind, f"p{player + 1}: {_PROMPTS[kind]}", choices)
 
-    def outcome(self, state: State) -> Outcome | None:
-        return Outcome.from_json(state.outcome)
-
-    def action_from_str(self, state: State, text: str) -> Action:
-        action = notation.parse(text)
-        self._check(state, action)
-        return action
-
     def program_from_str(self, state: State, text: str) -> Action:
         """A program checked for its robot whatever the seat order: programming is simultaneous
         at the table, so a seat may lay and confirm before the engine reaches it."""
@@ -190,13 +179,8 @@ class BotWars(Game[State, Action]):
         self._check_program(state, action)
         return action
 
-    def state_to_json(self, state: State) -> dict[str, JSON]:
-        return state.to_json()
-
     def state_from_json(self, doc: Mapping[str, JSON]) -> State:
-        if not isinstance(doc, Mapping):
-            raise ScenarioError("state: expected an object")
-        state = State.from_json(doc)
+        state = super().state_from_json(doc)
         ruleset(state.ruleset)
         return state
 
@@ -219,26 +203,15 @@ class BotWars(Game[State, Action]):
                 view["reboot_next"] = "hidden"
         return doc
 
-    # -- scenarios: a compact position -----------------------------------------
-    def scenario_start(self, players: int, options: Mapping[str, JSON], seed: int,
-                       position: JSON | None) -> State:
-        if position is None:
-            return self.new_game(players, options, seed)
-        if not isinstance(position, Mapping):
-            raise ScenarioError("position: expected an object")
-        if "phase" in position:  # a whole state as state_to_json writes it
-            return self.state_from_json(position)
+    def compact_position(self, players: int, options: Mapping[str, JSON], seed: int,
+                         position: Mapping[str, Any]) -> State:
         return compact_position(self, players, options, seed, position)
 
 
 def compact_position(game: BotWars, players: int, options: Mapping[str, JSON], seed: int,
                      position: Mapping[str, Any]) -> State:
     """A new game with the fields of ``position`` laid over it (docs/scenarios-botwars.md)."""
-    known = {"board", "turn", "switches", "robots"}
-    unknown = set(position) - known
-    if unknown:
-        raise ScenarioError(f"position: unknown field(s) {', '.join(sorted(unknown))}; "
-                            f"known: {', '.join(sorted(known))}")
+    known_fields(position, {"board", "turn", "switches", "robots"})
     opts = dict(options)
     if "board" in position:
         opts["board"] = position["board"]

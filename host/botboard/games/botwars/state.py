@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ..base import JSON, ScenarioError
-from ..fields import BadValue, each, entries, number_key, parsing
+from ..fields import BadValue, each, entries, number_key, parsing, reading_state
 from .board import FACINGS, Board, Square, board_from_json, load_board, parse_facing, parse_square, square_name
 from .cards import deck
 
@@ -179,7 +179,7 @@ class State:
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> State:
-        try:
+        with reading_state():
             robots = doc["robots"]
             players = []
             for name in robots:
@@ -193,9 +193,3 @@ class State:
                 decisions=[(int(p), str(k)) for p, k in doc.get("decisions", [])],
                 max_turns=int(doc.get("max_turns", 40)), outcome=doc.get("outcome"),
                 stages=int(doc.get("stages", 0)))
-        except KeyError as err:
-            raise ScenarioError(f"state: missing field {err}") from err
-        except (TypeError, ValueError) as err:
-            if isinstance(err, ScenarioError):
-                raise
-            raise ScenarioError(f"state: {err}") from err

@@ -12,17 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..base import (
-    JSON,
-    Decision,
-    Event,
-    Game,
-    GameError,
-    GameInfo,
-    IllegalAction,
-    Outcome,
-    ScenarioError,
-)
+from ..base import JSON, Decision, Event, GameError, GameInfo, IllegalAction
+from ..record import RecordGame
 from . import actions as notation
 from .abilities import advance, use, uses
 from .actions import Action, die_name, tile_name
@@ -60,21 +51,19 @@ PROMPTS = {
 }
 
 
-class Goblins(Game[State, Action]):
+class Goblins(RecordGame[State, Action]):
     info = GameInfo(name="goblins", title="Goblins, Inc.", min_players=2, max_players=4,
                     has_chance=True, hidden_information=True, options=DEFAULTS,
                     max_turns=3000)  # every action is a turn; a 3-round 4-player game takes ~500
+    state_type = State
+    notation = notation
+    whole_state = "queue"
 
     def new_game(self, players: int, options: Mapping[str, JSON] | None = None, seed: int = 0) -> State:
-        opts = dict(DEFAULTS)
-        for key, value in (options or {}).items():
-            if key not in DEFAULTS:
-                raise GameError(f"unknown Goblins, Inc. option {key!r}; options: {', '.join(DEFAULTS)}")
-            opts[key] = value
+        opts = self.merged_options(options)
         if not isinstance(opts["variant"], str) or opts["variant"] not in VARIANTS:
             raise GameError(f"option variant: {opts['variant']!r} is not one of {', '.join(VARIANTS)}")
-        if not 2 <= players <= 4:
-            raise GameError(f"Goblins, Inc. takes 2..4 players, not {players}")
+        self.check_players(players)
         box = load_box(str(opts["box"]))
         if not isinstance(opts["tie_round"], bool):
             raise GameError(f"option tie_round: true or false, not {opts['tie_round']!r}")
@@ -126,11 +115,13 @@ class Goblins(Game[State, Action]):
         return [Action(player, "token", (c,)) for c in token_choices(state.robots[team], str(square))]
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        self._check(state, action)
+        self.check_action(state, action)
         new = state.clone()
         return new, _dispatch(new, action)
 
-    def _check(self, state: State, action: Action) -> None:
+    def check_action(self, state: State, action: Action) -> None:
+        if action.player >= len(state.players):
+            raise IllegalAction(f"there is no p{action.player + 1} in a {len(state.players)}-player game")
         if state.outcome is not None:
             raise IllegalAction("the game is over")
         player, kind = state.queue[0]
@@ -150,23 +141,8 @@ class Goblins(Game[State, Action]):
         choices = tuple(str(a) for a in self.legal_actions(state))
         return Decision(player, kind, f"{pname(player)}: {PROMPTS[kind]}", choices)
 
-    def outcome(self, state: State) -> Outcome | None:
-        return Outcome.from_json(state.outcome)
-
-    def action_from_str(self, state: State, text: str) -> Action:
-        action = notation.parse(text)
-        if action.player >= len(state.players):
-            raise IllegalAction(f"there is no p{action.player + 1} in a {len(state.players)}-player game")
-        self._check(state, action)
-        return action
-
-    def state_to_json(self, state: State) -> dict[str, JSON]:
-        return state.to_json()
-
     def state_from_json(self, doc: Mapping[str, JSON]) -> State:
-        if not isinstance(doc, Mapping):
-            raise ScenarioError("state: expected an object")
-        state = State.from_json(doc)
+        state = super().state_from_json(doc)
         load_box(state.box)
         return state
 
@@ -177,14 +153,8 @@ class Goblins(Game[State, Action]):
     def observe(self, state: State, player: int | None = None) -> dict[str, JSON]:
         return observe(state, player, self.current_player(state))
 
-    def scenario_start(self, players: int, options: Mapping[str, JSON], seed: int,
-                       position: JSON | None) -> State:
-        if position is None:
-            return self.new_game(players, options, seed)
-        if not isinstance(position, Mapping):
-            raise ScenarioError("position: expected an object")
-        if "queue" in position:  # a whole state as state_to_json writes it
-            return self.state_from_json(position)
+    def compact_position(self, players: int, options: Mapping[str, JSON], seed: int,
+                         position: Mapping[str, Any]) -> State:
         return compact_position(self.new_game(players, options, seed), position)
 
 

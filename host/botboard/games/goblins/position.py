@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import ScenarioError
-from ..fields import BadValue, each, entries, field, parsing, whole
+from ..fields import BadValue, each, entries, field, known_fields, parsing, whole
 from .agendas import BET_SIDES, agendas, card_of
 from .context import Ctx
 from .rounds import after_build, ready_for_combat
@@ -33,9 +33,7 @@ def _player(name: Any, count: int, where: str) -> int:
 
 
 def compact_position(state: State, position: Mapping[str, Any]) -> State:
-    unknown = set(position) - _KNOWN
-    if unknown:
-        raise ScenarioError(f"position: unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(_KNOWN))}")
+    known_fields(position, _KNOWN)
     ctx = Ctx(state)
     count = len(state.players)
     robots = position.get("robots")

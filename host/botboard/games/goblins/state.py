@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from ..base import JSON, ScenarioError
+from ..fields import reading_state
 
 
 @dataclass
@@ -106,15 +107,11 @@ class State:
     def from_json(cls, doc: Mapping[str, Any], check: bool = True) -> State:
         if check:
             doc = json.loads(json.dumps(doc))  # own the containers; fail early on non-JSON
-        try:
+        with reading_state():
             values = {f.name: doc[f.name] for f in fields(cls) if f.name in doc}
             values["players"] = [Player(**p) for p in doc["players"]]
             values["robots"] = [Robot(**r) for r in doc.get("robots", [])]
             state = cls(**values)
-        except KeyError as err:
-            raise ScenarioError(f"state: missing field {err}") from err
-        except TypeError as err:
-            raise ScenarioError(f"state: {err}") from err
         if not check:
             return state
         unknown = set(doc) - {f.name for f in fields(cls)}

@@ -17,18 +17,9 @@ import random
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..base import (
-    JSON,
-    Decision,
-    Event,
-    Game,
-    GameError,
-    GameInfo,
-    IllegalAction,
-    Outcome,
-    ScenarioError,
-)
+from ..base import JSON, Decision, Event, GameError, GameInfo, IllegalAction, ScenarioError
 from ..fields import BadValue
+from ..record import RecordGame
 from . import actions as notation
 from .actions import Action
 from .arena import load_arena, render
@@ -47,17 +38,18 @@ GOALS = {"full": 5, "training": 3}
 MAX_ROBOTS = 4
 
 
-class Volt(Game[State, Action]):
+class Volt(RecordGame[State, Action]):
     info = GameInfo(name="volt", title="VOLT", min_players=2, max_players=4, has_chance=True,
                     hidden_information=True, options=DEFAULTS,
                     max_turns=41)  # the default round cap, plus room for its decisions
+    state_type = State
+    notation = notation
 
     # -- setting up ------------------------------------------------------------
     def new_game(self, players: int, options: Mapping[str, JSON] | None = None, seed: int = 0) -> State:
         opts = self.options(options)
         robots_in_play = players + int(opts["killbots"])
-        if not self.info.min_players <= players <= self.info.max_players:
-            raise GameError(f"VOLT takes 2..4 operators, not {players}")
+        self.check_players(players, "operators")
         if robots_in_play > MAX_ROBOTS:
             raise GameError(f"{players} operators and {opts['killbots']} KillBots: at most {MAX_ROBOTS} robots")
         arena = load_arena(opts["arena"])
@@ -88,11 +80,7 @@ class Volt(Game[State, Action]):
         return state
 
     def options(self, options: Mapping[str, JSON] | None) -> dict[str, Any]:
-        opts = dict(DEFAULTS)
-        for key, value in (options or {}).items():
-            if key not in DEFAULTS:
-                raise GameError(f"unknown VOLT option {key!r}; options: {', '.join(DEFAULTS)}")
-            opts[key] = value
+        opts = self.merged_options(options)
         if opts["mode"] not in GOALS:
             raise GameError(f"option mode: expected full or training, got {opts['mode']!r}")
         if opts["vp_draw"] not in ("below-3", "every-round"):
@@ -135,7 +123,7 @@ class Volt(Game[State, Action]):
         return super().legal_actions_of(state, seat)
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        self._check(state, action)
+        self.check_action(state, action)
         new = state.clone()
         robot = new.robots[action.player]
         if action.verb == "preset":
@@ -159,7 +147,7 @@ class Volt(Game[State, Action]):
         new.answers.append(str(_choice(state, action)).split(" ", 1)[1])
         return resolve(new)
 
-    def _check(self, state: State, action: Action) -> None:
+    def check_action(self, state: State, action: Action) -> None:
         who = f"p{action.player + 1}"
         if state.phase == "over":
             raise IllegalAction("the game is over")
@@ -203,22 +191,6 @@ class Volt(Game[State, Action]):
         doc = state.pending
         return Decision(int(doc["player"]), str(doc["kind"]), str(doc["prompt"]), tuple(doc["choices"]))
 
-    def outcome(self, state: State) -> Outcome | None:
-        return Outcome.from_json(state.outcome)
-
-    def action_from_str(self, state: State, text: str) -> Action:
-        action = notation.parse(text)
-        self._check(state, action)
-        return action
-
-    def state_to_json(self, state: State) -> dict[str, JSON]:
-        return state.to_json()
-
-    def state_from_json(self, doc: Mapping[str, JSON]) -> State:
-        if not isinstance(doc, Mapping):
-            raise ScenarioError("state: expected an object")
-        return State.from_json(doc)
-
     def determinize(self, state: State, seat: int, rng: Any) -> State:
         from .determinize import determinize
         return determinize(state, seat, rng)
@@ -255,15 +227,8 @@ class Volt(Game[State, Action]):
                 pieces[robot.square] = robot.name.upper()  # type: ignore[index]
         return render(state.arena, pieces, state.tokens)
 
-    # -- scenarios -------------------------------------------------------------
-    def scenario_start(self, players: int, options: Mapping[str, JSON], seed: int,
-                       position: JSON | None) -> State:
-        if position is None:
-            return self.new_game(players, options, seed)
-        if not isinstance(position, Mapping):
-            raise ScenarioError("position: expected an object")
-        if "phase" in position:
-            return self.state_from_json(position)
+    def compact_position(self, players: int, options: Mapping[str, JSON], seed: int,
+                         position: Mapping[str, Any]) -> State:
         return compact_position(self.new_game(players, options, seed), position)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import ScenarioError
-from ..fields import BadValue, each, entries, field, parsing, whole
+from ..fields import BadValue, each, entries, field, known_fields, parsing, whole
 from .arena import BOX_VP_TOKENS, load_arena, vp_number
 from .ctx import Ctx
 from .grid import parse_square, square_name
@@ -20,10 +20,7 @@ MAX_ROUND = 999  # far beyond any game (max_rounds is 20 by default)
 
 
 def compact_position(state: State, position: Mapping[str, Any]) -> State:
-    unknown = set(position) - KNOWN
-    if unknown:
-        raise ScenarioError(f"position: unknown field(s) {', '.join(sorted(unknown))}; "
-                            f"known: {', '.join(sorted(KNOWN))} (the arena is options.arena)")
+    known_fields(position, KNOWN, hint=" (the arena is options.arena)")
     state.round = field(position, "round", whole(1, MAX_ROUND), state.round)
     if "tokens" in position:
         state.bag += list(state.tokens.values())

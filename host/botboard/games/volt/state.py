@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..base import JSON, ScenarioError
-from ..fields import BadValue, each, entries, number_key, parsing
+from ..fields import BadValue, each, entries, number_key, parsing, reading_state
 from .arena import Arena, load_arena
 from .grid import FACINGS, KEYS, UNITS, Square, parse_key, parse_square, square_name
 from .modules import module
@@ -228,7 +228,7 @@ class State:
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> State:
-        try:
+        with reading_state():
             robots = []
             for name, fields in doc["robots"].items():
                 with parsing(f"robots.{name}"):
@@ -249,9 +249,3 @@ class State:
             for robot in robots:
                 check(state.monitor, robot.monitor)
             return state
-        except KeyError as err:
-            raise ScenarioError(f"state: missing field {err}") from err
-        except (TypeError, ValueError) as err:
-            if isinstance(err, ScenarioError):
-                raise
-            raise ScenarioError(f"state: {err}") from err

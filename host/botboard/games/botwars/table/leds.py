@@ -51,7 +51,7 @@ from bbshared import messages as m
 
 from ....link.image import CellState
 from ....session.palette import load_palette
-from ....session.mapping import Candidate, Frames, Picture
+from ....session.mapping import Candidate, Frames, Picture, scene_frames
 from ...base import Decision, Event
 from ...squares import Square, parse_facing, parse_square, square_name
 from ..board import Board, neighbour
@@ -334,13 +334,7 @@ def picture(state: State) -> Picture:
 def frames(before: State, events: list[Event], after: State) -> Frames:
     """(event, picture) per visible event, followed on a scene of ``before``; then
     (None, picture(after)), exact whatever the scene made of the events."""
-    scene = Scene.from_state(before)
-    out: Frames = []
-    for event in events:
-        if scene.apply(event):
-            out.append((event, draw(scene)))
-    out.append((None, picture(after)))
-    return out
+    return scene_frames(Scene.from_state(before), events, draw, picture(after))
 
 
 def robot_cell(state: State, seat: int) -> int | None:

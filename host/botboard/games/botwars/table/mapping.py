@@ -19,8 +19,8 @@ from typing import Any, Sequence
 
 
 from ....board.layouts import Layout
-from ....session.mapping import (StationReading, TableError,
-                                 TableMapping, Verdict)
+from ....session.mapping import TableError
+from ...simultaneous import SimultaneousTable
 from ..actions import ProgramChoices
 from ..cards import deck
 from ..state import REGISTERS, State
@@ -30,13 +30,11 @@ from .floor import floor_json
 _UNSEEN = -1  # observe() as a player who is none of the seats: every hand and program hidden
 
 
-class BotWarsTable(TableMapping[State]):
+class BotWarsTable(SimultaneousTable[State]):
     game = "botwars"
     leds = leds
-    palette = leds.PALETTE
-    palette_index = leds.INDEX
-    palette_doc = leds.PALETTE_DOC
-    secret_slots = True
+    program = program
+    programmers = "robot"
     default_speed_s = 0.3
 
     @classmethod
@@ -68,17 +66,6 @@ class BotWarsTable(TableMapping[State]):
         if state.phase != "program":
             return []
         return [i for i, p in enumerate(state.players) if p.on_board and p.program is None]
-
-    def read_station(self, state: State, seat: int, tiles_: list[Any], slots: list[int]) -> StationReading:
-        return program.read_station(tiles_, slots)
-
-    def judge(self, state: State, seat: int, reading: StationReading, slots: list[int],
-              settings: dict[str, Any]) -> Verdict:
-        return program.judge(self.engine, state, seat, reading, slots, settings)
-
-    def check_station(self, state: State, seat: int, reading: StationReading,
-                      slots: list[int]) -> tuple[list[int], list[str]]:
-        return program.check_station(state, seat, reading, slots)
 
     def controls(self, state: State, seat: int, settings: dict[str, Any]) -> list[dict[str, Any]]:
         robot = state.players[seat]
@@ -119,9 +106,8 @@ class BotWarsTable(TableMapping[State]):
 
     # -- words and views -------------------------------------------------------
     def turn_words(self, state: State) -> str:
-        waiting = [self.seat_name(state, s) for s in self.acting_seats(state)]
         return (f"turn {state.turn}: everyone lays a program in the five registers and presses "
-                f"confirm (waiting for {', '.join(waiting) or 'nobody'})")
+                f"confirm (waiting for {self.waiting(state)})")
 
     def now_words(self, state: State, seat: int | None) -> str:
         if seat is None:
@@ -159,12 +145,6 @@ class BotWarsTable(TableMapping[State]):
                 "registers": [{"register": i + 1, "fused": i in fused,
                                "card": _card_name(fused.get(i))}
                               for i in range(REGISTERS)]}
-
-    def public_action(self, state: State, text: str) -> str:
-        words = text.split()
-        if len(words) > 1 and words[1] == "program":
-            return f"{words[0]} program (hidden until every robot has confirmed)"
-        return text
 
 
 def _card_name(card: int | None) -> str | None:

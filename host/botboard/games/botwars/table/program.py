@@ -89,13 +89,12 @@ def program_text(seat: int, robot: Player, cards: Registers, settings: dict[str,
 
 def judge(game: Any, state: State, seat: int, reading: StationReading, slots: list[int],
           settings: dict[str, Any]) -> Verdict:
-    if not reading.ok:
-        return Verdict(None, "; ".join(reading.problems.values()), tuple(reading.problems))
+    """A reading without problems (SimultaneousTable refuses those first) as a program or a refusal."""
     robot = state.players[seat]
     cards: Registers = reading.held
     problems = {**fused_problems(robot, cards, slots), **hand_problems(state, robot, cards, slots)}
     if problems:
-        return Verdict(None, "; ".join(problems.values()), tuple(problems))
+        return Verdict.refused(problems)
     need = ProgramChoices(state, seat).slots
     free = robot.free_registers()
     filled = [i for i in free if cards[i] is not None]

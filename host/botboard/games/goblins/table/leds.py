@@ -35,7 +35,7 @@ from typing import Any
 from bbshared import messages as m
 
 from ....link.image import CellState
-from ....session.mapping import Candidate, Frames, Picture
+from ....session.mapping import Candidate, Frames, Picture, scene_frames
 from ....session.palette import load_palette
 from ...base import Decision, Event
 from ..defense import covering
@@ -142,10 +142,7 @@ def picture(state: State) -> Picture:
 def frames(before: State, events: list[Event], after: State) -> Frames:
     if len(before.robots) != len(after.robots) or before.round != after.round:
         return [(None, picture(after))]  # a new round: new yards
-    scene = Scene.of(before)
-    out: Frames = [(event, draw(scene)) for event in events if scene.apply(event)]
-    out.append((None, picture(after)))
-    return out
+    return scene_frames(Scene.of(before), events, draw, picture(after))
 
 
 def candidates(state: State, decision: Decision) -> list[Candidate]:

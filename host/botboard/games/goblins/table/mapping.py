@@ -41,9 +41,6 @@ _TARGET = {"F": "its front", "R": "its right side", "B": "its rear", "L": "its l
 class GoblinsTable(TableMapping[State]):
     game = "goblins"
     leds = leds
-    palette = leds.PALETTE
-    palette_index = leds.INDEX
-    palette_doc = leds.PALETTE_DOC
     settings_per_action = True  # the turn of a tile is for that tile alone
     default_speed_s = 0.4
 

@@ -87,7 +87,7 @@ def judge(state: State, seat: int, reading: StationReading, slots: list[int]) ->
     can_double = not first_turn and not state.dm_used[seat]
     before = seat_programs(state, seat)
     if not reading.ok:
-        return Verdict(None, "; ".join(reading.problems.values()), tuple(reading.problems))
+        return Verdict.refused(reading.problems)
     after = reading.held
     hand = state.hands[seat]
     rec = reconcile(before, hand, after, first_turn, can_double)

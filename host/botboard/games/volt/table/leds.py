@@ -33,7 +33,7 @@ from bbshared import messages as m
 
 from ....link.image import CellState
 from ....session.palette import load_palette
-from ....session.mapping import Candidate, Frames, Picture
+from ....session.mapping import Candidate, Frames, Picture, scene_frames
 from ...base import Decision, Event
 from ...squares import Square, parse_square
 from ..grid import step
@@ -146,10 +146,7 @@ def picture(state: State) -> Picture:
 
 
 def frames(before: State, events: list[Event], after: State) -> Frames:
-    scene = Scene.of(before)
-    out: Frames = [(event, draw(scene)) for event in events if scene.apply(event)]
-    out.append((None, picture(after)))
-    return out
+    return scene_frames(Scene.of(before), events, draw, picture(after))
 
 
 def robot_cell(state: State, seat: int) -> int | None:

@@ -18,9 +18,9 @@ from typing import Any, Sequence
 
 
 from ....board.layouts import Layout
-from ....session.mapping import (StationReading, TableError,
-                                 TableMapping, Verdict)
+from ....session.mapping import TableError
 from ...base import Decision, Event
+from ...simultaneous import SimultaneousTable
 from ..grid import KEYS, UNITS
 from ..programs import ProgramChoices
 from ..state import State
@@ -30,13 +30,11 @@ from .floor import floor_json
 _UNSEEN = -1  # observe() as nobody: every program and inventory hidden
 
 
-class VoltTable(TableMapping[State]):
+class VoltTable(SimultaneousTable[State]):
     game = "volt"
     leds = leds
-    palette = leds.PALETTE
-    palette_index = leds.INDEX
-    palette_doc = leds.PALETTE_DOC
-    secret_slots = True
+    program = program
+    programmers = "operator"
     any_order = True
     default_speed_s = 0.35
 
@@ -71,17 +69,6 @@ class VoltTable(TableMapping[State]):
             return []
         return [r.seat for r in state.robots if not r.killbot and r.alive and not r.submitted]
 
-    def read_station(self, state: State, seat: int, tiles_: list[Any], slots: list[int]) -> StationReading:
-        return program.read_station(tiles_, slots)
-
-    def judge(self, state: State, seat: int, reading: StationReading, slots: list[int],
-              settings: dict[str, Any]) -> Verdict:
-        return program.judge(self.engine, state, seat, reading, slots, settings)
-
-    def check_station(self, state: State, seat: int, reading: StationReading,
-                      slots: list[int]) -> tuple[list[int], list[str]]:
-        return program.check_station(state, seat, reading, slots)
-
     def controls(self, state: State, seat: int, settings: dict[str, Any]) -> list[dict[str, Any]]:
         return program.controls(state.robots[seat], settings)
 
@@ -109,10 +96,9 @@ class VoltTable(TableMapping[State]):
 
     # -- words and views -------------------------------------------------------
     def turn_words(self, state: State) -> str:
-        waiting = [self.seat_name(state, s) for s in self.acting_seats(state)]
         return (f"round {state.round}: every operator puts three dice on units I, II and III, sets "
                 f"their faces and keys on the phone and presses confirm (waiting for "
-                f"{', '.join(waiting) or 'nobody'})")
+                f"{self.waiting(state)})")
 
     def now_words(self, state: State, seat: int | None) -> str:
         if seat is None:
@@ -153,9 +139,3 @@ class VoltTable(TableMapping[State]):
         """A module drawn goes into the inventory, which is its operator's own."""
         return [f"{e.data['robot']}: draws a module from the {e.data['deck']} deck" if e.kind == "draw"
                 else e.text for e in events]
-
-    def public_action(self, state: State, text: str) -> str:
-        words = text.split()
-        if len(words) > 1 and words[1] == "program":
-            return f"{words[0]} program (hidden until every operator has confirmed)"
-        return text

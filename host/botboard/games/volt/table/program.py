@@ -76,13 +76,12 @@ def program_text(seat: int, held: tuple[Any, ...], settings: dict[str, Any]) -> 
 
 def judge(game: Any, state: State, seat: int, reading: StationReading, slots: list[int],
           settings: dict[str, Any]) -> Verdict:
-    if not reading.ok:
-        return Verdict(None, "; ".join(reading.problems.values()), tuple(reading.problems))
+    """A reading without problems (SimultaneousTable refuses those first) as a program or a refusal."""
     held = reading.held
     robot = state.robots[seat]
     problems = _own_problems(state, seat, held, slots)
     if problems:
-        return Verdict(None, "; ".join(problems.values()), tuple(problems))
+        return Verdict.refused(problems)
     empty = [pos for pos in range(3) if held[pos] is None]
     if empty:
         return Verdict(None, "every control unit needs a die: put one on "
