@@ -28,7 +28,7 @@ from ..simboard import wait_for
 from .conftest import TOKEN, LiveDaemon, open_console, running
 
 HIDDEN = "a tile (hidden until every seat has confirmed)"
-SIMULTANEOUS_ACCEPTED = "confirmed: waiting for the others"
+SIMULTANEOUS_ACCEPTED = "confirmed"  # the pill; the now line says the move is in
 
 
 @pytest.fixture(params=games.table_names())
@@ -179,12 +179,13 @@ def test_a_program_laid_from_the_picker_is_taken_and_a_tag_written(console: Page
     actions = live.call(lambda: session.journal.actions(session.game_id))
     if len(actions) > done:  # taken now: the game panel's log reads it as the table says it
         _, events = session.engine.apply_str(before, actions[-1]["action"])
-        lines = session.mapping.public_events(events)
+        lines = [session.spoken(line) for line in session.mapping.public_events(events)]
         assert lines, f"the action {actions[-1]['action']!r} reads as nothing in the game's log"
         for line in lines[:3]:
             expect(page.locator("#game-log")).to_contain_text(line)
     if len(acting) > 1:  # everyone programs at once: the seat's program waits, locked in, for the others
         expect(phones[seat].locator("#seat-state")).to_have_text(SIMULTANEOUS_ACCEPTED)
+        expect(phones[seat].locator("#your-message")).to_contain_text("your move is in")
         station = live.call(lambda: session.seating.station_of[seat])
         expect(page.locator(f"#stations .station[data-station='{station}'] .turn-pill")).to_have_count(0)
 

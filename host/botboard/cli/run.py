@@ -163,7 +163,10 @@ def run(args: argparse.Namespace) -> int:
 
     v = table_settings(args)
     if v["players"] is None and not v["remote"]:  # a table of its own plays at once, as the README says
-        v["players"] = max(2, games.get(v["game"] or games.default_name()).info.min_players)
+        try:
+            v["players"] = max(2, games.get(v["game"] or games.default_name()).info.min_players)
+        except games.GameError as err:
+            raise CliError(f"--game {v['game']}: {err}") from err
     _usable_journal(v["data_dir"], args.new_journal)
     config = DaemonConfig(port=v["port"], layout=v["layout"], game=v["game"], listen=v["listen"],
                           console_port=v["console_port"], token=v["token"], sim_baud=v["sim_baud"],
