@@ -209,8 +209,10 @@ async def _measure(game: str, baud: int | None, samples: int, thinking: str | No
             ack_host: list[float] = []
             ack_cpu: list[float] = []
             for i in range(samples):
-                pos, tile = placed[i % len(placed)]  # the same tag back again and again would be flicker
-                tag = session.mapping.virtual_tag(tile, 1)
+                # the same tag back again and again would be flicker: take turns between two tiles
+                # (a one-tile program, as Goblins' placing, between two copies of its tile)
+                pos, tile = placed[i % len(placed)]
+                tag = session.mapping.virtual_tag(tile, 1 + (i // len(placed)) % 2)
                 before = await ctl.cells()
                 t0 = time.perf_counter()
                 await ctl.place(slots[pos], *tag)
