@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from bbshared import tilepayload
 
 from ...base import InvalidNotation
 from ...catalogue import PickerField, TagBytes, TileCatalogue, TileError, choices
@@ -54,8 +53,7 @@ def card_fields(card: int) -> tuple[int, int, int, int]:
 
 def card_payload(card: int) -> bytes:
     """The 16 payload bytes of the card with priority ``card``."""
-    game, kind, colour, serial = card_fields(card)
-    return bytes(tilepayload.encode(game, kind, colour, serial))
+    return CATALOGUE.payload(card)  # the catalogue frames the card's bytes, as for every game
 
 
 def card_from_payload(data: bytes) -> int:
