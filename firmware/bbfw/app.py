@@ -49,13 +49,10 @@ _MAX_EVENTS = 16  # events waiting for room on the link, at most
 ERROR_EVERY_MS = 1000  # at most one ERROR per kind of dropped frame in this time
 # (counter in link.stats, ERROR code) of the drops reported as ERROR
 _DROP_REPORTS = (("oversize", m.E_OVERSIZE), ("version_errors", m.E_VERSION))
-_CENSUS = (m.SLOT, m.CENSUS_DONE)  # what a census says again
-# HELLO is not acknowledged: sent twice, one of them gets through a damaged line
-# nearly twice as often (the host takes the first of an epoch and ignores the other)
-_HELLO_COPIES = 2
 # host messages handled by rare.py, loaded when one comes (Board._rarely)
 RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL)
 _RARE_MODULES = ("rare",)
+_CENSUS_MODULES = ("census",)
 
 
 class Board:
@@ -129,7 +126,10 @@ class Board:
         while self._events and self.link.send(*self._events[0]):
             self._events.pop(0)
         if self._census_at >= 0 and not self._events:
-            self._continue_census()
+            from . import census
+
+            if census.go_on(self):
+                self.hal.forget(_CENSUS_MODULES)
 
     def error(self, code, ref, text):
         self.send(m.ERROR, code, ref, text if len(text) <= 200 else text[:200])
@@ -159,10 +159,6 @@ class Board:
 
     def present_slots(self):
         return [s for s in range(self.cfg["slots"]) if self._tags[_TAG_RECORD * s]]
-
-    def _boot_errors(self):
-        for code, ref, text in self.hal.boot_errors:
-            self.error(code, ref, text)
 
     def _on_slot(self, slot, present, uid, payload):
         self._keep_tag(slot, uid if present else b"", payload if present else b"")
@@ -234,53 +230,11 @@ class Board:
             self.error(m.E_BAD_PAYLOAD, mtype, "bad %s: %s" % (m.name(mtype), err))
 
     def _hello_req(self, payload):
-        self.session = True
-        if payload[0] != m.PROTOCOL_VERSION:
-            # the host reads our version in HELLO and says what to do
-            self.link.reset(payload[1] if len(payload) > 1 else 0, True)
-            self.link.send(m.HELLO, self.hello())
-            return
-        _, epoch, seen_epoch, seen_next, _ = m.decode(m.HELLO_REQ, payload)
-        # What the host took of the last session is not sent again; a host
-        # that took nothing from any session (it just started) gets no old
-        # events either: the census below tells it what the slots hold.
-        if seen_epoch:
-            self.link.settle(seen_epoch, seen_next)
-        # slot events still unsent, and the census of an earlier try, are
-        # superseded by this census: a host that keeps retrying gets one census
-        self.link.reset(epoch, seen_epoch != 0, _CENSUS)
-        self._events = [e for e in self._events if e[0] not in _CENSUS]
-        self.link.send(m.HELLO, self.hello(), _HELLO_COPIES)
-        self._census_at = 0  # (re)started: a host that retries gets one census
-        self._flush_events()
+        # a session opens: HELLO, then the census (census.py: loaded while one
+        # is under way, let go after)
+        from . import census
 
-    def _counts(self, slot):
-        # a slot the census tells of: it holds a tag, or trouble keeps it from counting
-        return self._tags[_TAG_RECORD * slot] or self.scanner.trouble[slot]
-
-    def _continue_census(self):
-        # Every slot that counts, then the bitmap of them (the host takes the
-        # slots outside it as empty, whatever it heard before), then the boot
-        # errors.  Sent a slot at a time while the link has a free place in its
-        # window, so that 36 encoded slots never wait in memory at once.  A
-        # slot that changes meanwhile says so in its own event; the bitmap is
-        # taken at the end, so it agrees with everything said before it.
-        link = self.link
-        slots = self.cfg["slots"]
-        while self._census_at >= 0 and link.pending < link.window and not (self._events or self.waiting):
-            slot = self._census_at
-            if slot < slots:
-                self._census_at += 1
-                if self._counts(slot):
-                    self._send_slot(slot, True)
-                continue
-            self._census_at = -1
-            present = bytearray((slots + 7) // 8)
-            for s in range(slots):
-                if self._counts(s):
-                    present[s >> 3] |= 1 << (s & 7)
-            self.send(m.CENSUS_DONE, bytes(present), census=True)
-            self._boot_errors()
+        census.hello_req(self, payload)
 
     def _ping(self, payload):
         token = struct.unpack(">I", payload)[0]
