@@ -4,7 +4,6 @@
 # (hal.forget): about 1 KB of a Pico's heap the rest of the time.
 from bbshared import messages as m
 
-from .app import _TAG_RECORD
 
 _CENSUS = (m.SLOT, m.CENSUS_DONE)  # what a census says again
 # HELLO is not acknowledged: sent twice, one of them gets through a damaged line
@@ -37,7 +36,7 @@ def hello_req(board, payload):
 
 def _counts(board, slot):
     # a slot the census tells of: it holds a tag, or trouble keeps it from counting
-    return board._tags[_TAG_RECORD * slot] or board.scanner.trouble[slot]
+    return board.holds(slot) or board.scanner.trouble[slot]
 
 
 def go_on(board):
