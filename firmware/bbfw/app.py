@@ -54,7 +54,7 @@ _CENSUS = (m.SLOT, m.CENSUS_DONE)  # what a census says again
 # nearly twice as often (the host takes the first of an epoch and ignores the other)
 _HELLO_COPIES = 2
 # host messages handled by rare.py, loaded when one comes (Board._rarely)
-RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL)
+RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL, m.GET_SUPPLY)
 _RARE_MODULES = ("rare",)
 
 

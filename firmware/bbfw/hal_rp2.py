@@ -8,6 +8,7 @@
 #   await hal.wait_readable(ms); hal.write(data)
 #   hal.watchdog_checkin(task); hal.extra_tasks(board); hal.release(handoff)
 #   hal.forget(names)                 bbfw submodules used once may leave the heap
+#   hal.supply_mv()                   the LED rail in mV (botboard bringup's supply check)
 #
 # Serial is the USB CDC port (sys.stdin / sys.stdout), made binary-safe by
 # micropython.kbd_intr(-1): a 0x03 byte in a frame must not raise
@@ -38,6 +39,14 @@ PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 2
 SPI_HZ = 10_000_000
 WDT_MS = 8000  # the RP2040's limit is about 8.3 s
 _BOOT_ONLY = ("config", "selftest")  # bbfw modules only Hal() uses
+# The supply check's ADC (hardware/wiring.md): GP29 is ADC3, which the Pico
+# wires to VSYS through its own 3:1 divider (datasheet 4.4); a board that feeds
+# the LEDs from another rail names its divider's pin and ratio in board.json
+# pins (supply_adc, supply_divider).  The ADC's reference is the 3.3 V rail.
+_SUPPLY_ADC = 29
+_SUPPLY_DIVIDER = 3.0
+_ADC_MV = 3300
+_ADC_SAMPLES = 16  # averaged: one read_u16 has a few LSB of noise
 # WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
 _WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
@@ -131,6 +140,17 @@ class Hal:
         for name in names:
             if sys.modules.pop("bbfw." + name, None) is not None and name in package.__dict__:
                 delattr(package, name)
+
+    def supply_mv(self):
+        # rare (bringup only): machine.ADC is made for the call and let go
+        from machine import ADC
+
+        adc = ADC(Pin(self.pins.get("supply_adc", _SUPPLY_ADC)))
+        total = 0
+        for _ in range(_ADC_SAMPLES):
+            total += adc.read_u16()
+        divider = self.pins.get("supply_divider", _SUPPLY_DIVIDER)
+        return int(total * _ADC_MV * divider / (65535 * _ADC_SAMPLES))
 
     # -- serial ---------------------------------------------------------------
     def read_into(self, buf):

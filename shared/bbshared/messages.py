@@ -24,6 +24,8 @@ GET_LINK_STATS = 0x07  # host -> board: ask for LINK_STATS
 LINK_STATS = 0x08  # board -> host: the board's link health counters (LINK_COUNTERS)
 GET_READER_STATS = 0x09  # host -> board: ask for READER_STATS
 READER_STATS = 0x0A  # board -> host: error counters of the readers that have any (READER_COUNTERS)
+GET_SUPPLY = 0x0B  # host -> board: ask for SUPPLY
+SUPPLY = 0x0C  # board -> host: the LED rail as the ADC reads it, and the LED current estimated now
 SLOT = 0x10  # board -> host: a tag arrived in / left a slot
 BUTTON = 0x11  # board -> host: a button was pressed, released or long-pressed
 TOUCH = 0x12  # board -> host: an arena cell was touched
@@ -54,6 +56,8 @@ CATALOGUE = {
     LINK_STATS: ("link_stats", "r", False),
     GET_READER_STATS: ("get_reader_stats", "", False),
     READER_STATS: ("reader_stats", "r", False),
+    GET_SUPPLY: ("get_supply", "", False),
+    SUPPLY: ("supply", "HHH", False),
     SLOT: ("slot", "BBbb", True),
     BUTTON: ("button", "BB", True),
     TOUCH: ("touch", "H", True),
