@@ -71,7 +71,7 @@ class Bringup:
         self._heard: set[int] = set()
         self._heard_at = 0.0
         self._pressed: int | None = None
-        self._supply: asyncio.Future[Reading] | None = None
+        self._supply_reply: asyncio.Future[Reading] | None = None
         self._task: asyncio.Task[None] | None = None
 
     # -- from the board ------------------------------------------------------------------
@@ -83,8 +83,8 @@ class Bringup:
         elif msg.type == m.BUTTON and f["action"] == m.PRESS and self.ask.get("kind") == "button":
             if self._pressed is None:
                 self._pressed = f["button"]
-        elif msg.type == m.SUPPLY and self._supply is not None and not self._supply.done():
-            self._supply.set_result(Reading(f["rail_mv"], f["led_ma"]))
+        elif msg.type == m.SUPPLY and self._supply_reply is not None and not self._supply_reply.done():
+            self._supply_reply.set_result(Reading(f["rail_mv"], f["led_ma"]))
         elif msg.type == m.ERROR and f["code"] == m.E_READER:
             self.boot_errors[f["ref"]] = f["text"]
 
@@ -229,10 +229,10 @@ class Bringup:
     async def _read_supply(self) -> Reading:
         conn = self._conn()
         for _ in range(SUPPLY_TRIES):
-            self._supply = asyncio.get_running_loop().create_future()
+            self._supply_reply = asyncio.get_running_loop().create_future()
             conn.send(m.GET_SUPPLY)
             try:
-                return await asyncio.wait_for(self._supply, SUPPLY_WAIT_S)
+                return await asyncio.wait_for(self._supply_reply, SUPPLY_WAIT_S)
             except asyncio.TimeoutError:
                 continue
         raise ToolError("the board does not answer GET_SUPPLY: its firmware predates the supply "

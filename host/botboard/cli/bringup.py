@@ -53,8 +53,8 @@ def _run(args: argparse.Namespace) -> int:
     from . import CliError
 
     steps = [s.strip() for s in args.steps.split(",") if s.strip()]
-    out = args.out or str(data_dir(args.data_dir) / "layouts" / f"{args.layout}.json")
     try:
+        out = args.out or str(data_dir(args.data_dir) / "layouts" / f"{layouts.load(args.layout).id}.json")
         daemon = Daemon(DaemonConfig(port=args.port, layout=args.layout, console_port=args.console_port,
                                      token=args.token, data_dir=args.data_dir, faults=tuple(args.fault),
                                      bringup=out))
@@ -97,6 +97,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     finally:
         daemon.stop()
+    if daemon.bringup is not None and daemon.bringup.state == "failed":
+        raise CliError(daemon.bringup.prompt)
     if wants_deploy and daemon.conn is not None:
         try:  # the console and the link have let go of the port: the deploy has it alone
             deploy(daemon.conn.port_name, out)
@@ -115,13 +117,13 @@ async def _report(flow: Any, exit_when_done: bool, deploy: bool) -> None:
     --deploy), else runs until Ctrl-C (the console stays open)."""
     prompt, told, result_told = "", 0, None
     while True:
-        if flow.prompt != prompt:
-            prompt = flow.prompt
-            print(f"> {prompt}", flush=True)
         told = min(told, len(flow.findings))  # a new run starts its list afresh
         for finding in flow.findings[told:]:
             print(f"FAULT {finding.fault}: {finding.words}", flush=True)
         told = len(flow.findings)
+        if flow.prompt != prompt:
+            prompt = flow.prompt
+            print(f"> {prompt}", flush=True)
         if flow.state in ("done", "failed") and flow.result is not result_told:
             result_told = flow.result  # a new run makes a new one
             if flow.result:
