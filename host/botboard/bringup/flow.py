@@ -7,8 +7,9 @@ slots are the bringup's). It asks one thing at a time (``ask``, with a prompt in
   the cell that lit (or "nothing lit"). Per chain it asks the first two cells and the last: that
   tells a chain that is right, reversed or shifted; a chain that is none of these is asked cell
   by cell.
-- **readers**: "lay a tile on slot N of station S": the readers that report it within a settle
-  time are what hears that slot (one tile, moved from slot to slot: one action a slot).
+- **readers**: "lay a tile on slot N of station S": once a tag arrived and the readers holding
+  one have stayed the same for a settle time, they are what hears that slot (one tile, moved
+  from slot to slot: one action a slot).
 - **buttons**: "press the confirm button of station S": the first press reported is that button.
 - **supply**: the board reads its LED rail (GET_SUPPLY) dark, then at full white within its LED
   budget.
@@ -37,7 +38,7 @@ from .findings import Coord, Finding, Reading
 log = logging.getLogger("botboard.bringup")
 
 STEPS = ("leds", "readers", "buttons", "supply")
-SETTLE_S = 0.6  # a tile's readers: every one that hears it has spoken within this of the first
+SETTLE_S = 0.6  # a tile's readers: all that hear it, and none that heard the last slot, by then
 SUPPLY_TRIES = 3
 SUPPLY_WAIT_S = 2.0  # for a SUPPLY answer (unreliable both ways: asked again)
 LIGHT_WAIT_S = 4.0  # for the renderer to draw full white (its estimate reaches the budget)
@@ -68,8 +69,9 @@ class Bringup:
         self.deploy_requested = asyncio.Event()
         self.boot_errors: dict[int, str] = {}  # reader -> the board's words about it
         self._answer: asyncio.Future[Any] | None = None
-        self._heard: set[int] = set()
-        self._heard_at = 0.0
+        self._present: set[int] = set()  # readers holding a tag now
+        self._arrived = False  # a tag arrived since the slot was asked for
+        self._changed_at = 0.0
         self._pressed: int | None = None
         self._supply_reply: asyncio.Future[Reading] | None = None
         self._task: asyncio.Task[None] | None = None
@@ -77,9 +79,15 @@ class Bringup:
     # -- from the board ------------------------------------------------------------------
     def on_message(self, msg: Message) -> None:
         f = msg.fields
-        if msg.type == m.SLOT and f["present"] != m.SLOT_EMPTY and self.ask.get("kind") == "slot":
-            self._heard.add(f["slot"])
-            self._heard_at = time.monotonic()
+        if msg.type == m.SLOT:
+            # the readers holding a tag now: a reader that hears the tile on the last slot and
+            # on this one (a cross-read) never loses it on the way, so arrivals alone miss it
+            if f["present"] == m.SLOT_EMPTY:
+                self._present.discard(f["slot"])
+            else:
+                self._present.add(f["slot"])
+                self._arrived = True
+            self._changed_at = time.monotonic()
         elif msg.type == m.BUTTON and f["action"] == m.PRESS and self.ask.get("kind") == "button":
             if self._pressed is None:
                 self._pressed = f["button"]
@@ -178,15 +186,15 @@ class Bringup:
         return {"slots": slots}
 
     async def _hear(self, station: int, position: int) -> set[int]:
-        self._heard = set()
+        self._arrived = False
         waiting = asyncio.ensure_future(self._ask(
             {"kind": "slot", "station": station, "position": position},
             f"Lay a tile on {findings.slot_name(self.layout, station, position)} (move it there "
             "from the last slot). Not heard after a few seconds? Press Not heard."))
         while not waiting.done():
-            if self._heard and time.monotonic() - self._heard_at >= SETTLE_S:
+            if self._arrived and self._present and time.monotonic() - self._changed_at >= SETTLE_S:
                 waiting.cancel()
-                return set(self._heard)
+                return set(self._present)
             await asyncio.sleep(0.05)
         return set()  # the maker said: not heard
 
