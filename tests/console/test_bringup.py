@@ -14,8 +14,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bbshared import messages as m
 from botboard.board import layouts
 from botboard.board.tools import brightest

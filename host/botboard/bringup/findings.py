@@ -152,7 +152,8 @@ def _cross(layout: Layout, heard: dict[tuple[int, int], set[int]],
 def _swapped(layout: Layout, owner: dict[tuple[int, int], int]) -> list[Finding]:
     expected = {(s, i): r for s, st in enumerate(layout.stations) for i, r in enumerate(st.slots)}
     wrong = {k: r for k, r in owner.items() if expected[k] != r}
-    out, done = [], set()
+    out: list[Finding] = []
+    done: set[tuple[int, int]] = set()
     for key, reader in sorted(wrong.items()):
         if key in done:
             continue
@@ -206,8 +207,8 @@ def buttons(layout: Layout, pressed: dict[tuple[int, str], int | None]) -> tuple
     owner: dict[tuple[int, str], int] = {}
     seen: dict[int, tuple[int, str]] = {}
     for key, button in pressed.items():
-        station, role = key
-        name = f"the {role} button of station {layout.stations[station].name}"
+        at, role = key
+        name = f"the {role} button of station {layout.stations[at].name}"
         if button is None:
             findings.append(Finding("buttons", "dead-button", (
                 f"{name} gave no press: check its switch, its diode's direction and its row and "
@@ -221,9 +222,9 @@ def buttons(layout: Layout, pressed: dict[tuple[int, str], int | None]) -> tuple
         else:
             seen[button] = key
             owner[key] = button
-            if layout.stations[station].buttons[role] != button:
+            if layout.stations[at].buttons[role] != button:
                 findings.append(Finding("buttons", "moved-button", (
-                    f"{name} is wired as key {button}, not {layout.stations[station].buttons[role]}: "
+                    f"{name} is wired as key {button}, not {layout.stations[at].buttons[role]}: "
                     "the corrected layout follows the wiring.")))
     free = [b for st in layout.stations for b in st.buttons.values() if b not in seen]
     table = []

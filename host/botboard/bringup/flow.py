@@ -167,9 +167,8 @@ class Bringup:
 
     async def _which_cell(self, position: int) -> Coord | None:
         conn = self._conn()
-        white = CellState(brightest(conn.image.palette), m.NO_FACING, m.SOLID)
-        conn.set_cells({i: CellState() for i, c in enumerate(conn.image.cells)
-                        if c != CellState() and i != position} | {position: white})
+        self._dark(but=position)
+        conn.set_cells({position: self._white(conn)})
         answer: Coord | None = await self._ask({"kind": "cell", "position": position},
                                                "Click, on the arena, the cell that lit (or "
                                                "Nothing lit).")
@@ -221,7 +220,7 @@ class Bringup:
         self._dark()
         await asyncio.sleep(0.5)
         dark = await self._read_supply()
-        white = CellState(brightest(conn.image.palette), m.NO_FACING, m.SOLID)
+        white = self._white(conn)
         conn.set_cells({i: white for i in range(len(self.layout.cells))})
         deadline = time.monotonic() + LIGHT_WAIT_S
         lit = await self._read_supply()
@@ -272,10 +271,17 @@ class Bringup:
         self.findings += found
         self._publish()
 
-    def _dark(self) -> None:
+    def _dark(self, but: int = -1) -> None:
         conn = self.host.conn
         if conn is not None and conn.image is not None:
-            conn.set_cells({i: CellState() for i, c in enumerate(conn.image.cells) if c != CellState()})
+            conn.set_cells({i: CellState() for i, c in enumerate(conn.image.cells)
+                            if c != CellState() and i != but})
+
+    @staticmethod
+    def _white(conn: BoardConnection) -> CellState:
+        # the palette entry nearest full white (the LED test's choice too)
+        assert conn.image is not None  # _conn() checked it
+        return CellState(brightest(conn.image.palette), m.NO_FACING, m.SOLID)
 
     def _conn(self) -> BoardConnection:
         conn = self.host.conn

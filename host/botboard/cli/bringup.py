@@ -71,7 +71,8 @@ def _run(args: argparse.Namespace) -> int:
         flow = daemon.bringup
         url = daemon.console_url.replace("/?", "/bringup?") if "?" in daemon.console_url \
             else daemon.console_url + "bringup"
-        board = f"simulated board on {daemon.sim.port}" if daemon.sim else f"board on {daemon.conn.port_name}"
+        board = f"simulated board on {daemon.sim.port}" if daemon.sim else \
+            f"board on {daemon.conn.port_name if daemon.conn else '?'}"
         print(f"botboard bringup: {board}, layout {daemon.layout.id}\nconsole: {url}", flush=True)
         await _connected(daemon)
         loop = asyncio.get_running_loop()
