@@ -39,12 +39,16 @@ PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 2
 SPI_HZ = 10_000_000
 WDT_MS = 8000  # the RP2040's limit is about 8.3 s
 _BOOT_ONLY = ("config", "selftest")  # bbfw modules only Hal() uses
-# The supply check's ADC (hardware/wiring.md): GP29 is ADC3, which the Pico
-# wires to VSYS through its own 3:1 divider (datasheet 4.4); a board that feeds
-# the LEDs from another rail names its divider's pin and ratio in board.json
-# pins (supply_adc, supply_divider).  The ADC's reference is the 3.3 V rail.
+# The supply check's ADC (hardware/wiring.md, "Supply sense"): GP29 is ADC3,
+# which the Pico wires to VSYS through its own 3:1 divider; the reference board
+# feeds VSYS from the LED rail through a 1N5819, so the rail is VSYS plus that
+# diode's drop (about 0.3 V at the Pico's 0.1 A: 1N5819 datasheet, VF curve).
+# A board with a divider from the rail to ADC0..2 names its pin and ratio in
+# board.json pins (supply_adc, supply_divider, supply_offset_mv: 0 there).
+# The ADC's reference is the 3.3 V rail.
 _SUPPLY_ADC = 29
 _SUPPLY_DIVIDER = 3.0
+_VSYS_DIODE_MV = 300
 _ADC_MV = 3300
 _ADC_SAMPLES = 16  # averaged: one read_u16 has a few LSB of noise
 # WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
@@ -145,12 +149,14 @@ class Hal:
         # rare (bringup only): machine.ADC is made for the call and let go
         from machine import ADC
 
-        adc = ADC(Pin(self.pins.get("supply_adc", _SUPPLY_ADC)))
+        p = self.pins
+        pin = p.get("supply_adc", _SUPPLY_ADC)
+        adc = ADC(Pin(pin))
         total = 0
         for _ in range(_ADC_SAMPLES):
             total += adc.read_u16()
-        divider = self.pins.get("supply_divider", _SUPPLY_DIVIDER)
-        return int(total * _ADC_MV * divider / (65535 * _ADC_SAMPLES))
+        mv = total * _ADC_MV * p.get("supply_divider", _SUPPLY_DIVIDER) / (65535 * _ADC_SAMPLES)
+        return int(mv) + p.get("supply_offset_mv", _VSYS_DIODE_MV if pin == _SUPPLY_ADC else 0)
 
     # -- serial ---------------------------------------------------------------
     def read_into(self, buf):
