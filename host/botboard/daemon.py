@@ -58,7 +58,7 @@ class DaemonConfig:
     hint_s: float = 2.0  # a hint's thinking time
     explain: bool = True  # phones explain a kind of tile the first time a seat lays it
     faults: tuple[str, ...] = ()  # wiring faults of the simulated board (board/sim_faults.py)
-    bringup: str | None = None  # a path: run a new board's first hour instead of a game, writing its layout there
+    bringup: str | None = None  # a new board's first hour instead of a game; the layout's path
 
 
 class ConfigError(ValueError):
@@ -197,6 +197,9 @@ class Daemon:
         if config.faults:  # checked before anything starts: a wrong one is one line
             from .board.sim_faults import parse
 
+            if config.port:
+                raise ConfigError("--fault wires the simulated board; the board on --port has "
+                                  "only its own faults (botboard bringup finds them)")
             parse(list(config.faults), self.layout)
         if config.players is not None:
             check_new_game(self.game_name, config.players, config.options, self.layout)
