@@ -25,6 +25,7 @@ import sys
 import asyncio
 import micropython
 from machine import Pin, SPI
+from micropython import const
 
 from .drivers.buttons import ButtonMatrix
 from .drivers.hc595 import HC595
@@ -46,11 +47,11 @@ _BOOT_ONLY = ("config", "selftest")  # bbfw modules only Hal() uses
 # A board with a divider from the rail to ADC0..2 names its pin and ratio in
 # board.json pins (supply_adc, supply_divider, supply_offset_mv: 0 there).
 # The ADC's reference is the 3.3 V rail.
-_SUPPLY_ADC = 29
-_SUPPLY_DIVIDER = 3.0
-_VSYS_DIODE_MV = 300
-_ADC_MV = 3300
-_ADC_SAMPLES = 16  # averaged: one read_u16 has a few LSB of noise
+# (const: the numbers stay out of the heap; the Pico's 3:1 is written where it is used)
+_SUPPLY_ADC = const(29)
+_VSYS_DIODE_MV = const(300)
+_ADC_MV = const(3300)
+_ADC_SAMPLES = const(16)  # averaged: one read_u16 has a few LSB of noise
 # WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
 _WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
@@ -155,7 +156,7 @@ class Hal:
         total = 0
         for _ in range(_ADC_SAMPLES):
             total += adc.read_u16()
-        mv = total * _ADC_MV * p.get("supply_divider", _SUPPLY_DIVIDER) / (65535 * _ADC_SAMPLES)
+        mv = total * _ADC_MV * p.get("supply_divider", 3.0) / (65535 * _ADC_SAMPLES)
         return int(mv) + p.get("supply_offset_mv", _VSYS_DIODE_MV if pin == _SUPPLY_ADC else 0)
 
     # -- serial ---------------------------------------------------------------

@@ -71,3 +71,14 @@ def test_wiring_faults_as_the_hands_meet_them(tmp_path: Path) -> None:
     first, count = REF.chains[1]["first_cell"], REF.chains[1]["cells"]
     assert r["lit_at"] == [first + count - 1]  # the chain's first cell is at its far end
     assert [e[:2] for e in r["errors"] if e[0] == 5] == [[5, 7]]  # E_READER, the dead one, at boot
+
+
+def test_the_pico_reads_vsys_with_the_diode_drop_or_a_divider_on_the_rail() -> None:
+    from tests.firmware.test_hal_rp2 import run as run_rp2
+
+    read = "machine.adc_u16.update({29: 31775, 27: 29789})\nprint(json.dumps(hal.supply_mv()))\n"
+    # VSYS/3 at 1.6 V: VSYS 4.8 V, and the 1N5819's 0.3 V back on top
+    assert abs(run_rp2(read, REF.board_config()) - 5100) <= 1  # (float rounding)
+    cfg = REF.board_config()
+    cfg["pins"] = {**cfg["pins"], "supply_adc": 27, "supply_divider": 3.0, "supply_offset_mv": 0}
+    assert abs(run_rp2(read, cfg) - 4500) <= 1  # a 20 k / 10 k divider at 1.5 V: the rail itself
