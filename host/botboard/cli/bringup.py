@@ -127,6 +127,12 @@ async def _report(flow: Any, exit_when_done: bool, deploy: bool) -> None:
             print(f"> {prompt}", flush=True)
         if flow.state in ("done", "failed") and flow.result is not result_told:
             result_told = flow.result  # a new run makes a new one
+            fig = flow.figures
+            if fig:
+                print(f"LED rail: {fig['dark_mv']} mV dark ({fig['dark_ma']} mA), {fig['lit_mv']} mV "
+                      f"at full white ({fig['lit_ma']} mA)"
+                      + (f"; about {fig['source_mohm']} mOhm to the supply" if "source_mohm" in fig else ""),
+                      flush=True)
             if flow.result:
                 print(flow.result["diff"] or "(the layout is unchanged)", flush=True)
                 print(f"corrected layout: {flow.result['path']}", flush=True)
