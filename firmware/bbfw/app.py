@@ -50,7 +50,7 @@ _ERROR_EVERY_MS = const(1000)  # at most one ERROR per kind of dropped frame in 
 # (counter in link.stats, ERROR code) of the drops reported as ERROR
 _DROP_REPORTS = (("oversize", m.E_OVERSIZE), ("version_errors", m.E_VERSION))
 # host messages handled by rare.py, loaded when one comes (Board._rarely)
-RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL)
+RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL, m.GET_SUPPLY)
 _RARE_MODULES = ("rare",)
 _CENSUS_MODULES = ("census",)
 

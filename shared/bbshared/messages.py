@@ -24,6 +24,8 @@ GET_LINK_STATS = 0x07  # host -> board: ask for LINK_STATS
 LINK_STATS = 0x08  # board -> host: the board's link health counters (LINK_COUNTERS)
 GET_READER_STATS = 0x09  # host -> board: ask for READER_STATS
 READER_STATS = 0x0A  # board -> host: error counters of the readers that have any (READER_COUNTERS)
+GET_SUPPLY = 0x0B  # host -> board: ask for SUPPLY
+SUPPLY = 0x0C  # board -> host: the LED rail as the ADC reads it, and the LED current estimated now
 SLOT = 0x10  # board -> host: a tag arrived in / left a slot
 BUTTON = 0x11  # board -> host: a button was pressed, released or long-pressed
 TOUCH = 0x12  # board -> host: an arena cell was touched
@@ -55,6 +57,8 @@ CATALOGUE = {
     LINK_STATS: ("r", False),
     GET_READER_STATS: ("", False),
     READER_STATS: ("r", False),
+    GET_SUPPLY: ("", False),
+    SUPPLY: ("HHH", False),
     SLOT: ("BBbb", True),
     BUTTON: ("BB", True),
     TOUCH: ("H", True),

@@ -20,6 +20,8 @@ MESSAGE_NAMES: dict[int, str] = {
     m.LINK_STATS: "link_stats",
     m.GET_READER_STATS: "get_reader_stats",
     m.READER_STATS: "reader_stats",
+    m.GET_SUPPLY: "get_supply",
+    m.SUPPLY: "supply",
     m.SLOT: "slot",
     m.BUTTON: "button",
     m.TOUCH: "touch",
@@ -53,6 +55,10 @@ FIELD_NAMES: dict[int, tuple[str, ...]] = {
     m.LINK_STATS: ("counters",),
     m.GET_READER_STATS: (),
     m.READER_STATS: ("readers",),
+    m.GET_SUPPLY: (),
+    # rail_mv: the LED rail (or VSYS) in mV as the ADC reads it; led_ma: the current the
+    # renderer estimates the LEDs draw now; budget_ma: its limit (docs/first-hour.md)
+    m.SUPPLY: ("rail_mv", "led_ma", "budget_ma"),
     m.SLOT: ("slot", "present", "uid", "payload"),
     m.BUTTON: ("button", "action"),
     m.TOUCH: ("cell",),
