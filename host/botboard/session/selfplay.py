@@ -98,13 +98,14 @@ class Hands:
 
     # -- looking ------------------------------------------------------------------
     async def until(self, predicate: Any, what: str, timeout: float | None = None,
-                    across_restarts: bool = False) -> None:
+                    across_restarts: bool = False, since: int | None = None) -> None:
         """Wait for ``predicate``; BoardRestarted if the board is or was away meanwhile
         (what a hand did or waited for may be lost with it: a press while the cable is
-        out is), unless the wait is meant to span restarts."""
+        out is), unless the wait is meant to span restarts. ``since``: the connection
+        (``conn.reconnects``) the hand's work began on, if before this wait."""
         waited = (self.wait_s if timeout is None else timeout) * load_factor()
         deadline = time.monotonic() + waited
-        connection = self.conn.reconnects
+        connection = self.conn.reconnects if since is None else since
         while not predicate():
             if not across_restarts and (self.conn.reconnects != connection
                                         or self.conn.state != "connected"):
@@ -135,6 +136,7 @@ class Hands:
         assert seating is not None
         table, mapping = self.session.table, self.session.mapping
         slots = seating.slots_of(seat)
+        connection = self.conn.reconnects  # a board replaced meanwhile holds none of the kept tiles
         keep = [self.held(slot) == want[pos] and want[pos] is not None
                 for pos, slot in enumerate(slots)]
         emptied = []
@@ -157,7 +159,7 @@ class Hands:
             await self.at(seat).ctl.place(slot, uid, data)
         name = self.session.seat_name(seat)
         await self.until(lambda: [self.held(s) for s in slots] == want,
-                         f"the {name} station to read {[str(t) for t in want]}")
+                         f"the {name} station to read {[str(t) for t in want]}", since=connection)
 
     async def _see_taken_out(self, seat: int, emptied: list[int]) -> None:
         """A hand takes a tile out before putting another in, and looks that the board saw it.
