@@ -86,6 +86,19 @@ class Board:
         return self.walls | {(neighbour(square, side), (side + 2) % 4) for square, side in self.walls}
 
     @cached_property
+    def exits(self) -> dict[Square, tuple[Square | None, ...]]:
+        """Per square on the floor, the square each facing leads to (None behind a wall;
+        a square missing from this table is off the floor): one lookup for a step."""
+        squares = [(x, y) for x in range(1, self.width + 1) for y in range(1, self.height + 1)]
+        return {sq: tuple(None if self.wall_between(sq, way) else neighbour(sq, way) for way in range(4))
+                for sq in squares}
+
+    @cached_property
+    def derived(self) -> dict[Any, Any]:
+        """Tables other modules build from this board once (floor.py's, per ruleset)."""
+        return {}
+
+    @cached_property
     def bridges(self) -> frozenset[Square]:
         """Squares holding a drawbridge (whether the ruleset knows drawbridges or not)."""
         return frozenset(sq for sq, c in self.cells.items() if c["type"] == "drawbridge")

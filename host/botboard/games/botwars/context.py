@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from ..base import Event
 from .board import Board, Square, parse_square
 from .cards import ruleset
+from .floor import floor_of
 from .state import Player, State
 
 
@@ -20,9 +21,10 @@ class Ctx:
         self.state = state
         self.board: Board = state.board
         self.rules: Mapping[str, Any] = ruleset(state.ruleset)
-        self.elements = frozenset(self.rules["elements"])
-        self.cells = self.board.cells_of(self.elements)
-        self.kinds = self.board.kinds & self.elements  # element types that act on this floor
+        self.floor = floor_of(self.board, state.ruleset, self.rules)
+        self.cells = self.floor.cells
+        self.exits = self.board.exits
+        self.kinds = self.floor.kinds  # element types that act on this floor
         self.events = events
         self.stage = 0  # 1..5 during a stage, 0 between stages
         self.step = "program"  # program | move | board | laser | check | end

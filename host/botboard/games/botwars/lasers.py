@@ -28,25 +28,32 @@ def trace(ctx: Ctx, start: Square, facing: int, shooter: Player | None,
     if beam.over_bridge:
         return _walk(ctx, beam.squares, shooter, passes_robots, occupants)
     place = beam.place
-    met = [sq for sq in occupants if sq in place]
+    met = [(place[sq], sq) for sq in occupants if sq in place]
     if not met:
         return list(beam.squares), []  # most beams: nobody in the way, the whole ray
+    end, hits = _hits(met, occupants, shooter, passes_robots, len(beam.squares))
+    return list(beam.squares[:end]), hits
+
+
+def _hits(met: list[tuple[int, Square]], occupants: dict[Square, list[Player]], shooter: Player | None,
+          passes_robots: bool, end: int) -> tuple[int, list[Player]]:
+    """(where the beam ends, the robots hit) from ``met``: (place on the beam, square) of the
+    squares robots stand on."""
     hits: list[Player] = []
-    end = len(beam.squares)
     stopped = False  # a real robot absorbed the beam; only virtual robots (board lasers) go on
-    for here in sorted(met, key=place.__getitem__):  # the squares robots stand on, in beam order
+    for place, here in sorted(met):  # in beam order
         for robot in occupants[here]:
             if robot is shooter:
                 continue
             if robot.mode == "real" and not stopped:
                 hits.append(robot)
                 if not passes_robots:
-                    stopped, end = True, place[here] + 1
+                    stopped, end = True, place + 1
             elif robot.mode == "virtual" and shooter is None:
                 hits.append(robot)
         if stopped and shooter is not None:
             break
-    return list(beam.squares[:end]), hits
+    return end, hits
 
 
 def _walk(ctx: Ctx, ray: tuple[Square, ...], shooter: Player | None, passes_robots: bool,
@@ -83,10 +90,23 @@ def standing(ctx: Ctx) -> dict[Square, list[Player]]:
 
 
 def board_lasers(ctx: Ctx) -> None:
-    hits: list[Player] = []
+    """Every turret at once; a beam's hits come from the turrets' squares the robots stand on
+    (``Floor.cover``), and a beam over a drawbridge is walked."""
+    lasers, floor = ctx.board.lasers, ctx.floor
+    if not lasers:
+        return
     occupants = standing(ctx)
-    for laser in ctx.board.lasers:
-        hits += trace(ctx, laser.square, laser.facing, None, laser.colour != "blue", occupants)[1]
+    met: dict[int, list[tuple[int, Square]]] = {index: [] for index in floor.walked}
+    for square in occupants:
+        for index, place in floor.cover.get(square, ()):
+            met.setdefault(index, []).append((place, square))
+    hits: list[Player] = []
+    for index in sorted(met):  # in the board's order of turrets
+        laser = lasers[index]
+        if index in floor.walked:
+            hits += trace(ctx, laser.square, laser.facing, None, laser.colour != "blue", occupants)[1]
+        else:
+            hits += _hits(met[index], occupants, None, laser.colour != "blue", 0)[1]
     for robot in hits:
         if robot.square is not None:
             ctx.emit("board-laser", robot, "board laser", damage=1)

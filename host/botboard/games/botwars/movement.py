@@ -7,8 +7,8 @@ moves. Turning in place never triggers them.
 
 from __future__ import annotations
 
-from .board import FACINGS, Square, neighbour, square_name
-from .cards import deck
+from .board import FACINGS, Square, square_name
+from .cards import CardKind
 from .context import Ctx
 from .damage import damage, destroy
 from .state import Player
@@ -16,9 +16,8 @@ from .state import Player
 FENCE_DAMAGE = 2
 
 
-def play_card(ctx: Ctx, robot: Player, card: int) -> None:
-    """Carry out one program card (``card`` is its priority, the time index)."""
-    kind = deck().kind(card)
+def play_card(ctx: Ctx, robot: Player, card: int, kind: CardKind) -> None:
+    """Carry out one program card (``card`` is its priority, the time index; ``kind`` what it does)."""
     if kind.turn:
         robot.facing = (robot.facing + kind.turn) % 4
         if ctx.events is not None:
@@ -50,15 +49,16 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
     whether the robot left its square. A chain of pushes fails as a whole when
     its front robot cannot move.
     """
-    board, here = ctx.board, robot.square
+    here = robot.square
     assert here is not None
-    if board.wall_between(here, way):
-        return False
-    target = neighbour(here, way)
-    if not board.on_board(target):
+    exits = ctx.exits
+    target = exits[here][way]
+    if target is None:
+        return False  # a wall
+    if target not in exits:
         fence(ctx, robot)
         return False
-    if target in board.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
+    if target in ctx.board.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
         return False  # the bridge itself acts as a wall from its own side
     other = ctx.blocker(target, robot)
     if other is not None and not step(ctx, other, way, time, "push"):
@@ -67,7 +67,7 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
     robot.square = target
     if ctx.events is not None:
         _moved(ctx, robot, target, time, how)
-    if target in ctx.cells:  # most squares are plain floor
+    if target in ctx.floor.entry:  # most squares do nothing to a robot that enters
         enter(ctx, robot, target)
     return True
 

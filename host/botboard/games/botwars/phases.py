@@ -88,9 +88,10 @@ def run_stage(ctx: Ctx, stage: int) -> None:
         ctx.emit("stage", None, f"turn {state.turn} stage {stage}",
                  modes={p.name: _mode(p) for p in state.players},
                  cards={p.name: cards.name(c) for c, p in acting})  # type: ignore[arg-type]
-    for card, robot in sorted(acting, key=lambda cp: -cp[0]):  # type: ignore[operator]
+    kinds = cards.by_priority
+    for card, robot in sorted(acting, key=_priority, reverse=True):
         if robot.square is not None:
-            play_card(ctx, robot, card)  # type: ignore[arg-type]
+            play_card(ctx, robot, card, kinds[card])  # type: ignore[index]
     ctx.step = "board"
     conveyors(ctx)
     pushers(ctx)
@@ -112,32 +113,40 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     ctx.roster, ctx.keep_roster = None, False
 
 
+def _priority(acting: tuple[int | None, Player]) -> int | None:
+    return acting[0]
+
+
 def _mode(player: Player) -> str:
     return "rebooting" if player.rebooting and player.on_board else player.mode
 
 
 def checkpoints(ctx: Ctx) -> None:
     """End of stage: checkpoints, flags in order, upgrade stations, virtual -> real."""
-    state, board, cells = ctx.state, ctx.board, ctx.cells
+    state, marks = ctx.state, ctx.floor.marks
+    virtual = False
     for robot in ctx.robots():
+        virtual = virtual or robot.mode == "virtual"
         square = robot.square
         assert square is not None
-        cell = cells.get(square)
-        flag = board.flag_number(square)
-        is_repair = cell is not None and cell["type"] == "repair"
-        if not robot.rebooting and (flag or is_repair) and robot.checkpoint != square:
+        mark = marks.get(square)
+        if mark is None or robot.rebooting:  # most squares mark nothing
+            continue
+        flag, is_repair, is_upgrade = mark
+        if (flag or is_repair) and robot.checkpoint != square:
             robot.checkpoint = square
             ctx.emit("checkpoint", robot, f"checkpoint {square_name(square)}", square=square_name(square))
-        if not robot.rebooting and flag == robot.flags + 1:
+        if flag == robot.flags + 1:
             robot.flags = flag
             ctx.emit("flag", robot, f"flag {flag} touched", flag=flag)
-        if (cell is not None and cell["type"] == "upgrade" and not robot.rebooting
-                and square not in robot.stations):
+        if is_upgrade and square not in robot.stations:
             robot.stations.append(square)
             words = f"upgrade station {square_name(square)}"
             if len(robot.stations) % 2 == 0 and len(robot.stations) // 2 <= len(deck().sets):
                 words += f", card set {deck().sets[len(robot.stations) // 2 - 1][0]} unlocked"
             ctx.emit("upgrade", robot, words, square=square_name(square))
+    if not virtual:
+        return  # only virtual robots turn real
     for robot in ctx.robots():
         if (robot.mode == "virtual" and (state.turn, ctx.stage) >= (robot.virtual_turn, REGISTERS)
                 and ctx.alone(robot)):
