@@ -7,10 +7,12 @@ settled before anyone moves.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import FACINGS, Square, neighbour, square_name
 from .context import Ctx
-from .damage import damage, destroy
-from .movement import FENCE_DAMAGE, enter, step
+from .damage import destroy
+from .movement import enter, fence, step
 from .state import Player
 
 def conveyors(ctx: Ctx) -> None:
@@ -39,8 +41,7 @@ def _belt_phase(ctx: Ctx, riders: list[Player]) -> list[tuple[Player, Square]]:
         if target is None or (target in bridges and ctx.bridge_raised(target) == (way + 2) % 4):
             continue  # a wall, or a raised bridge's own side
         if target not in exits:  # the fence: 2 HP and no move, in both rulesets
-            ctx.emit("fence", robot, "electric fence", damage=FENCE_DAMAGE)
-            damage(ctx, robot, FENCE_DAMAGE, "electric fence")
+            fence(ctx, robot)
             continue
         plans[robot.name] = (robot, way, target)
     if len(plans) > 1:
@@ -55,15 +56,18 @@ def _belt_phase(ctx: Ctx, riders: list[Player]) -> list[tuple[Player, Square]]:
             if turn in (1, 3):  # onto a perpendicular belt: turn with it
                 robot.facing = (robot.facing + (1 if turn == 1 else -1)) % 4
                 turned = True
-        if ctx.events is not None:
-            words = f"conveyor to {square_name(target)}" + (f", face {FACINGS[robot.facing]}" if turned else "")
-            ctx.emit("conveyor", robot, words, square=square_name(target), facing=FACINGS[robot.facing])
+        ctx.record("conveyor", robot, _conveyed, target, robot.facing, turned)
     arrived = [(robot, target) for robot, _, target in plans.values()]
     entry = ctx.floor.entry
     for robot, target in arrived:
         if robot.square == target and target in entry:
             enter(ctx, robot, target)
     return arrived
+
+
+def _conveyed(target: Square, facing: int, turned: bool) -> tuple[str, dict[str, Any]]:
+    words = f"conveyor to {square_name(target)}" + (f", face {FACINGS[facing]}" if turned else "")
+    return words, {"square": square_name(target), "facing": FACINGS[facing]}
 
 
 def _settle_conflicts(ctx: Ctx, plans: dict[str, tuple[Player, int, Square]]) -> None:
@@ -157,8 +161,11 @@ def gears(ctx: Ctx) -> None:
         if turn is None:
             continue
         robot.facing = (robot.facing + turn) % 4
-        if ctx.events is not None:
-            ctx.emit("gear", robot, f"gear, face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing])
+        ctx.record("gear", robot, _geared, robot.facing)
+
+
+def _geared(facing: int) -> tuple[str, dict[str, Any]]:
+    return f"gear, face {FACINGS[facing]}", {"facing": FACINGS[facing]}
 
 
 def crushers(ctx: Ctx) -> None:

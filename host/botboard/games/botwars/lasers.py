@@ -9,6 +9,8 @@ first, then damage is dealt.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import Square, span_name
 from .context import Ctx
 from .damage import damage
@@ -109,25 +111,39 @@ def board_lasers(ctx: Ctx) -> None:
             hits += _hits(met[index], occupants, None, laser.colour != "blue", 0)[1]
     for robot in hits:
         if robot.square is not None:
-            ctx.emit("board-laser", robot, "board laser", damage=1)
+            ctx.record("board-laser", robot, _burnt)
             damage(ctx, robot, 1, "board laser")
+
+
+def _burnt() -> tuple[str, dict[str, Any]]:
+    return "board laser", {"damage": 1}
 
 
 def robot_lasers(ctx: Ctx) -> None:
     shots: list[tuple[Player, list[Player]]] = []
     occupants = standing(ctx)
+    beam_of = ctx.board.beam
     for robot in ctx.robots():
         if robot.mode != "real" or robot.rebooting:
             continue
-        squares, hits = trace(ctx, robot.square, robot.facing, robot, False,  # type: ignore[arg-type]
-                              occupants)
+        beam = beam_of(robot.square, robot.facing, True)  # type: ignore[arg-type]
+        if beam.over_bridge:
+            squares, hits = _walk(ctx, beam.squares, robot, False, occupants)
+            end = len(squares)  # the walk's squares are the beam's first ones
+        else:
+            place = beam.place
+            met = [(place[sq], sq) for sq in occupants if sq in place]
+            end, hits = _hits(met, occupants, robot, False, len(place)) if met else (len(place), [])
         if ctx.events is not None:
-            names = [h.name for h in hits]
-            span = span_name(squares)
-            ctx.emit("laser", robot, f"fires {span}" + (f", hits {', '.join(names)}" if names else ""),
-                     squares=span, hits=names)
-        shots.append((robot, hits))
+            ctx.record("laser", robot, _fired, beam.squares[:end], tuple(h.name for h in hits))
+        if hits:
+            shots.append((robot, hits))
     for shooter, hits in shots:
         for robot in hits:
             if robot.square is not None:
                 damage(ctx, robot, 1, f"laser of {shooter.name}")
+
+
+def _fired(squares: tuple[Square, ...], hit: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    names, span = list(hit), span_name(list(squares))
+    return f"fires {span}" + (f", hits {', '.join(names)}" if names else ""), {"squares": span, "hits": names}

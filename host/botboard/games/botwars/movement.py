@@ -7,6 +7,8 @@ moves. Turning in place never triggers them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import FACINGS, Square, square_name
 from .cards import CardKind
 from .context import Ctx
@@ -20,9 +22,7 @@ def play_card(ctx: Ctx, robot: Player, card: int, kind: CardKind) -> None:
     """Carry out one program card (``card`` is its priority, the time index; ``kind`` what it does)."""
     if kind.turn:
         robot.facing = (robot.facing + kind.turn) % 4
-        if ctx.events is not None:
-            ctx.emit("turn", robot, f"face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing],
-                     time=card)
+        ctx.record("turn", robot, _turned, robot.facing, card)
     elif kind.move:
         way = robot.facing if kind.move > 0 else (robot.facing + 2) % 4
         move(ctx, robot, way, abs(kind.move), card)
@@ -38,7 +38,7 @@ def move(ctx: Ctx, robot: Player, way: int, squares: int, time: int) -> None:
             return  # destroyed on the way
         if not step(ctx, robot, way, time):
             if robot.square is not None:
-                ctx.emit("obstruction", robot, "obstruction encountered", time=time)
+                ctx.record("obstruction", robot, _obstructed, time)
             return
 
 
@@ -65,27 +65,39 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
         if other.square is not None or not ctx.rules["pusher_enters_emptied_square"]:
             return False
     robot.square = target
-    if ctx.events is not None:
-        _moved(ctx, robot, target, time, how)
+    ctx.record(how, robot, _moved, how, target, time)
     if target in ctx.floor.entry:  # most squares do nothing to a robot that enters
         enter(ctx, robot, target)
     return True
 
 
-def _moved(ctx: Ctx, robot: Player, target: Square, time: int | None, how: str) -> None:
+# -- the events' words and data (events.py), made when they are read ----------
+def _turned(facing: int, time: int) -> tuple[str, dict[str, Any]]:
+    return f"face {FACINGS[facing]}", {"facing": FACINGS[facing], "time": time}
+
+
+def _obstructed(time: int) -> tuple[str, dict[str, Any]]:
+    return "obstruction encountered", {"time": time}
+
+
+def _moved(how: str, target: Square, time: int | None) -> tuple[str, dict[str, Any]]:
+    """``how``: move, push (by a robot) or pusher (the board element)."""
     name = square_name(target)
-    by = {"time": time} if time is not None else {}
+    if how == "pusher":
+        return f"pusher to {name}", {"square": name}
+    by = {"square": name, "time": time} if time is not None else {"square": name}
     if how == "push":
         at = f" at {time}" if time is not None else ""
-        ctx.emit("push", robot, f"pushed{at} to {name}", square=name, **by)
-    elif how == "pusher":
-        ctx.emit("pusher", robot, f"pusher to {name}", square=name)
-    else:
-        ctx.emit("move", robot, f"move to {name}", square=name, **by)
+        return f"pushed{at} to {name}", by
+    return f"move to {name}", by
+
+
+def _fenced() -> tuple[str, dict[str, Any]]:
+    return "electric fence", {"damage": FENCE_DAMAGE}
 
 
 def fence(ctx: Ctx, robot: Player) -> None:
-    ctx.emit("fence", robot, "electric fence", damage=FENCE_DAMAGE)
+    ctx.record("fence", robot, _fenced)
     damage(ctx, robot, FENCE_DAMAGE, "electric fence")
 
 

@@ -8,8 +8,9 @@ upgrades and virtual robots turning real.
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from .board import FACINGS, square_name
+from .board import FACINGS, Square, square_name
 from .cards import deck
 from .context import Ctx
 from .damage import repair
@@ -85,9 +86,8 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     acting = [(p.program[stage - 1], p) for p in ctx.robots()
               if p.program is not None and not p.rebooting and p.program[stage - 1] is not None]
     if ctx.events is not None:
-        ctx.emit("stage", None, f"turn {state.turn} stage {stage}",
-                 modes={p.name: _mode(p) for p in state.players},
-                 cards={p.name: cards.name(c) for c, p in acting})  # type: ignore[arg-type]
+        ctx.record("stage", None, _staged, state.turn, stage, tuple((p.name, _mode(p)) for p in state.players),
+                   tuple((p.name, c) for c, p in acting))
     kinds = cards.by_priority
     for card, robot in sorted(acting, key=_priority, reverse=True):
         if robot.square is not None:
@@ -104,13 +104,24 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     checkpoints(ctx)
     state.stages += 1
     if ctx.events is not None:
-        ctx.emit("stage-end", None, f"end of stage {stage}",
-                 hp={p.name: p.hp for p in state.players},
-                 squares={p.name: square_name(p.square) if p.square else None for p in state.players},
-                 facings={p.name: FACINGS[p.facing] for p in state.players})
+        ctx.record("stage-end", None, _stage_ended, stage,
+                   tuple((p.name, p.hp, p.square, p.facing) for p in state.players))
     check_winner(ctx)
     ctx.stage = 0
     ctx.roster, ctx.keep_roster = None, False
+
+
+def _staged(turn: int, stage: int, modes: tuple[tuple[str, str], ...],
+            acting: tuple[tuple[str, int], ...]) -> tuple[str, dict[str, Any]]:
+    name = deck().name
+    return f"turn {turn} stage {stage}", {"modes": dict(modes), "cards": {p: name(c) for p, c in acting}}
+
+
+def _stage_ended(stage: int, robots: tuple[tuple[str, int, Square | None, int], ...]) -> tuple[str, dict[str, Any]]:
+    return f"end of stage {stage}", {
+        "hp": {name: hp for name, hp, _, _ in robots},
+        "squares": {name: square_name(square) if square else None for name, _, square, _ in robots},
+        "facings": {name: FACINGS[facing] for name, _, _, facing in robots}}
 
 
 def _priority(acting: tuple[int | None, Player]) -> int | None:
