@@ -93,17 +93,20 @@ def _drop_blocked(ctx: Ctx, plans: dict[str, tuple[Player, int, Square]]) -> Non
     Two real robots carried head-on into each other's squares stay put too:
     they cannot pass through each other.
     """
-    for name, (robot, _, target) in list(plans.items()):
-        other = ctx.blocker(target, robot)
-        if other is not None and other.name in plans and plans[other.name][2] == robot.square:
+    # nobody has moved yet: who stands on each target is asked once
+    blockers = {name: (robot, other) for name, (robot, _, target) in plans.items()
+                if (other := ctx.blocker(target, robot)) is not None}
+    if not blockers:
+        return  # most belt moves: nobody in the way
+    for name, (robot, other) in blockers.items():
+        if other.name in plans and plans[other.name][2] == robot.square:
             plans.pop(name, None)
             plans.pop(other.name, None)
     changed = True
     while changed:
         changed = False
-        for name, (robot, _, target) in list(plans.items()):
-            other = ctx.blocker(target, robot)
-            if other is not None and other.name not in plans:
+        for name in list(plans):
+            if name in blockers and blockers[name][1].name not in plans:
                 del plans[name]
                 changed = True
 

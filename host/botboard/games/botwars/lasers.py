@@ -11,30 +11,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import Square, span_name
+from .board import Beam, Square, span_name
 from .context import Ctx
 from .damage import damage
 from .state import Player
 
 
-def trace(ctx: Ctx, start: Square, facing: int, shooter: Player | None,
-          passes_robots: bool = False,
+def trace(ctx: Ctx, start: Square, facing: int, shooter: Player | None, passes_robots: bool = False,
           occupants: dict[Square, list[Player]] | None = None) -> tuple[list[Square], list[Player]]:
-    """Squares the beam crosses (from ``start`` for a turret, the next square for a robot) and hits.
-
-    ``occupants`` (from ``standing``) saves looking for the robots again beam after beam.
-    """
-    if occupants is None:
-        occupants = standing(ctx)
+    """Squares the beam crosses (from ``start`` for a turret, the next square for a robot) and hits."""
     beam = ctx.board.beam(start, facing, shooter is not None)
-    if beam.over_bridge:
-        return _walk(ctx, beam.squares, shooter, passes_robots, occupants)
-    place = beam.place
-    met = [(place[sq], sq) for sq in occupants if sq in place]
-    if not met:
-        return list(beam.squares), []  # most beams: nobody in the way, the whole ray
-    end, hits = _hits(met, occupants, shooter, passes_robots, len(beam.squares))
+    end, hits = _beam_hits(ctx, beam, shooter, passes_robots, standing(ctx) if occupants is None else occupants)
     return list(beam.squares[:end]), hits
+
+
+def _beam_hits(ctx: Ctx, beam: Beam, shooter: Player | None, passes_robots: bool,
+               occupants: dict[Square, list[Player]]) -> tuple[int, list[Player]]:
+    """(how many of the beam's squares it crosses, the robots hit)."""
+    if beam.over_bridge:
+        squares, hits = _walk(ctx, beam.squares, shooter, passes_robots, occupants)
+        return len(squares), hits  # the walk's squares are the beam's first ones
+    place = beam.place
+    if place.keys().isdisjoint(occupants):
+        return len(place), []  # most beams: nobody in the way
+    met = [(place[sq], sq) for sq in occupants if sq in place]
+    return _hits(met, occupants, shooter, passes_robots, len(place))
 
 
 def _hits(met: list[tuple[int, Square]], occupants: dict[Square, list[Player]], shooter: Player | None,
@@ -60,7 +61,7 @@ def _hits(met: list[tuple[int, Square]], occupants: dict[Square, list[Player]], 
 
 def _walk(ctx: Ctx, ray: tuple[Square, ...], shooter: Player | None, passes_robots: bool,
           occupants: dict[Square, list[Player]]) -> tuple[list[Square], list[Player]]:
-    """``trace`` square by square, for a beam a drawbridge may stop."""
+    """Squares and hits of a beam a drawbridge may stop, square by square."""
     squares: list[Square] = []
     hits: list[Player] = []
     bridges = ctx.board.bridges
@@ -91,13 +92,21 @@ def standing(ctx: Ctx) -> dict[Square, list[Player]]:
     return occupants
 
 
-def board_lasers(ctx: Ctx) -> None:
+def fire(ctx: Ctx) -> None:
+    """Board lasers (the board step), then robot lasers (the laser step); who stands where is
+    looked up once for both unless a board laser destroys a robot."""
+    occupants = standing(ctx)
+    board_lasers(ctx, occupants)
+    ctx.step = "laser"
+    robot_lasers(ctx, occupants if ctx.roster is not None else standing(ctx))
+
+
+def board_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
     """Every turret at once; a beam's hits come from the turrets' squares the robots stand on
     (``Floor.cover``), and a beam over a drawbridge is walked."""
     lasers, floor = ctx.board.lasers, ctx.floor
     if not lasers:
         return
-    occupants = standing(ctx)
     met: dict[int, list[tuple[int, Square]]] = {index: [] for index in floor.walked}
     for square in occupants:
         for index, place in floor.cover.get(square, ()):
@@ -105,10 +114,11 @@ def board_lasers(ctx: Ctx) -> None:
     hits: list[Player] = []
     for index in sorted(met):  # in the board's order of turrets
         laser = lasers[index]
+        passes = laser.colour != "blue"
         if index in floor.walked:
-            hits += trace(ctx, laser.square, laser.facing, None, laser.colour != "blue", occupants)[1]
+            hits += _beam_hits(ctx, ctx.board.beam(laser.square, laser.facing, False), None, passes, occupants)[1]
         else:
-            hits += _hits(met[index], occupants, None, laser.colour != "blue", 0)[1]
+            hits += _hits(met[index], occupants, None, passes, 0)[1]
     for robot in hits:
         if robot.square is not None:
             ctx.record("board-laser", robot, _burnt)
@@ -119,21 +129,14 @@ def _burnt() -> tuple[str, dict[str, Any]]:
     return "board laser", {"damage": 1}
 
 
-def robot_lasers(ctx: Ctx) -> None:
+def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
     shots: list[tuple[Player, list[Player]]] = []
-    occupants = standing(ctx)
     beam_of = ctx.board.beam
     for robot in ctx.robots():
         if robot.mode != "real" or robot.rebooting:
             continue
         beam = beam_of(robot.square, robot.facing, True)  # type: ignore[arg-type]
-        if beam.over_bridge:
-            squares, hits = _walk(ctx, beam.squares, robot, False, occupants)
-            end = len(squares)  # the walk's squares are the beam's first ones
-        else:
-            place = beam.place
-            met = [(place[sq], sq) for sq in occupants if sq in place]
-            end, hits = _hits(met, occupants, robot, False, len(place)) if met else (len(place), [])
+        end, hits = _beam_hits(ctx, beam, robot, False, occupants)
         if ctx.events is not None:
             ctx.record("laser", robot, _fired, beam.squares[:end], tuple(h.name for h in hits))
         if hits:

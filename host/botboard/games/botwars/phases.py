@@ -15,7 +15,7 @@ from .cards import deck
 from .context import Ctx
 from .damage import repair
 from .elements import conveyors, crushers, gears, pushers
-from .lasers import board_lasers, robot_lasers
+from .lasers import fire
 from .movement import play_card
 from .state import MAX_HP, REGISTERS, Player
 
@@ -97,9 +97,7 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     pushers(ctx)
     gears(ctx)
     crushers(ctx)
-    board_lasers(ctx)
-    ctx.step = "laser"
-    robot_lasers(ctx)
+    fire(ctx)
     ctx.step = "check"
     checkpoints(ctx)
     state.stages += 1
