@@ -56,7 +56,8 @@ def _belt_phase(ctx: Ctx, riders: list[Player]) -> list[tuple[Player, Square]]:
             if turn in (1, 3):  # onto a perpendicular belt: turn with it
                 robot.facing = (robot.facing + (1 if turn == 1 else -1)) % 4
                 turned = True
-        ctx.record("conveyor", robot, _conveyed, target, robot.facing, turned)
+        if ctx.events is not None:
+            ctx.record("conveyor", robot, _conveyed, target, robot.facing, turned)
     arrived = [(robot, target) for robot, _, target in plans.values()]
     entry = ctx.floor.entry
     for robot, target in arrived:
@@ -164,7 +165,8 @@ def gears(ctx: Ctx) -> None:
         if turn is None:
             continue
         robot.facing = (robot.facing + turn) % 4
-        ctx.record("gear", robot, _geared, robot.facing)
+        if ctx.events is not None:
+            ctx.record("gear", robot, _geared, robot.facing)
 
 
 def _geared(facing: int) -> tuple[str, dict[str, Any]]:

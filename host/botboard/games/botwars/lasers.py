@@ -136,7 +136,10 @@ def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
         if robot.mode != "real" or robot.rebooting:
             continue
         beam = beam_of(robot.square, robot.facing, True)  # type: ignore[arg-type]
-        end, hits = _beam_hits(ctx, beam, robot, False, occupants)
+        if beam.over_bridge or not beam.place.keys().isdisjoint(occupants):
+            end, hits = _beam_hits(ctx, beam, robot, False, occupants)
+        else:  # most shots meet nobody (asked here, saving a call a robot)
+            end, hits = len(beam.squares), []
         if ctx.events is not None:
             ctx.record("laser", robot, _fired, beam.squares[:end], tuple(h.name for h in hits))
         if hits:

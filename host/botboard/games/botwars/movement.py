@@ -22,7 +22,8 @@ def play_card(ctx: Ctx, robot: Player, card: int, kind: CardKind) -> None:
     """Carry out one program card (``card`` is its priority, the time index; ``kind`` what it does)."""
     if kind.turn:
         robot.facing = (robot.facing + kind.turn) % 4
-        ctx.record("turn", robot, _turned, robot.facing, card)
+        if ctx.events is not None:  # (a search steps without events: not even the call)
+            ctx.record("turn", robot, _turned, robot.facing, card)
     elif kind.move:
         way = robot.facing if kind.move > 0 else (robot.facing + 2) % 4
         move(ctx, robot, way, abs(kind.move), card)
@@ -65,7 +66,8 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
         if other.square is not None or not ctx.rules["pusher_enters_emptied_square"]:
             return False
     robot.square = target
-    ctx.record(how, robot, _moved, how, target, time)
+    if ctx.events is not None:
+        ctx.record(how, robot, _moved, how, target, time)
     if target in ctx.floor.entry:  # most squares do nothing to a robot that enters
         enter(ctx, robot, target)
     return True

@@ -8,6 +8,7 @@ upgrades and virtual robots turning real.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from .board import FACINGS, Square, square_name
@@ -89,7 +90,7 @@ def run_stage(ctx: Ctx, stage: int) -> None:
         ctx.record("stage", None, _staged, state.turn, stage, tuple((p.name, _mode(p)) for p in state.players),
                    tuple((p.name, c) for c, p in acting))
     kinds = cards.by_priority
-    for card, robot in sorted(acting, key=_priority, reverse=True):
+    for card, robot in sorted(acting, key=itemgetter(0), reverse=True):
         if robot.square is not None:
             play_card(ctx, robot, card, kinds[card])  # type: ignore[index]
     ctx.step = "board"
@@ -120,10 +121,6 @@ def _stage_ended(stage: int, robots: tuple[tuple[str, int, Square | None, int], 
         "hp": {name: hp for name, hp, _, _ in robots},
         "squares": {name: square_name(square) if square else None for name, _, square, _ in robots},
         "facings": {name: FACINGS[facing] for name, _, _, facing in robots}}
-
-
-def _priority(acting: tuple[int | None, Player]) -> int | None:
-    return acting[0]
 
 
 def _mode(player: Player) -> str:
