@@ -154,6 +154,11 @@ class Board:
         return found
 
     @cached_property
+    def shots(self) -> dict[Square, tuple[Beam, ...]]:
+        """Per square on the floor, the beam of a robot's laser fired each way from it."""
+        return {sq: tuple(self.beam(sq, way, True) for way in range(4)) for sq in self.exits}
+
+    @cached_property
     def _beams(self) -> dict[tuple[Square, int, bool], Beam]:
         return {}
 

@@ -131,11 +131,11 @@ def _burnt() -> tuple[str, dict[str, Any]]:
 
 def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
     shots: list[tuple[Player, list[Player]]] = []
-    beam_of = ctx.board.beam
+    shots_from = ctx.board.shots
     for robot in ctx.robots():
         if robot.mode != "real" or robot.rebooting:
             continue
-        beam = beam_of(robot.square, robot.facing, True)  # type: ignore[arg-type]
+        beam = shots_from[robot.square][robot.facing]  # type: ignore[index]
         if beam.over_bridge or not beam.place.keys().isdisjoint(occupants):
             end, hits = _beam_hits(ctx, beam, robot, False, occupants)
         else:  # most shots meet nobody (asked here, saving a call a robot)
