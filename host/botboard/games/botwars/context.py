@@ -24,7 +24,9 @@ class Ctx:
         self.rules: Mapping[str, Any] = ruleset(state.ruleset)
         self.floor = floor_of(self.board, state.ruleset, self.rules)
         self.cells = self.floor.cells
-        self.exits = self.board.exits
+        self.exits = self.board.exits  # (and these two: a step asks them)
+        self.bridges = self.board.bridges
+        self.entry = self.floor.entry
         self.kinds = self.floor.kinds  # element types that act on this floor
         self.events = events
         self.stage = 0  # 1..5 during a stage, 0 between stages

@@ -136,7 +136,7 @@ def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
         if robot.mode != "real" or robot.rebooting:
             continue
         beam = shots_from[robot.square][robot.facing]  # type: ignore[index]
-        if beam.over_bridge or not beam.place.keys().isdisjoint(occupants):
+        if beam.over_bridge or not beam.place.keys().isdisjoint(occupants.keys()):
             end, hits = _beam_hits(ctx, beam, robot, False, occupants)
         else:  # most shots meet nobody (asked here, saving a call a robot)
             end, hits = len(beam.squares), []

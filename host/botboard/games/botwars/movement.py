@@ -24,23 +24,20 @@ def play_card(ctx: Ctx, robot: Player, card: int, kind: CardKind) -> None:
         robot.facing = (robot.facing + kind.turn) % 4
         if ctx.events is not None:  # (a search steps without events: not even the call)
             ctx.record("turn", robot, _turned, robot.facing, card)
-    elif kind.move:
-        way = robot.facing if kind.move > 0 else (robot.facing + 2) % 4
-        move(ctx, robot, way, abs(kind.move), card)
-    elif kind.side:
-        move(ctx, robot, (robot.facing + kind.side) % 4, 1, card)
+    elif kind.move or kind.side:
+        if kind.move:
+            way, squares = (robot.facing, kind.move) if kind.move > 0 else ((robot.facing + 2) % 4, -kind.move)
+        else:
+            way, squares = (robot.facing + kind.side) % 4, 1
+        for _ in range(squares):
+            if not step(ctx, robot, way, card):
+                if robot.square is not None:
+                    ctx.record("obstruction", robot, _obstructed, card)
+                return
+            if robot.square is None:
+                return  # destroyed on the way
     else:
         ctx.emit("idle", robot, "stand still", time=card)
-
-
-def move(ctx: Ctx, robot: Player, way: int, squares: int, time: int) -> None:
-    for _ in range(squares):
-        if robot.square is None:
-            return  # destroyed on the way
-        if not step(ctx, robot, way, time):
-            if robot.square is not None:
-                ctx.record("obstruction", robot, _obstructed, time)
-            return
 
 
 def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move") -> bool:
@@ -59,7 +56,7 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
     if target not in exits:
         fence(ctx, robot)
         return False
-    if target in ctx.board.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
+    if target in ctx.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
         return False  # the bridge itself acts as a wall from its own side
     other = ctx.blocker(target, robot)
     if other is not None and not step(ctx, other, way, time, "push"):
@@ -68,7 +65,7 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
     robot.square = target
     if ctx.events is not None:
         ctx.record(how, robot, _moved, how, target, time)
-    if target in ctx.floor.entry:  # most squares do nothing to a robot that enters
+    if target in ctx.entry:  # most squares do nothing to a robot that enters
         enter(ctx, robot, target)
     return True
 
