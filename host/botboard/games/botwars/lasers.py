@@ -131,16 +131,17 @@ def _burnt() -> tuple[str, dict[str, Any]]:
 
 def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
     shots: list[tuple[Player, list[Player]]] = []
-    shots_from = ctx.board.shots
+    shots_from, occupied, events = ctx.board.shots, occupants.keys(), ctx.events is not None
     for robot in ctx.robots():
         if robot.mode != "real" or robot.rebooting:
             continue
         beam = shots_from[robot.square][robot.facing]  # type: ignore[index]
-        if beam.over_bridge or not beam.place.keys().isdisjoint(occupants.keys()):
-            end, hits = _beam_hits(ctx, beam, robot, False, occupants)
-        else:  # most shots meet nobody (asked here, saving a call a robot)
-            end, hits = len(beam.squares), []
-        if ctx.events is not None:
+        if not beam.over_bridge and beam.place.keys().isdisjoint(occupied):
+            if events:  # most shots meet nobody (asked here, saving a call a robot)
+                ctx.record("laser", robot, _fired, beam.squares, ())
+            continue
+        end, hits = _beam_hits(ctx, beam, robot, False, occupants)
+        if events:
             ctx.record("laser", robot, _fired, beam.squares[:end], tuple(h.name for h in hits))
         if hits:
             shots.append((robot, hits))

@@ -8,7 +8,7 @@ upgrades and virtual robots turning real.
 from __future__ import annotations
 
 import random
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from .board import FACINGS, Square, square_name
@@ -84,8 +84,9 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     state, cards = ctx.state, deck()
     ctx.stage, ctx.step = stage, "move"
     ctx.roster, ctx.keep_roster = None, True
-    acting = [(p.program[stage - 1], p) for p in ctx.robots()
-              if p.program is not None and not p.rebooting and p.program[stage - 1] is not None]
+    register = stage - 1
+    acting = [(card, p) for p in ctx.robots()
+              if p.program is not None and not p.rebooting and (card := p.program[register]) is not None]
     if ctx.events is not None:
         ctx.record("stage", None, _staged, state.turn, stage, tuple((p.name, _mode(p)) for p in state.players),
                    tuple((p.name, c) for c, p in acting))
@@ -123,6 +124,9 @@ def _stage_ended(stage: int, robots: tuple[tuple[str, int, Square | None, int], 
         "facings": {name: FACINGS[facing] for name, _, _, facing in robots}}
 
 
+_mode_of, _flags_of = attrgetter("mode"), attrgetter("flags")
+
+
 def _mode(player: Player) -> str:
     return "rebooting" if player.rebooting and player.on_board else player.mode
 
@@ -130,14 +134,12 @@ def _mode(player: Player) -> str:
 def checkpoints(ctx: Ctx) -> None:
     """End of stage: checkpoints, flags in order, upgrade stations, virtual -> real."""
     state, marks = ctx.state, ctx.floor.marks
-    virtual = False
     for robot in ctx.robots():
-        virtual = virtual or robot.mode == "virtual"
-        square = robot.square
-        assert square is not None
-        mark = marks.get(square)
+        mark = marks.get(robot.square)  # type: ignore[arg-type]
         if mark is None or robot.rebooting:  # most squares mark nothing
             continue
+        square = robot.square
+        assert square is not None
         flag, is_repair, is_upgrade = mark
         if (flag or is_repair) and robot.checkpoint != square:
             robot.checkpoint = square
@@ -151,7 +153,7 @@ def checkpoints(ctx: Ctx) -> None:
             if len(robot.stations) % 2 == 0 and len(robot.stations) // 2 <= len(deck().sets):
                 words += f", card set {deck().sets[len(robot.stations) // 2 - 1][0]} unlocked"
             ctx.emit("upgrade", robot, words, square=square_name(square))
-    if not virtual:
+    if "virtual" not in map(_mode_of, ctx.robots()):
         return  # only virtual robots turn real
     for robot in ctx.robots():
         if (robot.mode == "virtual" and (state.turn, ctx.stage) >= (robot.virtual_turn, REGISTERS)
@@ -163,7 +165,8 @@ def checkpoints(ctx: Ctx) -> None:
 def check_winner(ctx: Ctx) -> None:
     state = ctx.state
     goal = len(ctx.board.flags)
-    winners = [i for i, p in enumerate(state.players) if p.flags >= goal]
+    winners = [i for i, p in enumerate(state.players) if p.flags >= goal] \
+        if max(map(_flags_of, state.players)) >= goal else []
     if winners:
         finish(ctx, winners, f"touched all {goal} flags")
     elif all(p.mode == "out" for p in state.players):
