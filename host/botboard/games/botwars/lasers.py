@@ -140,7 +140,10 @@ def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
             if events:  # most shots meet nobody (asked here, saving a call a robot)
                 ctx.record("laser", robot, _fired, beam.squares, ())
             continue
-        end, hits = _beam_hits(ctx, beam, robot, False, occupants)
+        if beam.over_bridge:
+            end, hits = _beam_hits(ctx, beam, robot, False, occupants)
+        else:
+            end, hits = _first_real(beam.squares, occupants, robot)
         if events:
             ctx.record("laser", robot, _fired, beam.squares[:end], tuple(h.name for h in hits))
         if hits:
@@ -149,6 +152,17 @@ def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
         for robot in hits:
             if robot.square is not None:
                 damage(ctx, robot, 1, f"laser of {shooter.name}")
+
+
+def _first_real(squares: tuple[Square, ...], occupants: dict[Square, list[Player]],
+                shooter: Player) -> tuple[int, list[Player]]:
+    """(how many squares a robot's beam crosses, [the real robot it stops at] or []): the
+    beam walked to its first robot, cheaper than placing every robot on it."""
+    for place, square in enumerate(squares):
+        for robot in occupants.get(square, ()):
+            if robot.mode == "real" and robot is not shooter:
+                return place + 1, [robot]
+    return len(squares), []
 
 
 def _fired(squares: tuple[Square, ...], hit: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
