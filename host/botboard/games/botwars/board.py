@@ -24,6 +24,9 @@ MAX_SIDE = 30  # squares a side: the factory floor is 12x12; a larger size is a 
 
 
 
+OFF: Square = (0, 0)  # where a step over the edge leads in Board.exits (never a floor square)
+
+
 def neighbour(square: Square, facing: int) -> Square:
     dx, dy = VECTORS[facing]
     return square[0] + dx, square[1] + dy
@@ -87,11 +90,15 @@ class Board:
 
     @cached_property
     def exits(self) -> dict[Square, tuple[Square | None, ...]]:
-        """Per square on the floor, the square each facing leads to (None behind a wall;
-        a square missing from this table is off the floor): one lookup for a step."""
-        squares = [(x, y) for x in range(1, self.width + 1) for y in range(1, self.height + 1)]
-        return {sq: tuple(None if self.wall_between(sq, way) else neighbour(sq, way) for way in range(4))
-                for sq in squares}
+        """Per square on the floor, the square each facing leads to: None behind a wall,
+        ``OFF`` (this very object) over the edge: one lookup for a step."""
+        def leads(square: Square, way: int) -> Square | None:
+            if self.wall_between(square, way):
+                return None
+            there = neighbour(square, way)
+            return there if self.on_board(there) else OFF
+        return {(x, y): tuple(leads((x, y), way) for way in range(4))
+                for x in range(1, self.width + 1) for y in range(1, self.height + 1)}
 
     @cached_property
     def derived(self) -> dict[Any, Any]:

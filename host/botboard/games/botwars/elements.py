@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import FACINGS, Square, neighbour, square_name
+from .board import FACINGS, OFF, Square, neighbour, square_name
 from .context import Ctx
 from .damage import destroy
 from .movement import enter, fence, step
@@ -40,7 +40,7 @@ def _belt_phase(ctx: Ctx, riders: list[Player]) -> list[tuple[Player, Square]]:
         target = exits[robot.square][way]
         if target is None or (target in bridges and ctx.bridge_raised(target) == (way + 2) % 4):
             continue  # a wall, or a raised bridge's own side
-        if target not in exits:  # the fence: 2 HP and no move, in both rulesets
+        if target is OFF:  # the fence: 2 HP and no move, in both rulesets
             fence(ctx, robot)
             continue
         plans[robot.name] = (robot, way, target)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import FACINGS, Square, square_name
+from .board import FACINGS, OFF, Square, square_name
 from .cards import CardKind
 from .context import Ctx
 from .damage import damage, destroy
@@ -49,14 +49,13 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
     """
     here = robot.square
     assert here is not None
-    exits = ctx.exits
-    target = exits[here][way]
+    target = ctx.exits[here][way]
     if target is None:
         return False  # a wall
-    if target not in exits:
+    if target is OFF:
         fence(ctx, robot)
         return False
-    if target in ctx.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
+    if ctx.bridges and target in ctx.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
         return False  # the bridge itself acts as a wall from its own side
     other = ctx.blocker(target, robot)
     if other is not None and not step(ctx, other, way, time, "push"):
