@@ -15,6 +15,7 @@ from .damage import destroy
 from .movement import enter, fence, step
 from .state import Player
 
+
 def conveyors(ctx: Ctx) -> None:
     """Yellow belts move one square; blue belts a second time if the first lands on a belt."""
     belts = ctx.floor.belts
