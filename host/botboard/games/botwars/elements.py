@@ -180,4 +180,4 @@ def crushers(ctx: Ctx) -> None:
         return
     for robot in ctx.robots():
         if robot.square in crushes:
-            destroy(ctx, robot, f"crushed at {square_name(robot.square)}")  # type: ignore[arg-type]
+            destroy(ctx, robot, f"crushed at {square_name(robot.square)}")

@@ -38,13 +38,13 @@ class Recorded(Event):
             fields["_text"] = f"{name}: {words}" if name is not None else words
         return fields
 
-    @property  # type: ignore[override]
+    @property
     def data(self) -> Mapping[str, JSON]:
-        return self._made()["_data"]  # type: ignore[no-any-return]
+        return self._made()["_data"]
 
-    @property  # type: ignore[override]
+    @property
     def text(self) -> str:
-        return self._made()["_text"]  # type: ignore[no-any-return]
+        return self._made()["_text"]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Event):

@@ -93,7 +93,7 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     kinds = cards.by_priority
     for card, robot in sorted(acting, key=itemgetter(0), reverse=True):
         if robot.square is not None:
-            play_card(ctx, robot, card, kinds[card])  # type: ignore[index]
+            play_card(ctx, robot, card, kinds[card])
     ctx.step = "board"
     conveyors(ctx)
     pushers(ctx)
