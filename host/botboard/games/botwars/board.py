@@ -114,11 +114,6 @@ class Board:
     def _known_cells(self) -> dict[frozenset[str], dict[Square, Mapping[str, Any]]]:
         return {}
 
-    @cached_property
-    def kinds(self) -> frozenset[str]:
-        """The element types on this floor (a pass for a type it lacks has nothing to do)."""
-        return frozenset(c["type"] for c in self.cells.values())
-
     def cells_of(self, kinds: frozenset[str]) -> dict[Square, Mapping[str, Any]]:
         """The squares whose element is one of ``kinds`` (memoised per set of kinds)."""
         found = self._known_cells.get(kinds)

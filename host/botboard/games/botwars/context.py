@@ -27,7 +27,6 @@ class Ctx:
         self.exits = self.board.exits  # (and these two: a step asks them)
         self.bridges = self.board.bridges
         self.entry = self.floor.entry
-        self.kinds = self.floor.kinds  # element types that act on this floor
         self.events = events
         self.stage = 0  # 1..5 during a stage, 0 between stages
         self.step = "program"  # program | move | board | laser | check | end

@@ -26,7 +26,6 @@ class Floor:
     def __init__(self, board: Board, rules: Mapping[str, Any]) -> None:
         elements = frozenset(rules["elements"])
         self.cells = board.cells_of(elements)
-        self.kinds = board.kinds & elements  # element types that act on this floor
         self.entry = frozenset(sq for sq, c in self.cells.items() if c["type"] in ENTRY)
         of = self._of
         self.belts: dict[Square, tuple[int, bool]] = {

@@ -118,7 +118,7 @@ def board_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
         if index in floor.walked:
             hits += _beam_hits(ctx, ctx.board.beam(laser.square, laser.facing, False), None, passes, occupants)[1]
         else:
-            hits += _hits(met[index], occupants, None, passes, 0)[1]
+            hits += _hits(met[index], occupants, None, passes, 0)[1]  # (where it ends: not needed)
     for robot in hits:
         if robot.square is not None:
             ctx.record("board-laser", robot, _burnt)
@@ -136,12 +136,12 @@ def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
         if robot.mode != "real" or robot.rebooting:
             continue
         beam = shots_from[robot.square][robot.facing]  # type: ignore[index]
-        if not beam.over_bridge and beam.place.keys().isdisjoint(occupied):
-            if events:  # most shots meet nobody (asked here, saving a call a robot)
-                ctx.record("laser", robot, _fired, beam.squares, ())
-            continue
         if beam.over_bridge:
             end, hits = _beam_hits(ctx, beam, robot, False, occupants)
+        elif beam.place.keys().isdisjoint(occupied):
+            if events:  # most shots meet nobody: known at once
+                ctx.record("laser", robot, _fired, beam.squares, ())
+            continue
         else:
             end, hits = _first_real(beam.squares, occupants, robot)
         if events:

@@ -166,7 +166,7 @@ def check_winner(ctx: Ctx) -> None:
     state = ctx.state
     goal = len(ctx.board.flags)
     winners = [i for i, p in enumerate(state.players) if p.flags >= goal] \
-        if max(map(_flags_of, state.players)) >= goal else []
+        if max(map(_flags_of, state.players), default=0) >= goal else []
     if winners:
         finish(ctx, winners, f"touched all {goal} flags")
     elif all(p.mode == "out" for p in state.players):
