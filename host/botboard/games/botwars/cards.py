@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Mapping
 
 from ..base import InvalidNotation, ScenarioError
@@ -33,7 +33,12 @@ class Deck:
     by_priority: Mapping[int, CardKind]  # priority -> what the card does, decoded once
 
     def name(self, priority: int) -> str:
-        return f"{self.kind_of[priority]}:{priority:03d}"
+        return self.names[priority]
+
+    @cached_property
+    def names(self) -> dict[int, str]:
+        """priority -> notation, e.g. FWD2:670 (every stage's event names the cards played)."""
+        return {priority: f"{kind}:{priority:03d}" for priority, kind in self.kind_of.items()}
 
     def kind(self, priority: int) -> CardKind:
         return self.by_priority[priority]

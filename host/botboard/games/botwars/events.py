@@ -29,22 +29,16 @@ class Recorded(Event):
         fields = self.__dict__
         fields["kind"], fields["_head"], fields["_form"], fields["_values"] = kind, head, form, values
 
-    def _made(self) -> dict[str, Any]:
+    def __getattr__(self, name: str) -> Any:
+        """``data`` or ``text`` on first reading (later readings find them in the instance)."""
+        if name not in ("data", "text"):
+            raise AttributeError(name)
         fields = self.__dict__
-        if "_text" not in fields:
-            turn, stage, step, name = fields["_head"]
-            words, data = fields["_form"](*fields["_values"])
-            fields["_data"] = {"turn": turn, "stage": stage, "step": step, "robot": name, **data}
-            fields["_text"] = f"{name}: {words}" if name is not None else words
-        return fields
-
-    @property
-    def data(self) -> Mapping[str, JSON]:
-        return self._made()["_data"]
-
-    @property
-    def text(self) -> str:
-        return self._made()["_text"]
+        turn, stage, step, robot = fields["_head"]
+        words, data = fields["_form"](*fields["_values"])
+        fields["data"] = {"turn": turn, "stage": stage, "step": step, "robot": robot, **data}
+        fields["text"] = f"{robot}: {words}" if robot is not None else words
+        return fields[name]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Event):

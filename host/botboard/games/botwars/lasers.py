@@ -140,12 +140,12 @@ def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
             end, hits = _beam_hits(ctx, beam, robot, False, occupants)
         elif beam.place.keys().isdisjoint(occupied):
             if events:  # most shots meet nobody: known at once
-                ctx.record("laser", robot, _fired, beam.squares, ())
+                ctx.record("laser", robot, _fired, beam.squares, len(beam.squares), ())
             continue
         else:
             end, hits = _first_real(beam.squares, occupants, robot)
         if events:
-            ctx.record("laser", robot, _fired, beam.squares[:end], tuple(h.name for h in hits))
+            ctx.record("laser", robot, _fired, beam.squares, end, tuple(h.name for h in hits))
         if hits:
             shots.append((robot, hits))
     for shooter, hits in shots:
@@ -165,6 +165,7 @@ def _first_real(squares: tuple[Square, ...], occupants: dict[Square, list[Player
     return len(squares), []
 
 
-def _fired(squares: tuple[Square, ...], hit: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
-    names, span = list(hit), span_name(list(squares))
+def _fired(squares: tuple[Square, ...], end: int, hit: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    """A shot along the first ``end`` of ``squares``: a straight line, named by its two ends."""
+    names, span = list(hit), span_name([squares[0], squares[end - 1]] if end else [])
     return f"fires {span}" + (f", hits {', '.join(names)}" if names else ""), {"squares": span, "hits": names}
