@@ -11,21 +11,6 @@ from .state import MAX_HP, REGISTERS, Player
 
 def damage(ctx: Ctx, robot: Player, points: int, cause: str) -> None:
     """Take ``points`` hits one by one: an option soaks a hit at or below the threshold."""
-    if not robot.options:  # nothing to soak a hit (most robots): what the loop would do, at once
-        lost = min(points, max(robot.hp, 1))
-        robot.hp -= lost
-    else:
-        lost = _soak(ctx, robot, points, cause)
-    if lost and ctx.events is not None:
-        ctx.record("damage", robot, _damaged, robot.hp, lost, cause)
-    if robot.hp <= 0:
-        destroy(ctx, robot, cause)
-    else:
-        fuse(ctx, robot)
-
-
-def _soak(ctx: Ctx, robot: Player, points: int, cause: str) -> int:
-    """Hits one by one, options first at or below the threshold; returns the HP lost."""
     lost = 0
     for _ in range(points):
         if robot.options and robot.hp <= robot.threshold:
@@ -36,7 +21,12 @@ def _soak(ctx: Ctx, robot: Player, points: int, cause: str) -> int:
             lost += 1
             if robot.hp <= 0:
                 break
-    return lost
+    if lost and ctx.events is not None:
+        ctx.record("damage", robot, _damaged, robot.hp, lost, cause)
+    if robot.hp <= 0:
+        destroy(ctx, robot, cause)
+    else:
+        fuse(ctx, robot)
 
 
 def _damaged(hp: int, lost: int, cause: str) -> tuple[str, dict[str, Any]]:
