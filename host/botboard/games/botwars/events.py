@@ -1,6 +1,6 @@
 """Events recorded as their values, put into data and words when first read.
 
-    ctx.record("move", robot, moved_words, "move", square, time)
+    ctx.record("move", robot, _moved, "move", target, time)  # _moved(...) -> (words, data), when read
 
 A stage records about thirty events (every move, turn, shot and hit); a search
 and a benchmark read none of them, a live table reads each once. Recording the
