@@ -25,7 +25,7 @@ def damage(ctx: Ctx, robot: Player, points: int, cause: str) -> None:
         ctx.record("damage", robot, _damaged, robot.hp, lost, cause)
     if robot.hp <= 0:
         destroy(ctx, robot, cause)
-    else:
+    elif robot.hp <= REGISTERS:  # (above, no register locks: most hits)
         fuse(ctx, robot)
 
 
@@ -35,8 +35,6 @@ def _damaged(hp: int, lost: int, cause: str) -> tuple[str, dict[str, Any]]:
 
 def fuse(ctx: Ctx, robot: Player) -> None:
     """Below 6 HP the last registers lock with whatever card they hold now."""
-    if robot.hp > REGISTERS:
-        return  # no register to lock
     cards = deck()
     for index in range(robot.hp - 1 if robot.hp > 1 else 0, REGISTERS):
         if index in robot.fused:
