@@ -24,6 +24,9 @@ MAX_SIDE = 30  # squares a side: the factory floor is 12x12; a larger size is a 
 
 
 
+OFF: Square = (0, 0)  # where a step over the edge leads in Board.exits (never a floor square)
+
+
 def neighbour(square: Square, facing: int) -> Square:
     dx, dy = VECTORS[facing]
     return square[0] + dx, square[1] + dy
@@ -86,6 +89,23 @@ class Board:
         return self.walls | {(neighbour(square, side), (side + 2) % 4) for square, side in self.walls}
 
     @cached_property
+    def exits(self) -> dict[Square, tuple[Square | None, ...]]:
+        """Per square on the floor, the square each facing leads to: None behind a wall,
+        ``OFF`` (this very object) over the edge: one lookup for a step."""
+        def leads(square: Square, way: int) -> Square | None:
+            if self.wall_between(square, way):
+                return None
+            there = neighbour(square, way)
+            return there if self.on_board(there) else OFF
+        return {(x, y): tuple(leads((x, y), way) for way in range(4))
+                for x in range(1, self.width + 1) for y in range(1, self.height + 1)}
+
+    @cached_property
+    def derived(self) -> dict[Any, Any]:
+        """Tables other modules build from this board once (floor.py's, per ruleset)."""
+        return {}
+
+    @cached_property
     def bridges(self) -> frozenset[Square]:
         """Squares holding a drawbridge (whether the ruleset knows drawbridges or not)."""
         return frozenset(sq for sq, c in self.cells.items() if c["type"] == "drawbridge")
@@ -93,11 +113,6 @@ class Board:
     @cached_property
     def _known_cells(self) -> dict[frozenset[str], dict[Square, Mapping[str, Any]]]:
         return {}
-
-    @cached_property
-    def kinds(self) -> frozenset[str]:
-        """The element types on this floor (a pass for a type it lacks has nothing to do)."""
-        return frozenset(c["type"] for c in self.cells.values())
 
     def cells_of(self, kinds: frozenset[str]) -> dict[Square, Mapping[str, Any]]:
         """The squares whose element is one of ``kinds`` (memoised per set of kinds)."""
@@ -139,6 +154,11 @@ class Board:
                          not self.bridges.isdisjoint(squares))
             self._beams[key] = found
         return found
+
+    @cached_property
+    def shots(self) -> dict[Square, tuple[Beam, ...]]:
+        """Per square on the floor, the beam of a robot's laser fired each way from it."""
+        return {sq: tuple(self.beam(sq, way, True) for way in range(4)) for sq in self.exits}
 
     @cached_property
     def _beams(self) -> dict[tuple[Square, int, bool], Beam]:

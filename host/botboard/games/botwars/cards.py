@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Mapping
 
 from ..base import InvalidNotation, ScenarioError
@@ -30,12 +30,18 @@ class Deck:
     base: tuple[int, ...]  # priorities dealt to every robot
     upgrade: tuple[int, ...]  # priorities dealt only with the right card set
     sets: tuple[tuple[str, tuple[str, ...]], ...]  # (set name, kinds), in unlock order
+    by_priority: Mapping[int, CardKind]  # priority -> what the card does, decoded once
 
     def name(self, priority: int) -> str:
-        return f"{self.kind_of[priority]}:{priority:03d}"
+        return self.names[priority]
+
+    @cached_property
+    def names(self) -> dict[int, str]:
+        """priority -> notation, e.g. FWD2:670 (every stage's event names the cards played)."""
+        return {priority: f"{kind}:{priority:03d}" for priority, kind in self.kind_of.items()}
 
     def kind(self, priority: int) -> CardKind:
-        return self.kinds[self.kind_of[priority]]
+        return self.by_priority[priority]
 
     def parse(self, text: str) -> int:
         """``FWD2:670`` or ``670`` -> 670; InvalidNotation if unknown or mismatched."""
@@ -78,7 +84,9 @@ def deck() -> Deck:
                 kind_of[priority] = name
                 groups[group].append(priority)
     sets = tuple((s["name"], tuple(s["kinds"])) for s in doc["sets"])
-    return Deck(kinds, kind_of, tuple(sorted(groups["base"])), tuple(sorted(groups["upgrade"])), sets)
+    by_priority = {priority: kinds[name] for priority, name in kind_of.items()}
+    return Deck(kinds, kind_of, tuple(sorted(groups["base"])), tuple(sorted(groups["upgrade"])), sets,
+                by_priority)
 
 
 @lru_cache(maxsize=None)

@@ -11,6 +11,8 @@ from typing import Any, Mapping
 from ..base import Event
 from .board import Board, Square, parse_square
 from .cards import ruleset
+from .events import Form, Recorded, said
+from .floor import floor_of
 from .state import Player, State
 
 
@@ -20,9 +22,11 @@ class Ctx:
         self.state = state
         self.board: Board = state.board
         self.rules: Mapping[str, Any] = ruleset(state.ruleset)
-        self.elements = frozenset(self.rules["elements"])
-        self.cells = self.board.cells_of(self.elements)
-        self.kinds = self.board.kinds & self.elements  # element types that act on this floor
+        self.floor = floor_of(self.board, state.ruleset, self.rules)
+        self.cells = self.floor.cells
+        self.exits = self.board.exits  # (and these two: a step asks them)
+        self.bridges = self.board.bridges
+        self.entry = self.floor.entry
         self.events = events
         self.stage = 0  # 1..5 during a stage, 0 between stages
         self.step = "program"  # program | move | board | laser | check | end
@@ -35,9 +39,16 @@ class Ctx:
         """Record an event; ``words`` is what the report prints in the robot's column."""
         if self.events is None:
             return
-        name = robot.name if robot else None
-        full = {"turn": self.state.turn, "stage": self.stage, "step": self.step, "robot": name, **data}
-        self.events.append(Event(kind, full, f"{name}: {words}" if robot else words))
+        self.events.append(Recorded(kind, (self.state.turn, self.stage, self.step, robot.name if robot else None),
+                                    said, (words, data)))
+
+    def record(self, kind: str, robot: Player | None, form: Form, *values: Any) -> None:
+        """Record an event whose words and data ``form(*values)`` makes when it is read
+        (events.py): for the events of every stage, which a search never reads."""
+        if self.events is None:
+            return
+        self.events.append(Recorded(kind, (self.state.turn, self.stage, self.step, robot.name if robot else None),
+                                    form, values))
 
     # -- who stands where ----------------------------------------------------
     def robots(self) -> list[Player]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import deck
 from .context import Ctx
 from .state import MAX_HP, REGISTERS, Player
@@ -20,11 +22,15 @@ def damage(ctx: Ctx, robot: Player, points: int, cause: str) -> None:
             if robot.hp <= 0:
                 break
     if lost and ctx.events is not None:
-        ctx.emit("damage", robot, f"-{lost} HP ({cause})", hp=robot.hp, lost=lost, cause=cause)
+        ctx.record("damage", robot, _damaged, robot.hp, lost, cause)
     if robot.hp <= 0:
         destroy(ctx, robot, cause)
-    else:
+    elif robot.hp <= REGISTERS:  # (above, no register locks: most hits)
         fuse(ctx, robot)
+
+
+def _damaged(hp: int, lost: int, cause: str) -> tuple[str, dict[str, Any]]:
+    return f"-{lost} HP ({cause})", {"hp": hp, "lost": lost, "cause": cause}
 
 
 def fuse(ctx: Ctx, robot: Player) -> None:

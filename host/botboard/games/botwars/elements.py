@@ -7,70 +7,69 @@ settled before anyone moves.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-from .board import FACINGS, Square, neighbour, square_name
+from .board import FACINGS, OFF, Square, neighbour, square_name
 from .context import Ctx
-from .damage import damage, destroy
-from .movement import FENCE_DAMAGE, enter, step
+from .damage import destroy
+from .movement import enter, fence, step
 from .state import Player
-
-_GEAR_TURNS = {"L": -1, "R": 1, "U": 2}
 
 
 def conveyors(ctx: Ctx) -> None:
     """Yellow belts move one square; blue belts a second time if the first lands on a belt."""
-    if "conveyor" not in ctx.kinds:
+    belts = ctx.floor.belts
+    if not belts:
         return
-    riders = [p for p in ctx.robots() if _belt(ctx, p.square) is not None]
-    blue = {p.name for p in riders if _belt(ctx, p.square)["colour"] == "blue"}  # type: ignore[index]
+    riders = [p for p in ctx.robots() if p.square in belts]
+    blue = {p.name for p in riders if belts[p.square][1]}  # type: ignore[index]
     moved = _belt_phase(ctx, riders)
-    again = [p for p, arrived in moved if p.name in blue and p.square == arrived
-             and _belt(ctx, p.square) is not None]
+    again = [p for p, arrived in moved if p.name in blue and p.square == arrived and arrived in belts]
     _belt_phase(ctx, again)
-
-
-def _belt(ctx: Ctx, square: Square | None) -> Mapping[str, Any] | None:
-    cell = ctx.cells.get(square) if square is not None else None
-    return cell if cell is not None and cell["type"] == "conveyor" else None
 
 
 def _belt_phase(ctx: Ctx, riders: list[Player]) -> list[tuple[Player, Square]]:
     """One simultaneous belt move; returns (robot, square it arrived on)."""
     if not riders:
         return []
+    belts, exits, bridges = ctx.floor.belts, ctx.exits, ctx.board.bridges
     plans: dict[str, tuple[Player, int, Square]] = {}
     for robot in riders:
         if robot.square is None:
             continue
-        way = FACINGS.index(_belt(ctx, robot.square)["dir"])  # type: ignore[index]
-        target = neighbour(robot.square, way)
-        if ctx.board.wall_between(robot.square, way) or ctx.bridge_raised(target) == (way + 2) % 4:
-            continue
-        if not ctx.board.on_board(target):  # the fence: 2 HP and no move, in both rulesets
-            ctx.emit("fence", robot, "electric fence", damage=FENCE_DAMAGE)
-            damage(ctx, robot, FENCE_DAMAGE, "electric fence")
+        way = belts[robot.square][0]
+        target = exits[robot.square][way]
+        if target is None or (target in bridges and ctx.bridge_raised(target) == (way + 2) % 4):
+            continue  # a wall, or a raised bridge's own side
+        if target is OFF:  # the fence: 2 HP and no move, in both rulesets
+            fence(ctx, robot)
             continue
         plans[robot.name] = (robot, way, target)
-    _settle_conflicts(ctx, plans)
+    if len(plans) > 1:
+        _settle_conflicts(ctx, plans)
     _drop_blocked(ctx, plans)
     for robot, way, target in plans.values():
         robot.square = target
-        belt = _belt(ctx, target)
+        belt = belts.get(target)
         turned = False
         if belt is not None:
-            turn = (FACINGS.index(belt["dir"]) - way) % 4
+            turn = (belt[0] - way) % 4
             if turn in (1, 3):  # onto a perpendicular belt: turn with it
                 robot.facing = (robot.facing + (1 if turn == 1 else -1)) % 4
                 turned = True
         if ctx.events is not None:
-            words = f"conveyor to {square_name(target)}" + (f", face {FACINGS[robot.facing]}" if turned else "")
-            ctx.emit("conveyor", robot, words, square=square_name(target), facing=FACINGS[robot.facing])
+            ctx.record("conveyor", robot, _conveyed, target, robot.facing, turned)
     arrived = [(robot, target) for robot, _, target in plans.values()]
+    entry = ctx.floor.entry
     for robot, target in arrived:
-        if robot.square == target:
+        if robot.square == target and target in entry:
             enter(ctx, robot, target)
     return arrived
+
+
+def _conveyed(target: Square, facing: int, turned: bool) -> tuple[str, dict[str, Any]]:
+    words = f"conveyor to {square_name(target)}" + (f", face {FACINGS[facing]}" if turned else "")
+    return words, {"square": square_name(target), "facing": FACINGS[facing]}
 
 
 def _settle_conflicts(ctx: Ctx, plans: dict[str, tuple[Player, int, Square]]) -> None:
@@ -82,8 +81,8 @@ def _settle_conflicts(ctx: Ctx, plans: dict[str, tuple[Player, int, Square]]) ->
     for target, names in by_target.items():
         if len(names) < 2:
             continue
-        belt = _belt(ctx, target)
-        along = [n for n in names if belt is not None and FACINGS[plans[n][1]] == belt["dir"]]
+        belt = ctx.floor.belts.get(target)
+        along = [n for n in names if belt is not None and plans[n][1] == belt[0]]
         keep = along[0] if len(along) == 1 else None
         for name in names:
             if name != keep:
@@ -96,32 +95,36 @@ def _drop_blocked(ctx: Ctx, plans: dict[str, tuple[Player, int, Square]]) -> Non
     Two real robots carried head-on into each other's squares stay put too:
     they cannot pass through each other.
     """
-    for name, (robot, _, target) in list(plans.items()):
-        other = ctx.blocker(target, robot)
-        if other is not None and other.name in plans and plans[other.name][2] == robot.square:
+    # nobody has moved yet: who stands on each target is asked once
+    blockers = {name: (robot, other) for name, (robot, _, target) in plans.items()
+                if (other := ctx.blocker(target, robot)) is not None}
+    if not blockers:
+        return  # most belt moves: nobody in the way
+    for name, (robot, other) in blockers.items():
+        if other.name in plans and plans[other.name][2] == robot.square:
             plans.pop(name, None)
             plans.pop(other.name, None)
     changed = True
     while changed:
         changed = False
-        for name, (robot, _, target) in list(plans.items()):
-            other = ctx.blocker(target, robot)
-            if other is not None and other.name not in plans:
+        for name in list(plans):
+            if name in blockers and blockers[name][1].name not in plans:
                 del plans[name]
                 changed = True
 
 
 def pushers(ctx: Ctx) -> None:
     """Active pushers shove robots one square; two aimed at one square both fail."""
-    if "pusher" not in ctx.kinds:
+    pushes = ctx.floor.pushes[ctx.stage]
+    if not pushes:
         return
     plans: list[tuple[Player, int, Square]] = []
-    cells = ctx.cells
     for robot in ctx.robots():
-        cell = cells.get(robot.square)  # type: ignore[arg-type]
-        if cell is not None and cell["type"] == "pusher" and ctx.stage in cell["stages"]:
-            way = FACINGS.index(cell["dir"])
+        way = pushes.get(robot.square)  # type: ignore[arg-type]
+        if way is not None:
             plans.append((robot, way, neighbour(robot.square, way)))  # type: ignore[arg-type]
+    if not plans:
+        return
     targets = [t for r, _, t in plans if r.mode == "real"]
     for robot, way, target in _downstream_first(ctx, plans):
         if robot.mode == "real" and targets.count(target) > 1:
@@ -155,25 +158,26 @@ def _chain_meets(ctx: Ctx, plan: tuple[Player, int, Square], pending: set[int]) 
 
 
 def gears(ctx: Ctx) -> None:
-    if "gear" not in ctx.kinds:
+    turns = ctx.floor.gears
+    if not turns:
         return
-    cells = ctx.cells
     for robot in ctx.robots():
-        cell = cells.get(robot.square)  # type: ignore[arg-type]
-        if cell is None or cell["type"] != "gear":
+        turn = turns.get(robot.square)  # type: ignore[arg-type]
+        if turn is None:
             continue
-        if cell["turn"] == "U" and not ctx.rules["gear_180"]:
-            continue
-        robot.facing = (robot.facing + _GEAR_TURNS[cell["turn"]]) % 4
+        robot.facing = (robot.facing + turn) % 4
         if ctx.events is not None:
-            ctx.emit("gear", robot, f"gear, face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing])
+            ctx.record("gear", robot, _geared, robot.facing)
+
+
+def _geared(facing: int) -> tuple[str, dict[str, Any]]:
+    return f"gear, face {FACINGS[facing]}", {"facing": FACINGS[facing]}
 
 
 def crushers(ctx: Ctx) -> None:
-    if "crusher" not in ctx.kinds:
+    crushes = ctx.floor.crushes[ctx.stage]
+    if not crushes:
         return
-    cells = ctx.cells
     for robot in ctx.robots():
-        cell = cells.get(robot.square)  # type: ignore[arg-type]
-        if cell is not None and cell["type"] == "crusher" and ctx.stage in cell["stages"]:
-            destroy(ctx, robot, f"crushed at {square_name(robot.square)}")  # type: ignore[arg-type]
+        if robot.square in crushes:
+            destroy(ctx, robot, f"crushed at {square_name(robot.square)}")

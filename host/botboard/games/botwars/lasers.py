@@ -9,49 +9,59 @@ first, then damage is dealt.
 
 from __future__ import annotations
 
-from .board import Square, span_name
+from typing import Any
+
+from .board import Beam, Square, span_name
 from .context import Ctx
 from .damage import damage
 from .state import Player
 
 
-def trace(ctx: Ctx, start: Square, facing: int, shooter: Player | None,
-          passes_robots: bool = False,
+def trace(ctx: Ctx, start: Square, facing: int, shooter: Player | None, passes_robots: bool = False,
           occupants: dict[Square, list[Player]] | None = None) -> tuple[list[Square], list[Player]]:
-    """Squares the beam crosses (from ``start`` for a turret, the next square for a robot) and hits.
-
-    ``occupants`` (from ``standing``) saves looking for the robots again beam after beam.
-    """
-    if occupants is None:
-        occupants = standing(ctx)
+    """Squares the beam crosses (from ``start`` for a turret, the next square for a robot) and hits."""
     beam = ctx.board.beam(start, facing, shooter is not None)
+    end, hits = _beam_hits(ctx, beam, shooter, passes_robots, standing(ctx) if occupants is None else occupants)
+    return list(beam.squares[:end]), hits
+
+
+def _beam_hits(ctx: Ctx, beam: Beam, shooter: Player | None, passes_robots: bool,
+               occupants: dict[Square, list[Player]]) -> tuple[int, list[Player]]:
+    """(how many of the beam's squares it crosses, the robots hit)."""
     if beam.over_bridge:
-        return _walk(ctx, beam.squares, shooter, passes_robots, occupants)
+        squares, hits = _walk(ctx, beam.squares, shooter, passes_robots, occupants)
+        return len(squares), hits  # the walk's squares are the beam's first ones
     place = beam.place
-    met = [sq for sq in occupants if sq in place]
-    if not met:
-        return list(beam.squares), []  # most beams: nobody in the way, the whole ray
+    if place.keys().isdisjoint(occupants):
+        return len(place), []  # most beams: nobody in the way
+    met = [(place[sq], sq) for sq in occupants if sq in place]
+    return _hits(met, occupants, shooter, passes_robots, len(place))
+
+
+def _hits(met: list[tuple[int, Square]], occupants: dict[Square, list[Player]], shooter: Player | None,
+          passes_robots: bool, end: int) -> tuple[int, list[Player]]:
+    """(where the beam ends, the robots hit) from ``met``: (place on the beam, square) of the
+    squares robots stand on."""
     hits: list[Player] = []
-    end = len(beam.squares)
     stopped = False  # a real robot absorbed the beam; only virtual robots (board lasers) go on
-    for here in sorted(met, key=place.__getitem__):  # the squares robots stand on, in beam order
+    for place, here in sorted(met):  # in beam order
         for robot in occupants[here]:
             if robot is shooter:
                 continue
             if robot.mode == "real" and not stopped:
                 hits.append(robot)
                 if not passes_robots:
-                    stopped, end = True, place[here] + 1
+                    stopped, end = True, place + 1
             elif robot.mode == "virtual" and shooter is None:
                 hits.append(robot)
         if stopped and shooter is not None:
             break
-    return list(beam.squares[:end]), hits
+    return end, hits
 
 
 def _walk(ctx: Ctx, ray: tuple[Square, ...], shooter: Player | None, passes_robots: bool,
           occupants: dict[Square, list[Player]]) -> tuple[list[Square], list[Player]]:
-    """``trace`` square by square, for a beam a drawbridge may stop."""
+    """Squares and hits of a beam a drawbridge may stop, square by square."""
     squares: list[Square] = []
     hits: list[Player] = []
     bridges = ctx.board.bridges
@@ -82,32 +92,80 @@ def standing(ctx: Ctx) -> dict[Square, list[Player]]:
     return occupants
 
 
-def board_lasers(ctx: Ctx) -> None:
-    hits: list[Player] = []
+def fire(ctx: Ctx) -> None:
+    """Board lasers (the board step), then robot lasers (the laser step); who stands where is
+    looked up once for both unless a board laser destroys a robot."""
     occupants = standing(ctx)
-    for laser in ctx.board.lasers:
-        hits += trace(ctx, laser.square, laser.facing, None, laser.colour != "blue", occupants)[1]
+    board_lasers(ctx, occupants)
+    ctx.step = "laser"
+    robot_lasers(ctx, occupants if ctx.roster is not None else standing(ctx))
+
+
+def board_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
+    """Every turret at once; a beam's hits come from the turrets' squares the robots stand on
+    (``Floor.cover``), and a beam over a drawbridge is walked."""
+    lasers, floor = ctx.board.lasers, ctx.floor
+    if not lasers:
+        return
+    met: dict[int, list[tuple[int, Square]]] = {index: [] for index in floor.walked}
+    for square in occupants:
+        for index, place in floor.cover.get(square, ()):
+            met.setdefault(index, []).append((place, square))
+    hits: list[Player] = []
+    for index in sorted(met):  # in the board's order of turrets
+        laser = lasers[index]
+        passes = laser.colour != "blue"
+        if index in floor.walked:
+            hits += _beam_hits(ctx, ctx.board.beam(laser.square, laser.facing, False), None, passes, occupants)[1]
+        else:
+            hits += _hits(met[index], occupants, None, passes, 0)[1]  # (where it ends: not needed)
     for robot in hits:
         if robot.square is not None:
-            ctx.emit("board-laser", robot, "board laser", damage=1)
+            ctx.record("board-laser", robot, _burnt)
             damage(ctx, robot, 1, "board laser")
 
 
-def robot_lasers(ctx: Ctx) -> None:
+def _burnt() -> tuple[str, dict[str, Any]]:
+    return "board laser", {"damage": 1}
+
+
+def robot_lasers(ctx: Ctx, occupants: dict[Square, list[Player]]) -> None:
     shots: list[tuple[Player, list[Player]]] = []
-    occupants = standing(ctx)
+    shots_from, occupied, events = ctx.board.shots, occupants.keys(), ctx.events is not None
     for robot in ctx.robots():
         if robot.mode != "real" or robot.rebooting:
             continue
-        squares, hits = trace(ctx, robot.square, robot.facing, robot, False,  # type: ignore[arg-type]
-                              occupants)
-        if ctx.events is not None:
-            names = [h.name for h in hits]
-            span = span_name(squares)
-            ctx.emit("laser", robot, f"fires {span}" + (f", hits {', '.join(names)}" if names else ""),
-                     squares=span, hits=names)
-        shots.append((robot, hits))
+        beam = shots_from[robot.square][robot.facing]  # type: ignore[index]
+        if beam.over_bridge:
+            end, hits = _beam_hits(ctx, beam, robot, False, occupants)
+        elif beam.place.keys().isdisjoint(occupied):
+            if events:  # most shots meet nobody: known at once
+                ctx.record("laser", robot, _fired, beam.squares, len(beam.squares), ())
+            continue
+        else:
+            end, hits = _first_real(beam.squares, occupants, robot)
+        if events:
+            ctx.record("laser", robot, _fired, beam.squares, end, tuple(h.name for h in hits))
+        if hits:
+            shots.append((robot, hits))
     for shooter, hits in shots:
         for robot in hits:
             if robot.square is not None:
                 damage(ctx, robot, 1, f"laser of {shooter.name}")
+
+
+def _first_real(squares: tuple[Square, ...], occupants: dict[Square, list[Player]],
+                shooter: Player) -> tuple[int, list[Player]]:
+    """(how many squares a robot's beam crosses, [the real robot it stops at] or []): the
+    beam walked to its first robot, cheaper than placing every robot on it."""
+    for place, square in enumerate(squares):
+        for robot in occupants.get(square, ()):
+            if robot.mode == "real" and robot is not shooter:
+                return place + 1, [robot]
+    return len(squares), []
+
+
+def _fired(squares: tuple[Square, ...], end: int, hit: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    """A shot along the first ``end`` of ``squares``: a straight line, named by its two ends."""
+    names, span = list(hit), span_name([squares[0], squares[end - 1]] if end else [])
+    return f"fires {span}" + (f", hits {', '.join(names)}" if names else ""), {"squares": span, "hits": names}

@@ -7,8 +7,10 @@ moves. Turning in place never triggers them.
 
 from __future__ import annotations
 
-from .board import FACINGS, Square, neighbour, square_name
-from .cards import deck
+from typing import Any
+
+from .board import FACINGS, OFF, Square, square_name
+from .cards import CardKind
 from .context import Ctx
 from .damage import damage, destroy
 from .state import Player
@@ -16,31 +18,26 @@ from .state import Player
 FENCE_DAMAGE = 2
 
 
-def play_card(ctx: Ctx, robot: Player, card: int) -> None:
-    """Carry out one program card (``card`` is its priority, the time index)."""
-    kind = deck().kind(card)
+def play_card(ctx: Ctx, robot: Player, card: int, kind: CardKind) -> None:
+    """Carry out one program card (``card`` is its priority, the time index; ``kind`` what it does)."""
     if kind.turn:
         robot.facing = (robot.facing + kind.turn) % 4
-        if ctx.events is not None:
-            ctx.emit("turn", robot, f"face {FACINGS[robot.facing]}", facing=FACINGS[robot.facing],
-                     time=card)
-    elif kind.move:
-        way = robot.facing if kind.move > 0 else (robot.facing + 2) % 4
-        move(ctx, robot, way, abs(kind.move), card)
-    elif kind.side:
-        move(ctx, robot, (robot.facing + kind.side) % 4, 1, card)
+        if ctx.events is not None:  # (a search steps without events: not even the call)
+            ctx.record("turn", robot, _turned, robot.facing, card)
+    elif kind.move or kind.side:
+        if kind.move:
+            way, squares = (robot.facing, kind.move) if kind.move > 0 else ((robot.facing + 2) % 4, -kind.move)
+        else:
+            way, squares = (robot.facing + kind.side) % 4, 1
+        for _ in range(squares):
+            if not step(ctx, robot, way, card):
+                if robot.square is not None:
+                    ctx.record("obstruction", robot, _obstructed, card)
+                return
+            if robot.square is None:
+                return  # destroyed on the way
     else:
         ctx.emit("idle", robot, "stand still", time=card)
-
-
-def move(ctx: Ctx, robot: Player, way: int, squares: int, time: int) -> None:
-    for _ in range(squares):
-        if robot.square is None:
-            return  # destroyed on the way
-        if not step(ctx, robot, way, time):
-            if robot.square is not None:
-                ctx.emit("obstruction", robot, "obstruction encountered", time=time)
-            return
 
 
 def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move") -> bool:
@@ -50,15 +47,15 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
     whether the robot left its square. A chain of pushes fails as a whole when
     its front robot cannot move.
     """
-    board, here = ctx.board, robot.square
+    here = robot.square
     assert here is not None
-    if board.wall_between(here, way):
-        return False
-    target = neighbour(here, way)
-    if not board.on_board(target):
+    target = ctx.exits[here][way]
+    if target is None:
+        return False  # a wall
+    if target is OFF:
         fence(ctx, robot)
         return False
-    if target in board.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
+    if ctx.bridges and target in ctx.bridges and ctx.bridge_raised(target) == (way + 2) % 4:
         return False  # the bridge itself acts as a wall from its own side
     other = ctx.blocker(target, robot)
     if other is not None and not step(ctx, other, way, time, "push"):
@@ -66,26 +63,39 @@ def step(ctx: Ctx, robot: Player, way: int, time: int | None, how: str = "move")
             return False
     robot.square = target
     if ctx.events is not None:
-        _moved(ctx, robot, target, time, how)
-    if target in ctx.cells:  # most squares are plain floor
+        ctx.record(how, robot, _moved, how, target, time)
+    if target in ctx.entry:  # most squares do nothing to a robot that enters
         enter(ctx, robot, target)
     return True
 
 
-def _moved(ctx: Ctx, robot: Player, target: Square, time: int | None, how: str) -> None:
+# -- the events' words and data (events.py), made when they are read ----------
+def _turned(facing: int, time: int) -> tuple[str, dict[str, Any]]:
+    return f"face {FACINGS[facing]}", {"facing": FACINGS[facing], "time": time}
+
+
+def _obstructed(time: int) -> tuple[str, dict[str, Any]]:
+    return "obstruction encountered", {"time": time}
+
+
+def _moved(how: str, target: Square, time: int | None) -> tuple[str, dict[str, Any]]:
+    """``how``: move, push (by a robot) or pusher (the board element)."""
     name = square_name(target)
-    by = {"time": time} if time is not None else {}
+    if how == "pusher":
+        return f"pusher to {name}", {"square": name}
+    by = {"square": name, "time": time} if time is not None else {"square": name}
     if how == "push":
         at = f" at {time}" if time is not None else ""
-        ctx.emit("push", robot, f"pushed{at} to {name}", square=name, **by)
-    elif how == "pusher":
-        ctx.emit("pusher", robot, f"pusher to {name}", square=name)
-    else:
-        ctx.emit("move", robot, f"move to {name}", square=name, **by)
+        return f"pushed{at} to {name}", by
+    return f"move to {name}", by
+
+
+def _fenced() -> tuple[str, dict[str, Any]]:
+    return "electric fence", {"damage": FENCE_DAMAGE}
 
 
 def fence(ctx: Ctx, robot: Player) -> None:
-    ctx.emit("fence", robot, "electric fence", damage=FENCE_DAMAGE)
+    ctx.record("fence", robot, _fenced)
     damage(ctx, robot, FENCE_DAMAGE, "electric fence")
 
 

@@ -8,13 +8,15 @@ upgrades and virtual robots turning real.
 from __future__ import annotations
 
 import random
+from operator import attrgetter, itemgetter
+from typing import Any
 
-from .board import FACINGS, square_name
+from .board import FACINGS, Square, square_name
 from .cards import deck
 from .context import Ctx
 from .damage import repair
 from .elements import conveyors, crushers, gears, pushers
-from .lasers import board_lasers, robot_lasers
+from .lasers import fire
 from .movement import play_card
 from .state import MAX_HP, REGISTERS, Player
 
@@ -82,34 +84,47 @@ def run_stage(ctx: Ctx, stage: int) -> None:
     state, cards = ctx.state, deck()
     ctx.stage, ctx.step = stage, "move"
     ctx.roster, ctx.keep_roster = None, True
-    acting = [(p.program[stage - 1], p) for p in ctx.robots()
-              if p.program is not None and not p.rebooting and p.program[stage - 1] is not None]
+    register = stage - 1
+    acting = [(card, p) for p in ctx.robots()
+              if p.program is not None and not p.rebooting and (card := p.program[register]) is not None]
     if ctx.events is not None:
-        ctx.emit("stage", None, f"turn {state.turn} stage {stage}",
-                 modes={p.name: _mode(p) for p in state.players},
-                 cards={p.name: cards.name(c) for c, p in acting})  # type: ignore[arg-type]
-    for card, robot in sorted(acting, key=lambda cp: -cp[0]):  # type: ignore[operator]
+        ctx.record("stage", None, _staged, state.turn, stage, tuple((p.name, _mode(p)) for p in state.players),
+                   tuple((p.name, c) for c, p in acting))
+    kinds = cards.by_priority
+    for card, robot in sorted(acting, key=itemgetter(0), reverse=True):
         if robot.square is not None:
-            play_card(ctx, robot, card)  # type: ignore[arg-type]
+            play_card(ctx, robot, card, kinds[card])
     ctx.step = "board"
     conveyors(ctx)
     pushers(ctx)
     gears(ctx)
     crushers(ctx)
-    board_lasers(ctx)
-    ctx.step = "laser"
-    robot_lasers(ctx)
+    fire(ctx)
     ctx.step = "check"
     checkpoints(ctx)
     state.stages += 1
     if ctx.events is not None:
-        ctx.emit("stage-end", None, f"end of stage {stage}",
-                 hp={p.name: p.hp for p in state.players},
-                 squares={p.name: square_name(p.square) if p.square else None for p in state.players},
-                 facings={p.name: FACINGS[p.facing] for p in state.players})
+        ctx.record("stage-end", None, _stage_ended, stage,
+                   tuple((p.name, p.hp, p.square, p.facing) for p in state.players))
     check_winner(ctx)
     ctx.stage = 0
     ctx.roster, ctx.keep_roster = None, False
+
+
+def _staged(turn: int, stage: int, modes: tuple[tuple[str, str], ...],
+            acting: tuple[tuple[str, int], ...]) -> tuple[str, dict[str, Any]]:
+    name = deck().name
+    return f"turn {turn} stage {stage}", {"modes": dict(modes), "cards": {p: name(c) for p, c in acting}}
+
+
+def _stage_ended(stage: int, robots: tuple[tuple[str, int, Square | None, int], ...]) -> tuple[str, dict[str, Any]]:
+    return f"end of stage {stage}", {
+        "hp": {name: hp for name, hp, _, _ in robots},
+        "squares": {name: square_name(square) if square else None for name, _, square, _ in robots},
+        "facings": {name: FACINGS[facing] for name, _, _, facing in robots}}
+
+
+_mode_of, _flags_of = attrgetter("mode"), attrgetter("flags")
 
 
 def _mode(player: Player) -> str:
@@ -118,26 +133,28 @@ def _mode(player: Player) -> str:
 
 def checkpoints(ctx: Ctx) -> None:
     """End of stage: checkpoints, flags in order, upgrade stations, virtual -> real."""
-    state, board, cells = ctx.state, ctx.board, ctx.cells
+    state, marks = ctx.state, ctx.floor.marks
     for robot in ctx.robots():
+        mark = marks.get(robot.square)  # type: ignore[arg-type]
+        if mark is None or robot.rebooting:  # most squares mark nothing
+            continue
         square = robot.square
         assert square is not None
-        cell = cells.get(square)
-        flag = board.flag_number(square)
-        is_repair = cell is not None and cell["type"] == "repair"
-        if not robot.rebooting and (flag or is_repair) and robot.checkpoint != square:
+        flag, is_repair, is_upgrade = mark
+        if (flag or is_repair) and robot.checkpoint != square:
             robot.checkpoint = square
             ctx.emit("checkpoint", robot, f"checkpoint {square_name(square)}", square=square_name(square))
-        if not robot.rebooting and flag == robot.flags + 1:
+        if flag == robot.flags + 1:
             robot.flags = flag
             ctx.emit("flag", robot, f"flag {flag} touched", flag=flag)
-        if (cell is not None and cell["type"] == "upgrade" and not robot.rebooting
-                and square not in robot.stations):
+        if is_upgrade and square not in robot.stations:
             robot.stations.append(square)
             words = f"upgrade station {square_name(square)}"
             if len(robot.stations) % 2 == 0 and len(robot.stations) // 2 <= len(deck().sets):
                 words += f", card set {deck().sets[len(robot.stations) // 2 - 1][0]} unlocked"
             ctx.emit("upgrade", robot, words, square=square_name(square))
+    if "virtual" not in map(_mode_of, ctx.robots()):
+        return  # only virtual robots turn real
     for robot in ctx.robots():
         if (robot.mode == "virtual" and (state.turn, ctx.stage) >= (robot.virtual_turn, REGISTERS)
                 and ctx.alone(robot)):
@@ -148,7 +165,8 @@ def checkpoints(ctx: Ctx) -> None:
 def check_winner(ctx: Ctx) -> None:
     state = ctx.state
     goal = len(ctx.board.flags)
-    winners = [i for i, p in enumerate(state.players) if p.flags >= goal]
+    winners = [i for i, p in enumerate(state.players) if p.flags >= goal] \
+        if max(map(_flags_of, state.players), default=0) >= goal else []
     if winners:
         finish(ctx, winners, f"touched all {goal} flags")
     elif all(p.mode == "out" for p in state.players):
