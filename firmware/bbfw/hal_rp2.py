@@ -58,7 +58,7 @@ class Hal:
         self.spi = SPI(0, baudrate=SPI_HZ, polarity=0, phase=0, sck=Pin(pins["sck"]),
                        mosi=Pin(pins["mosi"]), miso=Pin(pins["miso"]))
         Pin(pins["rst"], Pin.OUT, value=1)  # readers out of hard power-down
-        self.readers = self._make_readers(cfg["slots"])
+        self.readers = self._make_readers(cfg)
         self.strip = self._make_strip(cfg)
         self.boot_errors += selftest.check(cfg, self.readers.alive, self._chain_short(cfg))
         # the config checks and the hardware checks run once: their modules
@@ -70,12 +70,13 @@ class Hal:
         self._stdout = sys.stdout.buffer
         self._watchdog = None
 
-    def _make_readers(self, slots):
+    def _make_readers(self, cfg):
+        slots = cfg["slots"]
         p = self.pins
         chain = HC595(self.spi, Pin(p["cs_latch"], Pin.OUT, value=0),
                       Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
         cs = chain.cs(0)  # one driver and chip select for every reader
-        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots))
+        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots), cfg.get("fields"), cfg.get("rf"))
         bank.init()
         return bank
 

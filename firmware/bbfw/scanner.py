@@ -24,8 +24,8 @@
 #   on_trouble(slot, state)        a slot that cannot count, and when it can
 #       again: UNREADABLE (something answers but its UID or payload never
 #       reads cleanly: a detuned or half-inserted tag), SEVERAL (two tags or
-#       more in the field), 0 when that is over; a tile does not arrive while
-#       its slot is in trouble.
+#       more in the field), CROSS (it hears a tile another slot holds), 0 when
+#       that is over; a tile does not arrive while its slot is in trouble.
 #
 # Scheduling: priority slots are polled first in every step, rotating when the
 # budget is short; the rest of the budget goes to the other slots (round robin)
@@ -37,6 +37,19 @@
 # slots again, so that the step's slow poll and the other tasks' time never
 # fall between the same two looks at an empty slot: the worst wait for a new
 # tile is one of them, not their sum (host/botboard/bench/scan_worst.py).
+# Field groups (bank.groups, from the layout: host/botboard/board/fields.py):
+# neighbouring readers are in different groups and never have their fields on
+# together, so a tile is never powered by its own reader while a neighbour
+# listens.  Each step is one group's turn: its priority slots, then the other
+# slots of that group in rotation (budget less the group's priority slots:
+# more of them than without groups, so the whole board still comes round
+# quickly); watch() ends the turn and switches on the next group's fields, so
+# that the guard time before their first request passes while the other tasks
+# run.  Only the fields of the slots a turn polls are on: at most `budget`.
+# A UID already present in another slot does not arrive: the slot is in
+# trouble CROSS and E_CROSS_READ names both slots (a reader hearing its
+# neighbour's tile, or a tile half-way between two slots).
+#
 # The bank needs poll(slot) and read_payload(slot); when it also has
 # status / collided byte arrays (ReaderBank), errors are classified.
 # A step without arrivals or departures allocates nothing.
@@ -47,12 +60,14 @@ from .readers import NO_PAYLOAD, BAD_PAYLOAD, STATUS_NAMES
 
 E_BAD_TAG = const(4)  # = bbshared.messages.E_BAD_TAG (ref: slot)
 E_READER = const(5)  # = bbshared.messages.E_READER (ref: slot)
+E_CROSS_READ = const(11)  # = bbshared.messages.E_CROSS_READ (ref: slot)
 
 _UID_MAX = const(10)
 _F_DEAD = const(1)
 _F_SEVERAL = const(2)
 UNREADABLE = const(2)  # slot states (= bbshared.messages SLOT states)
 SEVERAL = const(3)
+CROSS = const(4)
 
 
 class SlotScanner:
@@ -88,6 +103,12 @@ class SlotScanner:
         self.present_every = 1
         self._skips = bytearray(slots)
         self._check_turn = False  # a tag check waited while another slot was polled
+        self._groups = getattr(bank, "groups", None)
+        self._turn = 0  # the field group whose turn it is
+        self._budget = 4  # of the last step: the next turn's fields are switched with it
+        if self._groups is not None:
+            self._ngroups = max(self._groups) + 1
+            self._skips_plan = bytearray(slots)  # fields wanted on in a turn
         self.set_priority(())
 
     def set_priority(self, slots_first):
@@ -118,10 +139,18 @@ class SlotScanner:
         oldest = -1  # the priority slot holding a tag whose check is most overdue
         every = self.present_every
         skips = self._skips
+        g = self._groups
+        turn = self._turn
+        mine = np
+        if g is not None:
+            self._budget = budget
+            mine = self._fields_on(turn, budget)
         while polled < quota and visits < np:
             s = self._prio[self._pcur]
             self._pcur = (self._pcur + 1) % np
             visits += 1
+            if g is not None and g[s] != turn:
+                continue
             if every > 1 and self.present[s]:
                 if skips[s] < 255:
                     skips[s] += 1
@@ -133,7 +162,7 @@ class SlotScanner:
         # the polls beyond the priority visits (a skipped visit still uses its
         # share): tag checks and the other slots.  Both can be slow (a select),
         # so with one such poll a step they take turns: no step holds two
-        slow = budget - min(quota, np)
+        slow = budget - min(quota, mine)
         if oldest >= 0:
             if slow > 1 or self._check_turn or (not nr and polled < quota):
                 # one tag check per step, the most overdue first: every slot
@@ -146,11 +175,59 @@ class SlotScanner:
             else:
                 self._check_turn = True  # the other slots have this step, the check the next
         for _ in range(min(slow, nr)):
-            s = self._rest[self._rcur]
-            self._rcur = (self._rcur + 1) % nr
+            s = self._next_rest(turn)
+            if s < 0:
+                break
             self._poll(s)
             polled += 1
         return polled
+
+    def _next_rest(self, turn):
+        # the next other slot of this turn's group, round robin (-1: none)
+        nr = self._nrest
+        g = self._groups
+        for _ in range(nr):
+            s = self._rest[self._rcur]
+            self._rcur = (self._rcur + 1) % nr
+            if g is None or g[s] == turn:
+                return s
+        return -1
+
+    def _fields_on(self, turn, budget):
+        # The fields of the slots this turn may poll: its group's priority
+        # slots and the next others of the group in rotation; every other
+        # field off.  Returns the group's priority slots.  (poll() switches a
+        # field on itself should a slot outside this plan be polled.)
+        bank = self._bank
+        g = self._groups
+        on = bank.on
+        want = self._skips_plan
+        for i in range(self.slots):
+            want[i] = 0
+        mine = 0
+        for i in range(self._nprio):
+            s = self._prio[i]
+            if g[s] == turn:
+                want[s] = 1
+                mine += 1
+        nr = self._nrest
+        k = budget - mine
+        r = self._rcur
+        for _ in range(nr):
+            if k <= 0:
+                break
+            s = self._rest[r]
+            r = (r + 1) % nr
+            if g[s] == turn:
+                want[s] = 1
+                k -= 1
+        for s in range(self.slots):
+            if on[s] and not want[s]:
+                bank.field(s, False)
+        for s in range(self.slots):
+            if want[s] and not on[s]:
+                bank.field(s, True)
+        return mine
 
     def watch(self):
         # The empty priority slots again, in the order of the last step, after
@@ -162,13 +239,19 @@ class SlotScanner:
         # the next step.  Returns the polls made.
         np = self._nprio
         polled = 0
+        g = self._groups
         for i in range(np):
             s = self._prio[(self._pcur + i) % np]
             if (self.present[s] or self._hits[s] or self.trouble[s]
-                    or self._flags[s] & _F_DEAD):
+                    or self._flags[s] & _F_DEAD or g is not None and g[s] != self._turn):
                 continue
             self._poll(s)
             polled += 1
+        if g is not None:
+            # the turn ends: the next group's fields on now, their guard time
+            # passing while the other tasks run
+            self._turn = (self._turn + 1) % self._ngroups
+            self._fields_on(self._turn, self._budget)
         return polled
 
     # --- one slot --------------------------------------------------------
@@ -262,7 +345,7 @@ class SlotScanner:
             self._quiet[s] = min(self._quiet[s] + 1, 255)
             if self._quiet[s] >= self.absent_after:
                 self._garbled[s] = 0
-                if self.trouble[s] == UNREADABLE:
+                if self.trouble[s] == UNREADABLE or self.trouble[s] == CROSS:
                     self._set_trouble(s, 0)
             return
         self._quiet[s] = 0
@@ -311,9 +394,36 @@ class SlotScanner:
                 self._hits[s] = 0  # never read: the tag is gone, no arrival
                 self._fails[s] = 0
                 return
+        other = self._holder(s)
+        if other >= 0:
+            # one tile heard by two readers: a fault, never a second tile
+            if self.trouble[s] != CROSS:
+                self._error(s, E_CROSS_READ, "hears the tile of slot %d too: lay that tile in the "
+                            "middle of its slot; if it is there, this reader is too close to it "
+                            "(hardware/wiring.md, reader spacing)" % other)
+            self._set_trouble(s, CROSS)
+            self._hits[s] = 0
+            self._fails[s] = 0
+            return
         self.present[s] = 1
         self._miss[s] = 0
         self._fails[s] = 0
-        if self.trouble[s] == UNREADABLE:
-            self._set_trouble(s, 0)  # it read in the end
+        if self.trouble[s] == UNREADABLE or self.trouble[s] == CROSS:
+            self._set_trouble(s, 0)  # it read in the end, and alone
         self._on_event(s, True, self._stored(s), payload)
+
+    def _holder(self, s):
+        # another slot where the UID just read at s is present, or -1
+        b = self._uid
+        n = self._uidlen[s]
+        base = s * _UID_MAX
+        for t in range(self.slots):
+            if t == s or not self.present[t] or self._uidlen[t] != n:
+                continue
+            o = t * _UID_MAX
+            i = 0
+            while i < n and b[o + i] == b[base + i]:
+                i += 1
+            if i == n:
+                return t
+        return -1

@@ -3,7 +3,8 @@
 # API (hardware injected, nothing created at import time):
 #   r = MFRC522(spi, cs)     spi: machine.SPI-like (write, write_readinto);
 #                            cs: Pin-like chip select, active low (.value(v))
-#   r.init() -> bool         soft reset, timer, antenna on; False if no chip answers
+#   r.init() -> bool         soft reset, timer, gain and drive (MFRC522.rf),
+#                            antenna on; False if no chip answers
 #   r.version() -> int       VersionReg (0x91/0x92 genuine, 0x88 FM17522 clone;
 #                            0x00 or 0xFF means nobody on the bus)
 #   r.antenna(on)            RF field on/off (off also resets every tag)
@@ -75,6 +76,9 @@ _TxModeReg = const(0x12)  # transmit framing and speed
 _RxModeReg = const(0x13)  # receive framing and speed
 _TxControlReg = const(0x14)  # antenna driver pins TX1/TX2
 _TxASKReg = const(0x15)  # transmit modulation
+_RFCfgReg = const(0x26)  # RxGain in bits 6..4 (18..48 dB, datasheet 9.3.3.6)
+_CWGsPReg = const(0x28)  # p-driver conductance without modulation: the carrier's drive
+_ModGsPReg = const(0x29)  # p-driver conductance during modulation
 _CRCResultRegH = const(0x21)  # CRC result, MSB
 _CRCResultRegL = const(0x22)  # CRC result, LSB
 _TModeReg = const(0x2A)  # timer settings
@@ -185,6 +189,10 @@ class MFRC522:
     atqa = 0
     sak = 0
     spi_bytes = 0  # SPI bytes clocked by all readers (for the figures)
+    # (RFCfgReg, CWGsPReg, ModGsPReg) init() writes, or None for the chip's
+    # reset values: the range a slot needs (board.json "rf", from the layout's
+    # pitch and the coupling model: host/botboard/board/fields.py)
+    rf = None
 
     def __init__(self, spi, cs):
         if _b2 is None:
@@ -278,6 +286,11 @@ class MFRC522:
         self._wreg(_TxASKReg, 0x40)  # Force100ASK: ISO 14443-A modulation
         self._wreg(_ModeReg, 0x3D)  # CRC preset 0x6363 (CRC_A)
         self._wreg(_CollReg, 0x00)  # ValuesAfterColl=0: bits after a collision read 0
+        rf = MFRC522.rf
+        if rf:
+            self._wreg(_RFCfgReg, rf[0])
+            self._wreg(_CWGsPReg, rf[1])
+            self._wreg(_ModGsPReg, rf[2])
         self.antenna(True)
         return True
 
