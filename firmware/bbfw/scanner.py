@@ -108,7 +108,8 @@ class SlotScanner:
         self._budget = 4  # of the last step: the next turn's fields are switched with it
         if self._groups is not None:
             self._ngroups = max(self._groups) + 1
-            self._skips_plan = bytearray(slots)  # fields wanted on in a turn
+            self._want = bytearray(slots)  # fields wanted on in a turn
+            self._gcur = bytearray(self._ngroups)  # each group's place in the other slots' rotation
         self.set_priority(())
 
     def set_priority(self, slots_first):
@@ -129,6 +130,9 @@ class SlotScanner:
         self._nrest = r
         self._pcur = 0
         self._rcur = 0
+        if self._groups is not None:
+            for i in range(self._ngroups):
+                self._gcur[i] = 0
 
     def step(self, budget=4):
         np = self._nprio
@@ -174,24 +178,44 @@ class SlotScanner:
                 slow -= 1
             else:
                 self._check_turn = True  # the other slots have this step, the check the next
+        if g is not None:
+            return polled + self._rest_turn(turn, min(slow, nr), True)
         for _ in range(min(slow, nr)):
-            s = self._next_rest(turn)
-            if s < 0:
-                break
+            s = self._rest[self._rcur]
+            self._rcur = (self._rcur + 1) % nr
             self._poll(s)
             polled += 1
         return polled
 
-    def _next_rest(self, turn):
-        # the next other slot of this turn's group, round robin (-1: none)
+    def _rest_turn(self, turn, k, poll):
+        # Up to k other slots of the turn's group, in rotation from where the
+        # group's last turn stopped, at most one of them holding a tile (its
+        # field was off since its last look: a full select, the slowest poll);
+        # poll False: only marks them in the turn's plan.  Returns how many.
         nr = self._nrest
         g = self._groups
+        c = self._gcur[turn]
+        tile = 1
+        made = 0
         for _ in range(nr):
-            s = self._rest[self._rcur]
-            self._rcur = (self._rcur + 1) % nr
-            if g is None or g[s] == turn:
-                return s
-        return -1
+            if made >= k:
+                break
+            s = self._rest[c]
+            c = (c + 1) % nr
+            if g[s] != turn:
+                continue
+            if self.present[s]:
+                if not tile:
+                    continue
+                tile = 0
+            made += 1
+            if poll:
+                self._poll(s)
+            else:
+                self._want[s] = 1
+        if poll:
+            self._gcur[turn] = c
+        return made
 
     def _fields_on(self, turn, budget):
         # The fields of the slots this turn may poll: its group's priority
@@ -201,7 +225,7 @@ class SlotScanner:
         bank = self._bank
         g = self._groups
         on = bank.on
-        want = self._skips_plan
+        want = self._want
         for i in range(self.slots):
             want[i] = 0
         mine = 0
@@ -210,17 +234,7 @@ class SlotScanner:
             if g[s] == turn:
                 want[s] = 1
                 mine += 1
-        nr = self._nrest
-        k = budget - mine
-        r = self._rcur
-        for _ in range(nr):
-            if k <= 0:
-                break
-            s = self._rest[r]
-            r = (r + 1) % nr
-            if g[s] == turn:
-                want[s] = 1
-                k -= 1
+        self._rest_turn(turn, budget - mine, False)
         for s in range(self.slots):
             if on[s] and not want[s]:
                 bank.field(s, False)

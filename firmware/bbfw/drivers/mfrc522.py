@@ -298,8 +298,9 @@ class MFRC522:
         return self._rreg(_ErrorReg) & _ERR_TEMP != 0
 
     def antenna(self, on):
-        v = self._rreg(_TxControlReg)
-        self._wreg(_TxControlReg, (v | 0x03) if on else (v & 0xFC))
+        # Tx1RFEn and Tx2RFEn over the reset value 0x80 (InvTx2RFOn), written
+        # without reading first: the field groups switch fields every turn
+        self._wreg(_TxControlReg, 0x83 if on else 0x80)
 
     def crc(self, buf, n):
         # CRC_A of buf[:n] by the coprocessor; -1 if the chip never finishes

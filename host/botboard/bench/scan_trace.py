@@ -123,13 +123,12 @@ Runner = Callable[[str, str], str]  # (code, heap) -> what MicroPython printed
 
 
 def record(run: Runner, config: str, phase: sw.Phase, steps: int, place_at: int = -1,
-           target: int = 255) -> list[tuple[str, int]]:
+           target: int = 255, slots: int = sw.STATION_SLOTS + sw.OTHER_SLOTS) -> list[tuple[str, int]]:
     """The operations of ``steps`` input steps in a phase (the big arena's slots: the active
     station 0-5, the others after it); with ``place_at``, a tile laid in slot ``target``
     before operation place_at, recorded until its event."""
     filled = STATION[:phase.station_tiles]
-    tiles = filled + (list(range(sw.STATION_SLOTS, sw.STATION_SLOTS + sw.OTHER_SLOTS))
-                      if phase.others_full else [])
+    tiles = filled + (list(range(sw.STATION_SLOTS, slots)) if phase.others_full else [])
     listed = STATION if phase.lists_filled else STATION[phase.station_tiles:]
     params = {"config": config, "kinds": KINDS, "tiles": tiles, "priority": listed,
               "warmup": WARMUP_STEPS, "steps": steps, "place_at": place_at, "target": target}
