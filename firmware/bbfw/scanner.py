@@ -103,13 +103,14 @@ class SlotScanner:
         self.present_every = 1
         self._skips = bytearray(slots)
         self._check_turn = False  # a tag check waited while another slot was polled
-        self._groups = getattr(bank, "groups", None)
-        self._turn = 0  # the field group whose turn it is
-        self._budget = 4  # of the last step: the next turn's fields are switched with it
-        if self._groups is not None:
-            self._ngroups = max(self._groups) + 1
-            self._want = bytearray(slots)  # fields wanted on in a turn
-            self._gcur = bytearray(self._ngroups)  # each group's place in the other slots' rotation
+        self._groups = g = getattr(bank, "groups", None)
+        if g is not None:
+            # [the group whose turn it is, the last step's budget (the next turn's
+            # fields are switched with it), the groups, then each group's place
+            # in the other slots' rotation]: one buffer, not five attributes
+            self._gs = bytearray(3 + max(g) + 1)
+            self._gs[1] = 4
+            self._gs[2] = max(g) + 1
         self.set_priority(())
 
     def set_priority(self, slots_first):
@@ -131,8 +132,8 @@ class SlotScanner:
         self._pcur = 0
         self._rcur = 0
         if self._groups is not None:
-            for i in range(self._ngroups):
-                self._gcur[i] = 0
+            for i in range(3, len(self._gs)):
+                self._gs[i] = 0
 
     def step(self, budget=4):
         np = self._nprio
@@ -144,10 +145,11 @@ class SlotScanner:
         every = self.present_every
         skips = self._skips
         g = self._groups
-        turn = self._turn
+        turn = 0
         mine = np
         if g is not None:
-            self._budget = budget
+            turn = self._gs[0]
+            self._gs[1] = budget
             mine = self._fields_on(turn, budget)
         while polled < quota and visits < np:
             s = self._prio[self._pcur]
@@ -179,7 +181,7 @@ class SlotScanner:
             else:
                 self._check_turn = True  # the other slots have this step, the check the next
         if g is not None:
-            return polled + self._rest_turn(turn, min(slow, nr), True)
+            return polled + self._rest_turn(turn, min(slow, nr), 1)
         for _ in range(min(slow, nr)):
             s = self._rest[self._rcur]
             self._rcur = (self._rcur + 1) % nr
@@ -191,10 +193,10 @@ class SlotScanner:
         # Up to k other slots of the turn's group, in rotation from where the
         # group's last turn stopped, at most one of them holding a tile (its
         # field was off since its last look: a full select, the slowest poll);
-        # poll False: only marks them in the turn's plan.  Returns how many.
+        # poll 0: only switches their fields on.  Returns how many.
         nr = self._nrest
         g = self._groups
-        c = self._gcur[turn]
+        c = self._gs[3 + turn]
         tile = 1
         made = 0
         for _ in range(nr):
@@ -212,35 +214,29 @@ class SlotScanner:
             if poll:
                 self._poll(s)
             else:
-                self._want[s] = 1
+                self._bank.field(s, True)
         if poll:
-            self._gcur[turn] = c
+            self._gs[3 + turn] = c
         return made
 
     def _fields_on(self, turn, budget):
-        # The fields of the slots this turn may poll: its group's priority
-        # slots and the next others of the group in rotation; every other
-        # field off.  Returns the group's priority slots.  (poll() switches a
+        # The fields of the slots this turn may poll, and no other group's:
+        # its group's priority slots and the next others of the group in
+        # rotation.  Returns the group's priority slots.  (poll() switches a
         # field on itself should a slot outside this plan be polled.)
         bank = self._bank
         g = self._groups
         on = bank.on
-        want = self._want
-        for i in range(self.slots):
-            want[i] = 0
+        for s in range(self.slots):
+            if on[s] and g[s] != turn:
+                bank.field(s, False)
         mine = 0
         for i in range(self._nprio):
             s = self._prio[i]
             if g[s] == turn:
-                want[s] = 1
-                mine += 1
-        self._rest_turn(turn, budget - mine, False)
-        for s in range(self.slots):
-            if on[s] and not want[s]:
-                bank.field(s, False)
-        for s in range(self.slots):
-            if want[s] and not on[s]:
                 bank.field(s, True)
+                mine += 1
+        self._rest_turn(turn, budget - mine, 0)
         return mine
 
     def watch(self):
@@ -257,15 +253,16 @@ class SlotScanner:
         for i in range(np):
             s = self._prio[(self._pcur + i) % np]
             if (self.present[s] or self._hits[s] or self.trouble[s]
-                    or self._flags[s] & _F_DEAD or g is not None and g[s] != self._turn):
+                    or self._flags[s] & _F_DEAD or g is not None and g[s] != self._gs[0]):
                 continue
             self._poll(s)
             polled += 1
         if g is not None:
             # the turn ends: the next group's fields on now, their guard time
             # passing while the other tasks run
-            self._turn = (self._turn + 1) % self._ngroups
-            self._fields_on(self._turn, self._budget)
+            gs = self._gs
+            gs[0] = (gs[0] + 1) % gs[2]
+            self._fields_on(gs[0], gs[1])
         return polled
 
     # --- one slot --------------------------------------------------------
@@ -408,36 +405,20 @@ class SlotScanner:
                 self._hits[s] = 0  # never read: the tag is gone, no arrival
                 self._fails[s] = 0
                 return
-        other = self._holder(s)
-        if other >= 0:
-            # one tile heard by two readers: a fault, never a second tile
-            if self.trouble[s] != CROSS:
-                self._error(s, E_CROSS_READ, "hears the tile of slot %d too: lay that tile in the "
-                            "middle of its slot; if it is there, this reader is too close to it "
-                            "(hardware/wiring.md, reader spacing)" % other)
-            self._set_trouble(s, CROSS)
-            self._hits[s] = 0
-            self._fails[s] = 0
-            return
+        uid = self._stored(s)
+        for t in range(self.slots):
+            if t != s and self.present[t] and self._same(t, uid):
+                # one tile heard by two readers: a fault, never a second tile
+                # (the host's words for SLOT_CROSS say what to do)
+                if self.trouble[s] != CROSS:
+                    self._error(s, E_CROSS_READ, "hears the tile of slot %d too" % t)
+                self._set_trouble(s, CROSS)
+                self._hits[s] = 0
+                self._fails[s] = 0
+                return
         self.present[s] = 1
         self._miss[s] = 0
         self._fails[s] = 0
         if self.trouble[s] == UNREADABLE or self.trouble[s] == CROSS:
             self._set_trouble(s, 0)  # it read in the end, and alone
-        self._on_event(s, True, self._stored(s), payload)
-
-    def _holder(self, s):
-        # another slot where the UID just read at s is present, or -1
-        b = self._uid
-        n = self._uidlen[s]
-        base = s * _UID_MAX
-        for t in range(self.slots):
-            if t == s or not self.present[t] or self._uidlen[t] != n:
-                continue
-            o = t * _UID_MAX
-            i = 0
-            while i < n and b[o + i] == b[base + i]:
-                i += 1
-            if i == n:
-                return t
-        return -1
+        self._on_event(s, True, uid, payload)

@@ -118,9 +118,3 @@ def min_pitch(m: dict[str, Any] | None = None) -> float:
         d += 0.5
     return d + m["slot_tolerance_mm"]
 
-
-def fields_on_at_once(groups_: Sequence[int], budget: int) -> int:
-    """The most reader fields on at once: a turn switches on only the slots it polls
-    (at most the scan budget), all of one group."""
-    largest = max((list(groups_).count(g) for g in set(groups_)), default=0)
-    return min(largest, budget)
