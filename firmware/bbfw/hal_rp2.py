@@ -76,7 +76,9 @@ class Hal:
         chain = HC595(self.spi, Pin(p["cs_latch"], Pin.OUT, value=0),
                       Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
         cs = chain.cs(0)  # one driver and chip select for every reader
-        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots), cfg.get("fields"), cfg.get("rf"))
+        # the field groups and gain/drive are used once, here: out of the config kept
+        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots), cfg.pop("fields", None),
+                          cfg.pop("rf", None))
         bank.init()
         return bank
 

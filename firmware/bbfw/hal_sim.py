@@ -116,7 +116,7 @@ class Hal:
         # a configured slot the hardware lacks: a chip select wired to nothing
         self.readers = ReaderBank([MFRC522(self.field.spi, self.field.cs(i) if i < hw["slots"]
                                            else SimPin(1)) for i in range(slots)],
-                                  cfg.get("fields"), cfg.get("rf"))
+                                  cfg.pop("fields", None), cfg.pop("rf", None))  # used once
         self.readers.init()
         self.strip = ModelStrip(cfg["cells"] * cfg["leds_per_cell"], board_config.chain_leds(hw))
         self.boot_errors += selftest.check(

@@ -58,7 +58,7 @@ from micropython import const
 
 from bbshared import tilecheck  # the tile payload's layout and check (not the encoder: host side)
 from bbshared.messages import TAG_STATUS
-from .drivers.mfrc522 import MFRC522, OK, CHIP_TIMEOUT, PROTOCOL_ERROR, TIMEOUT
+from .drivers.mfrc522 import MFRC522, OK, CHIP_TIMEOUT, TIMEOUT
 
 NO_PAYLOAD = const(7)  # the tag answered but holds no tile payload
 BAD_PAYLOAD = const(8)  # a tile payload with a wrong CRC or unknown version
@@ -214,29 +214,7 @@ class ReaderBank:
         return bytes(data)
 
     def write_payload(self, slot, payload):
-        n = len(payload)
-        if n == 0 or n % 4 or n > 144:
-            raise ValueError("payload must be 4..144 bytes, a multiple of 4; got %d" % n)
-        d = self._d[slot]
-        self.field(slot, True)
-        self.settle()
-        st = self._wake(slot)
-        page = tilecheck.FIRST_PAGE
-        mv = memoryview(payload)
-        for p in range(n // 4):
-            if st != OK:
-                break
-            st = d.write(page + p, mv[4 * p:4 * p + 4])
-        for p in range(0, n // 4, 4):  # read back, 4 pages at a time
-            if st != OK:
-                break
-            st = d.read(page + p)
-            for i in range(min(16, n - 4 * p)):
-                if d.data[i] != payload[4 * p + i]:
-                    st = PROTOCOL_ERROR
-        if st != OK:
-            self._selected[slot] = 0
-        if self._d[slot].errors:
-            self._count(slot)
-        self.status[slot] = st
-        return st
+        # seldom used (WRITE_TAG): the code is rare.write_payload, loaded for the call
+        from .rare import write_payload
+
+        return write_payload(self, slot, payload)
