@@ -41,7 +41,7 @@
 #
 # Guard time: ISO/IEC 14443-3 lets a tag take 5 ms after the field comes on
 # before it must accept REQA/WUPA, so nothing is sent to a reader until
-# GUARD_US after its field came on (tests/firmware/test_fields.py: the chip
+# _FIELD_GUARD_US after its field came on (tests/firmware/test_fields.py: the chip
 # model's tags ignore what comes sooner).
 #
 # A polled tag is left selected (ACTIVE): an arrival reads its payload at once,
@@ -68,7 +68,7 @@ RECHECK_EVERY = const(4)  # of a selected tag's polls, one wakes the whole field
 _ERR_TEMP = const(0x40)  # TempErr: the chip switched its antenna drivers off
 _ERR_COLL = const(0x08)  # CollErr
 _ERR_CRC = const(0x04)  # CRCErr: an answer whose CRC_A was wrong
-GUARD_US = const(5100)  # field on before the first request (ISO/IEC 14443-3, 5)
+_FIELD_GUARD_US = const(5100)  # field on before the first request (ISO/IEC 14443-3, 5)
 
 
 class ReaderBank:
@@ -113,7 +113,7 @@ class ReaderBank:
 
     def settle(self):
         # the guard time of the field that came on last (the others came sooner)
-        wait = GUARD_US - time.ticks_diff(time.ticks_us(), self._on_at)
+        wait = _FIELD_GUARD_US - time.ticks_diff(time.ticks_us(), self._on_at)
         if wait > 0:
             time.sleep_us(wait)
 

@@ -60,14 +60,14 @@ from .readers import NO_PAYLOAD, BAD_PAYLOAD, STATUS_NAMES
 
 E_BAD_TAG = const(4)  # = bbshared.messages.E_BAD_TAG (ref: slot)
 E_READER = const(5)  # = bbshared.messages.E_READER (ref: slot)
-E_CROSS_READ = const(11)  # = bbshared.messages.E_CROSS_READ (ref: slot)
+_E_CROSS_READ = const(11)  # = bbshared.messages.E_CROSS_READ (ref: slot)
 
 _UID_MAX = const(10)
 _F_DEAD = const(1)
 _F_SEVERAL = const(2)
 UNREADABLE = const(2)  # slot states (= bbshared.messages SLOT states)
 SEVERAL = const(3)
-CROSS = const(4)
+_CROSS = const(4)  # = bbshared.messages.SLOT_CROSS
 
 
 class SlotScanner:
@@ -356,7 +356,7 @@ class SlotScanner:
             self._quiet[s] = min(self._quiet[s] + 1, 255)
             if self._quiet[s] >= self.absent_after:
                 self._garbled[s] = 0
-                if self.trouble[s] == UNREADABLE or self.trouble[s] == CROSS:
+                if self.trouble[s] == UNREADABLE or self.trouble[s] == _CROSS:
                     self._set_trouble(s, 0)
             return
         self._quiet[s] = 0
@@ -410,15 +410,15 @@ class SlotScanner:
             if t != s and self.present[t] and self._same(t, uid):
                 # one tile heard by two readers: a fault, never a second tile
                 # (the host's words for SLOT_CROSS say what to do)
-                if self.trouble[s] != CROSS:
-                    self._error(s, E_CROSS_READ, "hears the tile of slot %d too" % t)
-                self._set_trouble(s, CROSS)
+                if self.trouble[s] != _CROSS:
+                    self._error(s, _E_CROSS_READ, "hears the tile of slot %d too" % t)
+                self._set_trouble(s, _CROSS)
                 self._hits[s] = 0
                 self._fails[s] = 0
                 return
         self.present[s] = 1
         self._miss[s] = 0
         self._fails[s] = 0
-        if self.trouble[s] == UNREADABLE or self.trouble[s] == CROSS:
+        if self.trouble[s] == UNREADABLE or self.trouble[s] == _CROSS:
             self._set_trouble(s, 0)  # it read in the end, and alone
         self._on_event(s, True, uid, payload)

@@ -7,7 +7,7 @@ where the other tasks (buttons, render, link) run between input steps and where
 a reader's field is switched. For every moment and every empty slot, the
 operations until that slot's next look are what a tile landing then would wait
 for: priced with each operation's cost, and with the guard time the firmware
-keeps before the first request after a field came on (readers.GUARD_US), their
+keeps before the first request after a field came on (readers._FIELD_GUARD_US), their
 worst is the tag-to-event worst case under the field schedule.
 
     trace = record(config, phase, steps)             [(kind, slot), ...]
@@ -34,7 +34,7 @@ POLLS = (sw.EMPTY_POLL, sw.PRESENT_POLL, sw.RECHECK_POLL, sw.GONE_POLL, sw.TAG_S
 STATION = list(range(sw.STATION_SLOTS))  # the active station: slots 0-5
 WARMUP_STEPS = 80  # every tile laid has arrived, tag checks are in their cycle
 HEAP = "256K"  # the big arena's board fills the Pico-sized heap; the recording needs room too
-GUARD_US = 5100  # firmware/bbfw/readers.py GUARD_US
+GUARD_US = 5100  # firmware/bbfw/readers.py _FIELD_GUARD_US
 ARRIVAL = [sw.TAG_SELECT, sw.PAYLOAD_READ, sw.SLOT_EVENT]
 
 SCRIPT = """
