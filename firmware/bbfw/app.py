@@ -32,30 +32,27 @@ from .render import Renderer
 from .scanner import SlotScanner
 from .watchdog import INPUT_TASK, LINK_TASK, RENDER_TASK
 
-HOST_SILENT_MS = 3000  # no frame from the host for this long: show the waiting pattern
-SCAN_BUDGET = 4  # reader polls per input step with no priorities set (3 + 1 other)
-PRESENT_EVERY = 4  # a priority slot holding a tag is checked on one visit in 4
+_HOST_SILENT_MS = const(3000)  # no frame from the host for this long: show the waiting pattern
+_SCAN_BUDGET = const(4)  # reader polls per input step with no priorities set (3 + 1 other)
+_PRESENT_EVERY = const(4)  # a priority slot holding a tag is checked on one visit in 4
 # A tile arrives on the poll that first selects it: the select reads its UID
 # (the SAK answer CRC-checked) and the payload READ (CRC-checked) follows at
 # once, two reads of the tag.  Waiting for a later poll to confirm it cost a
 # whole round of the other slots (docs/benchmarks.md, tag to event); the host
 # may ask for more polls (SET_CONFIG present_after).
 _PRESENT_AFTER = const(1)
-BUTTON_MS = 8  # matrix scan period: with 3 agreeing scans, a 24 ms debounce
-FRAME_MS = 20  # renderer period: 50 frames/s
-_WAITING_PALETTE = 15
-_TAG_RECORD = 28  # uid length, 10 uid bytes, payload length, 16 payload bytes
-_MAX_EVENTS = 16  # events waiting for room on the link, at most
-ERROR_EVERY_MS = 1000  # at most one ERROR per kind of dropped frame in this time
+_BUTTON_MS = const(8)  # matrix scan period: with 3 agreeing scans, a 24 ms debounce
+_FRAME_MS = const(20)  # renderer period: 50 frames/s
+_WAITING_PALETTE = const(15)
+_TAG_RECORD = const(28)  # uid length, 10 uid bytes, payload length, 16 payload bytes
+_MAX_EVENTS = const(16)  # events waiting for room on the link, at most
+_ERROR_EVERY_MS = const(1000)  # at most one ERROR per kind of dropped frame in this time
 # (counter in link.stats, ERROR code) of the drops reported as ERROR
 _DROP_REPORTS = (("oversize", m.E_OVERSIZE), ("version_errors", m.E_VERSION))
-_CENSUS = (m.SLOT, m.CENSUS_DONE)  # what a census says again
-# HELLO is not acknowledged: sent twice, one of them gets through a damaged line
-# nearly twice as often (the host takes the first of an epoch and ignores the other)
-_HELLO_COPIES = 2
 # host messages handled by rare.py, loaded when one comes (Board._rarely)
-RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL)
+RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL, m.GET_SUPPLY)
 _RARE_MODULES = ("rare",)
+_CENSUS_MODULES = ("census",)
 
 
 class Board:
@@ -91,9 +88,9 @@ class Board:
         hal.readers.on_hot = self._on_reader_hot
         self.buttons = hal.make_buttons(self._on_key, self._on_button_error)
         self.game = cfg.get("game", 0)  # tilepayload game id of this board's tiles, 0: any
-        self.frame_ms = FRAME_MS
-        self.scan_budget = SCAN_BUDGET
-        self.scanner.present_every = PRESENT_EVERY
+        self.frame_ms = _FRAME_MS
+        self.scan_budget = _SCAN_BUDGET
+        self.scanner.present_every = _PRESENT_EVERY
         self.scanner.present_after = _PRESENT_AFTER
         self._next_buttons = self.started
         self._rx = bytearray(256)
@@ -103,7 +100,7 @@ class Board:
         self.cell_updates = 0  # SET_CELLS messages applied, and an order-sensitive checksum
         self.cell_updates_check = 0  # of them: proves none was lost, doubled or swapped
         self._reported = [0] * len(_DROP_REPORTS)  # counter values already reported
-        self._reported_at = [time.ticks_add(self.started, -ERROR_EVERY_MS)] * len(_DROP_REPORTS)
+        self._reported_at = [time.ticks_add(self.started, -_ERROR_EVERY_MS)] * len(_DROP_REPORTS)
         self._stats_buf = bytearray(4 * len(m.LINK_COUNTERS))
 
     # -- to the host ----------------------------------------------------
@@ -129,7 +126,10 @@ class Board:
         while self._events and self.link.send(*self._events[0]):
             self._events.pop(0)
         if self._census_at >= 0 and not self._events:
-            self._continue_census()
+            from . import census
+
+            if census.go_on(self):
+                self.hal.forget(_CENSUS_MODULES)
 
     def error(self, code, ref, text):
         self.send(m.ERROR, code, ref, text if len(text) <= 200 else text[:200])
@@ -157,12 +157,11 @@ class Board:
         o = _TAG_RECORD * slot
         return bytes(t[o + 1:o + 1 + t[o]]), bytes(t[o + 12:o + 12 + t[o + 11]])
 
-    def present_slots(self):
-        return [s for s in range(self.cfg["slots"]) if self._tags[_TAG_RECORD * s]]
+    def holds(self, slot):
+        return self._tags[_TAG_RECORD * slot]  # the tag's UID length: 0 for none
 
-    def _boot_errors(self):
-        for code, ref, text in self.hal.boot_errors:
-            self.error(code, ref, text)
+    def present_slots(self):
+        return [s for s in range(self.cfg["slots"]) if self.holds(s)]
 
     def _on_slot(self, slot, present, uid, payload):
         self._keep_tag(slot, uid if present else b"", payload if present else b"")
@@ -231,56 +230,14 @@ class Board:
             else:
                 handler(self, payload)
         except (ValueError, IndexError) as err:
-            self.error(m.E_BAD_PAYLOAD, mtype, "bad %s: %s" % (m.name(mtype), err))
+            self.error(m.E_BAD_PAYLOAD, mtype, "bad message 0x%02x: %s" % (mtype, err))
 
     def _hello_req(self, payload):
-        self.session = True
-        if payload[0] != m.PROTOCOL_VERSION:
-            # the host reads our version in HELLO and says what to do
-            self.link.reset(payload[1] if len(payload) > 1 else 0, True)
-            self.link.send(m.HELLO, self.hello())
-            return
-        _, epoch, seen_epoch, seen_next, _ = m.decode(m.HELLO_REQ, payload)
-        # What the host took of the last session is not sent again; a host
-        # that took nothing from any session (it just started) gets no old
-        # events either: the census below tells it what the slots hold.
-        if seen_epoch:
-            self.link.settle(seen_epoch, seen_next)
-        # slot events still unsent, and the census of an earlier try, are
-        # superseded by this census: a host that keeps retrying gets one census
-        self.link.reset(epoch, seen_epoch != 0, _CENSUS)
-        self._events = [e for e in self._events if e[0] not in _CENSUS]
-        self.link.send(m.HELLO, self.hello(), _HELLO_COPIES)
-        self._census_at = 0  # (re)started: a host that retries gets one census
-        self._flush_events()
+        # a session opens: HELLO, then the census (census.py: loaded while one
+        # is under way, let go after)
+        from . import census
 
-    def _counts(self, slot):
-        # a slot the census tells of: it holds a tag, or trouble keeps it from counting
-        return self._tags[_TAG_RECORD * slot] or self.scanner.trouble[slot]
-
-    def _continue_census(self):
-        # Every slot that counts, then the bitmap of them (the host takes the
-        # slots outside it as empty, whatever it heard before), then the boot
-        # errors.  Sent a slot at a time while the link has a free place in its
-        # window, so that 36 encoded slots never wait in memory at once.  A
-        # slot that changes meanwhile says so in its own event; the bitmap is
-        # taken at the end, so it agrees with everything said before it.
-        link = self.link
-        slots = self.cfg["slots"]
-        while self._census_at >= 0 and link.pending < link.window and not (self._events or self.waiting):
-            slot = self._census_at
-            if slot < slots:
-                self._census_at += 1
-                if self._counts(slot):
-                    self._send_slot(slot, True)
-                continue
-            self._census_at = -1
-            present = bytearray((slots + 7) // 8)
-            for s in range(slots):
-                if self._counts(s):
-                    present[s >> 3] |= 1 << (s & 7)
-            self.send(m.CENSUS_DONE, bytes(present), census=True)
-            self._boot_errors()
+        census.hello_req(self, payload)
 
     def _ping(self, payload):
         token = struct.unpack(">I", payload)[0]
@@ -295,7 +252,7 @@ class Board:
         for i in range(len(_DROP_REPORTS)):
             key, code = _DROP_REPORTS[i]
             count = stats[key] - self._reported[i]
-            if count and time.ticks_diff(now, self._reported_at[i]) >= ERROR_EVERY_MS:
+            if count and time.ticks_diff(now, self._reported_at[i]) >= _ERROR_EVERY_MS:
                 self._reported[i] = stats[key]
                 self._reported_at[i] = now
                 self._rarely("drop_report", code, count)
@@ -350,7 +307,7 @@ class Board:
         # starves; one only: each can be a select, and the next tile waits for it
         slots = [s for s in payload if s < self.cfg["slots"]]
         self.scanner.set_priority(slots)
-        self.scan_budget = len(slots) + 1 if slots else SCAN_BUDGET
+        self.scan_budget = len(slots) + 1 if slots else _SCAN_BUDGET
 
     # -- tasks: each loop runs one step method ----------------------------
     def link_step(self, now):
@@ -369,7 +326,7 @@ class Board:
         self.link.poll()
         self._report_drops(now)
         self._flush_events()
-        if not self.waiting and time.ticks_diff(now, self.last_host) > HOST_SILENT_MS:
+        if not self.waiting and time.ticks_diff(now, self.last_host) > _HOST_SILENT_MS:
             self._show_waiting()
         return n
 
@@ -377,7 +334,7 @@ class Board:
         # the buttons first: a press goes to the host before the reader polls
         # (a step's worth of them on a Pico: 14-20 ms mid-game), not after
         if time.ticks_diff(now, self._next_buttons) >= 0:
-            self._next_buttons = time.ticks_add(now, BUTTON_MS)
+            self._next_buttons = time.ticks_add(now, _BUTTON_MS)
             self.buttons.scan(now)
         self.scanner.step(self.scan_budget)
         self.scanner.watch()

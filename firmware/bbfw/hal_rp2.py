@@ -8,6 +8,7 @@
 #   await hal.wait_readable(ms); hal.write(data)
 #   hal.watchdog_checkin(task); hal.extra_tasks(board); hal.release(handoff)
 #   hal.forget(names)                 bbfw submodules used once may leave the heap
+#   hal.supply_mv()                   the LED rail in mV (botboard bringup's supply check)
 #
 # Serial is the USB CDC port (sys.stdin / sys.stdout), made binary-safe by
 # micropython.kbd_intr(-1): a 0x03 byte in a frame must not raise
@@ -24,6 +25,7 @@ import sys
 import asyncio
 import micropython
 from machine import Pin, SPI
+from micropython import const
 
 from .drivers.buttons import ButtonMatrix
 from .drivers.hc595 import HC595
@@ -38,6 +40,18 @@ PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 2
 SPI_HZ = 10_000_000
 WDT_MS = 8000  # the RP2040's limit is about 8.3 s
 _BOOT_ONLY = ("config", "selftest")  # bbfw modules only Hal() uses
+# The supply check's ADC (hardware/wiring.md, "Supply sense"): GP29 is ADC3,
+# which the Pico wires to VSYS through its own 3:1 divider; the reference board
+# feeds VSYS from the LED rail through a 1N5819, so the rail is VSYS plus that
+# diode's drop (about 0.3 V at the Pico's 0.1 A: 1N5819 datasheet, VF curve).
+# A board with a divider from the rail to ADC0..2 names its pin and ratio in
+# board.json pins (supply_adc, supply_divider, supply_offset_mv: 0 there).
+# The ADC's reference is the 3.3 V rail.
+# (const: the numbers stay out of the heap; the Pico's 3:1 is written where it is used)
+_SUPPLY_ADC = const(29)
+_VSYS_DIODE_MV = const(300)
+_ADC_MV = const(3300)
+_ADC_SAMPLES = const(16)  # averaged: one read_u16 has a few LSB of noise
 # WATCHDOG CTRL register (bit 30 ENABLE): RP2040 datasheet 4.7.6, RP2350 12.9.8
 _WDT_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
 
@@ -134,6 +148,19 @@ class Hal:
         for name in names:
             if sys.modules.pop("bbfw." + name, None) is not None and name in package.__dict__:
                 delattr(package, name)
+
+    def supply_mv(self):
+        # rare (bringup only): machine.ADC is made for the call and let go
+        from machine import ADC
+
+        p = self.pins
+        pin = p.get("supply_adc", _SUPPLY_ADC)
+        adc = ADC(Pin(pin))
+        total = 0
+        for _ in range(_ADC_SAMPLES):
+            total += adc.read_u16()
+        mv = total * _ADC_MV * p.get("supply_divider", 3.0) / (65535 * _ADC_SAMPLES)
+        return int(mv) + p.get("supply_offset_mv", _VSYS_DIODE_MV if pin == _SUPPLY_ADC else 0)
 
     # -- serial ---------------------------------------------------------------
     def read_into(self, buf):

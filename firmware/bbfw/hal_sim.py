@@ -14,7 +14,10 @@
 # written for a different layout: readers beyond the hardware's never answer,
 # LED chains shorter than configured are found by the boot checks.
 #
-# Usage: micropython firmware/main.py CONFIG_PATH CONTROL_PORT [HARDWARE_PATH]
+# Wiring faults of a new board (sim/faults.py: swapped, dead and cross-reading
+# readers, a reversed LED chain, a sagging supply) come from FAULTS_PATH.
+#
+# Usage: micropython firmware/main.py CONFIG_PATH CONTROL_PORT [HARDWARE_PATH|- [FAULTS_PATH]]
 import select
 import sys
 
@@ -83,12 +86,13 @@ class _ColumnPin:
 
 class Hal:
     input_period_ms = 2  # the simulated board shares a CPU: no busy polling
-    def __init__(self, config_path=None, control_port=None, hardware_path=None):
-        if config_path is None:  # run as the firmware: main.py CONFIG PORT [HARDWARE]
+    def __init__(self, config_path=None, control_port=None, hardware_path=None, faults_path=None):
+        if config_path is None:  # run as the firmware: main.py CONFIG PORT [HARDWARE [FAULTS]]
             argv = sys.argv
             config_path = argv[1] if len(argv) > 1 else "board.json"
             control_port = argv[2] if len(argv) > 2 else 0
-            hardware_path = argv[3] if len(argv) > 3 else None
+            hardware_path = argv[3] if len(argv) > 3 and argv[3] != "-" else None
+            faults_path = argv[4] if len(argv) > 4 else None
         path = config_path
         self.control_port = int(control_port or 0)
         # app.Board loads rare.py when needed; compiled from source mid-game
@@ -113,6 +117,11 @@ class Hal:
         # the coupling model's figures and the readers' places (sim only: not kept)
         self.field = SimReaderField(min(hw["slots"], slots), coupling=cfg.pop("coupling", None),
                                     slot_mm=cfg.pop("slot_mm", None))
+        from .sim import faults
+
+        self.faults = faults.load(faults_path)
+        for reader in self.faults.dead:
+            self.field.kill(reader)
         # a configured slot the hardware lacks: a chip select wired to nothing
         self.readers = ReaderBank([MFRC522(self.field.spi, self.field.cs(i) if i < hw["slots"]
                                            else SimPin(1)) for i in range(slots)],
@@ -131,6 +140,10 @@ class Hal:
 
     def forget(self, names):
         pass  # the unix port's modules stay: tests build one board after another
+
+    def supply_mv(self):
+        # the simulated LED rail at what the strip shows now (sim/faults.py)
+        return self.faults.supply_mv(self.strip.buf)
 
     # -- serial -----------------------------------------------------------
     def read_into(self, buf):

@@ -74,6 +74,14 @@ def _write_tag(board, payload):
         board._on_slot(slot, True, uid, data)
 
 
+def _get_supply(board, payload):
+    # the LED rail now (botboard bringup's supply check): the host lights the
+    # arena and asks; the estimate says what the LEDs draw at that moment
+    r = board.renderer
+    board.link.send(m.SUPPLY, m.encode(m.SUPPLY, min(board.hal.supply_mv(), 0xFFFF),
+                                       min(r.current_ma, 0xFFFF), min(r.budget_ma, 0xFFFF)))
+
+
 def _repl(board, payload):
     board.handoff = True
     board.running = False  # main() returns: the REPL gets the port
@@ -85,6 +93,7 @@ _HANDLERS = {
     m.SET_CONFIG: _set_config,
     m.WRITE_TAG: _write_tag,
     m.REPL: _repl,
+    m.GET_SUPPLY: _get_supply,
 }
 
 

@@ -57,6 +57,8 @@ class DaemonConfig:
     hints: bool = True  # seats may ask their phone for a hint
     hint_s: float = 2.0  # a hint's thinking time
     explain: bool = True  # phones explain a kind of tile the first time a seat lays it
+    faults: tuple[str, ...] = ()  # wiring faults of the simulated board (board/sim_faults.py)
+    bringup: str | None = None  # a new board's first hour instead of a game; the layout's path
 
 
 class ConfigError(ValueError):
@@ -192,6 +194,13 @@ class Daemon:
         self.layout_id: str = config.layout or mapping.default_layout(config.players or 2)
         config.layout = self.layout_id
         self.layout = layouts.load(self.layout_id)
+        if config.faults:  # checked before anything starts: a wrong one is one line
+            from .board.sim_faults import parse
+
+            if config.port:
+                raise ConfigError("--fault wires the simulated board; the board on --port has "
+                                  "only its own faults (botboard bringup finds them)")
+            parse(list(config.faults), self.layout)
         if config.players is not None:
             check_new_game(self.game_name, config.players, config.options, self.layout)
         for seat in config.computers or {}:
@@ -206,6 +215,7 @@ class Daemon:
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
         self.session: Any = None  # the game session (botboard.session), when one runs
+        self.bringup: Any = None  # botboard bringup's flow (bringup/flow.py), instead of a game
         self.tools = BoardTools(self)  # maker tools and the mirror of what the board shows
         self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
 
@@ -219,7 +229,7 @@ class Daemon:
     def start_board(self) -> str:
         port = self.config.port or find_board_port()
         if port is None:
-            self.sim = SimBoard(self.layout_id, baud=self.config.sim_baud)
+            self.sim = SimBoard(self.layout_id, baud=self.config.sim_baud, faults=list(self.config.faults))
             self.sim.start()
             port = self.sim.port
             self.sim_control = SimControl("127.0.0.1", self.sim.control_port)
@@ -228,7 +238,15 @@ class Daemon:
         self.conn = BoardConnection(port, image, layout=self.layout.id)
         self.conn.listeners.append(self._on_board_message)
         self.conn.listeners.append(self.tools.on_message)
-        self._attach_session()
+        if self.config.bringup:  # the board's first hour: no game touches its LEDs meanwhile
+            from pathlib import Path
+
+            from .bringup.flow import Bringup
+
+            self.bringup = Bringup(self, Path(self.config.bringup))
+            self.conn.listeners.append(self.bringup.on_message)
+        else:
+            self._attach_session()
         return port
 
     def _attach_session(self) -> None:

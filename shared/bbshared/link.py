@@ -112,7 +112,7 @@ class Link:
     def send(self, mtype, payload=b"", copies=1):
         # Queue or send one message; False if the queue is full (try later).
         # An unreliable one goes out at once, `copies` times (one frame built).
-        if not m.CATALOGUE[mtype][2]:
+        if not m.CATALOGUE[mtype][1]:
             wire = build(m.PROTOCOL_VERSION, mtype, 0, 0, payload)
             for _ in range(copies):
                 self._put(wire)
@@ -217,7 +217,7 @@ class Link:
             self._deliver(mtype, payload, version)
             self._deliver_held()
             return
-        elif mtype in m.CATALOGUE and m.CATALOGUE[mtype][2]:
+        elif mtype in m.CATALOGUE and m.CATALOGUE[mtype][1]:
             self._count("unsequenced")  # no number: it could be a copy or out of order
             return
         self._deliver(mtype, payload, version)

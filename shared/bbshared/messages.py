@@ -24,6 +24,8 @@ GET_LINK_STATS = 0x07  # host -> board: ask for LINK_STATS
 LINK_STATS = 0x08  # board -> host: the board's link health counters (LINK_COUNTERS)
 GET_READER_STATS = 0x09  # host -> board: ask for READER_STATS
 READER_STATS = 0x0A  # board -> host: error counters of the readers that have any (READER_COUNTERS)
+GET_SUPPLY = 0x0B  # host -> board: ask for SUPPLY
+SUPPLY = 0x0C  # board -> host: the LED rail as the ADC reads it, and the LED current estimated now
 SLOT = 0x10  # board -> host: a tag arrived in / left a slot
 BUTTON = 0x11  # board -> host: a button was pressed, released or long-pressed
 TOUCH = 0x12  # board -> host: an arena cell was touched
@@ -41,35 +43,38 @@ LOG = 0x30  # either way: a log line
 ERROR = 0x31  # either way: something was wrong; code, what it concerns, words
 REPL = 0x32  # host -> board: stop the firmware and hand the port to the REPL
 
-# name, field kinds, reliable (acknowledged and retransmitted); the fields'
-# names are the host's alone (botboard/link/fields.py): 3.5 KB the board keeps free
+# field kinds, reliable (acknowledged and retransmitted); the names of the
+# messages and their fields are the host's alone (botboard/link/fields.py):
+# 4 KB the board keeps free
 CATALOGUE = {
-    HELLO_REQ: ("hello_req", "BBBBt", False),
-    HELLO: ("hello", "BttHHBBIHB", False),
-    PING: ("ping", "I", False),
-    PONG: ("pong", "III", False),
-    ACK: ("ack", "B", False),
-    NAK: ("nak", "B", False),
-    GET_LINK_STATS: ("get_link_stats", "", False),
-    LINK_STATS: ("link_stats", "r", False),
-    GET_READER_STATS: ("get_reader_stats", "", False),
-    READER_STATS: ("reader_stats", "r", False),
-    SLOT: ("slot", "BBbb", True),
-    BUTTON: ("button", "BB", True),
-    TOUCH: ("touch", "H", True),
-    TAG_WRITTEN: ("tag_written", "BBb", True),
-    CENSUS_DONE: ("census_done", "r", True),
-    SET_CELLS: ("set_cells", "r", True),
-    SET_RANGE: ("set_range", "Hr", True),
-    SET_PALETTE: ("set_palette", "Br", True),
-    GET_STATE: ("get_state", "B", True),
-    STATE: ("state", "HHr", True),
-    SET_CONFIG: ("set_config", "BH", True),
-    SET_PRIORITY: ("set_priority", "r", True),
-    WRITE_TAG: ("write_tag", "Bb", True),
-    LOG: ("log", "Bt", True),
-    ERROR: ("error", "BHt", True),
-    REPL: ("repl", "", True),
+    HELLO_REQ: ("BBBBt", False),
+    HELLO: ("BttHHBBIHB", False),
+    PING: ("I", False),
+    PONG: ("III", False),
+    ACK: ("B", False),
+    NAK: ("B", False),
+    GET_LINK_STATS: ("", False),
+    LINK_STATS: ("r", False),
+    GET_READER_STATS: ("", False),
+    READER_STATS: ("r", False),
+    GET_SUPPLY: ("", False),
+    SUPPLY: ("HHH", False),
+    SLOT: ("BBbb", True),
+    BUTTON: ("BB", True),
+    TOUCH: ("H", True),
+    TAG_WRITTEN: ("BBb", True),
+    CENSUS_DONE: ("r", True),
+    SET_CELLS: ("r", True),
+    SET_RANGE: ("Hr", True),
+    SET_PALETTE: ("Br", True),
+    GET_STATE: ("B", True),
+    STATE: ("HHr", True),
+    SET_CONFIG: ("BH", True),
+    SET_PRIORITY: ("r", True),
+    WRITE_TAG: ("Bb", True),
+    LOG: ("Bt", True),
+    ERROR: ("BHt", True),
+    REPL: ("", True),
 }
 
 
@@ -149,7 +154,7 @@ def encode(mtype, *values):
     # Sized first, then packed into one buffer, with index loops (no zip, no
     # list of parts): on the board a slot event's payload makes about 100
     # bytes of garbage instead of 400, which counts at a host's HELLO_REQ.
-    kinds = CATALOGUE[mtype][1]
+    kinds = CATALOGUE[mtype][0]
     n = len(kinds)
     if len(values) != n:
         raise ValueError("wrong number of fields")
@@ -196,7 +201,7 @@ def decode(mtype, payload):
     values = []
     pos = 0
     end = len(payload)
-    for kind in entry[1]:
+    for kind in entry[0]:
         if kind in _SIZES:
             size = _SIZES[kind]
             if pos + size > end:
@@ -215,21 +220,3 @@ def decode(mtype, payload):
     if pos != end:
         raise ValueError("payload too long")
     return tuple(values)
-
-
-def link_counters(payload):
-    # LINK_STATS payload -> {counter name: value}; unknown trailing counters ignored
-    out = {}
-    for i in range(min(len(LINK_COUNTERS), len(payload) // 4)):
-        out[LINK_COUNTERS[i]] = struct.unpack_from(">I", payload, 4 * i)[0]
-    return out
-
-
-def census_holds(present, slot):
-    # CENSUS_DONE's bitmap: does it say that `slot` holds a tag?
-    return slot < 8 * len(present) and present[slot >> 3] >> (slot & 7) & 1 == 1
-
-
-def name(mtype):
-    entry = CATALOGUE.get(mtype)
-    return entry[0] if entry else "unknown_0x%02x" % mtype

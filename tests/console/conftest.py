@@ -33,9 +33,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 
 class LiveDaemon:
-    def __init__(self, data_dir: Path, game: str = "twin-tin-bots", layout: str | None = None) -> None:
+    def __init__(self, data_dir: Path, game: str = "twin-tin-bots", layout: str | None = None,
+                 **settings: Any) -> None:
         self.port = free_tcp_port()
-        config = DaemonConfig(console_port=self.port, token=TOKEN, game=game, layout=layout)
+        # settings: any other DaemonConfig field (faults, bringup...)
+        config = DaemonConfig(console_port=self.port, token=TOKEN, game=game, layout=layout, **settings)
         if hasattr(config, "data_dir"):  # the session's journal and tile registry: not ./var
             config.data_dir = str(data_dir)
         self.daemon = Daemon(config)

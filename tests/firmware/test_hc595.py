@@ -46,10 +46,11 @@ sr.oe_pin.value(0)    # /OE tied low: outputs always driven
 c = HC595(bus, sr.latch_pin, None, 20)
 lows = []
 for i in (0, 7, 8, 13, 19):
-    p = c.pin(i)
-    p.value(0)
+    c.set(i, 0)
+    c.latch()
     lows.append([j for j in range(20) if sr.output(j) == 0])
-    p.value(1)
+    c.set(i, 1)
+    c.latch()
 print(json.dumps({"lows": lows, "all_high": all(sr.output(j) for j in range(20))}))
 """)
     assert r["lows"] == [[0], [7], [8], [13], [19]]

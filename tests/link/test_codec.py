@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bbshared import cobs, frame
 from bbshared import messages as m
 from bbshared.link import Link
+from botboard.link.fields import link_counters
 
 from ..mpy import run_mpy
 
@@ -25,7 +26,7 @@ _FIELD = {
 @st.composite
 def message(draw: st.DrawFn) -> tuple[int, tuple[object, ...]]:
     mtype = draw(st.sampled_from(sorted(m.CATALOGUE)))
-    kinds = m.CATALOGUE[mtype][1]
+    kinds = m.CATALOGUE[mtype][0]
     return mtype, tuple(draw(_FIELD[k]) for k in kinds)
 
 
@@ -140,7 +141,7 @@ def test_micropython_encodes_the_same_bytes(tmp_path) -> None:  # type: ignore[n
     vectors, expected = [], []
     for mtype in sorted(m.CATALOGUE):
         for _ in range(5):
-            values = [_sample(kind, rng) for kind in m.CATALOGUE[mtype][1]]
+            values = [_sample(kind, rng) for kind in m.CATALOGUE[mtype][0]]
             seq, flags = rng.randrange(256), rng.randrange(256)
             expected.append(frame.build(m.PROTOCOL_VERSION, mtype, seq, flags,
                                         m.encode(mtype, *values)).hex())
@@ -218,9 +219,9 @@ def test_noise_never_crashes_the_micropython_side(seed: int) -> None:
 def test_link_stats_are_read_by_name_and_extra_or_missing_counters_are_fine() -> None:
     values = list(range(1, len(m.LINK_COUNTERS) + 1))
     payload = m.encode(m.LINK_STATS, b"".join(v.to_bytes(4, "big") for v in values))
-    assert m.link_counters(payload) == dict(zip(m.LINK_COUNTERS, values))
+    assert link_counters(payload) == dict(zip(m.LINK_COUNTERS, values))
     # a newer board sends more counters: the known ones are read, the rest ignored
-    assert m.link_counters(payload + bytes(8)) == dict(zip(m.LINK_COUNTERS, values))
+    assert link_counters(payload + bytes(8)) == dict(zip(m.LINK_COUNTERS, values))
     # an older one fewer: those it sent, by name
-    assert m.link_counters(payload[:12]) == {"crc_errors": 1, "cobs_errors": 2, "short_frames": 3}
+    assert link_counters(payload[:12]) == {"crc_errors": 1, "cobs_errors": 2, "short_frames": 3}
     assert m.decode(m.GET_LINK_STATS, b"") == ()

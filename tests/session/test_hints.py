@@ -4,6 +4,7 @@ journaled as a hint (never a move), and refused in words when it cannot be given
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -127,3 +128,28 @@ def test_the_table_keeps_answering_while_a_hint_is_worked_out(tmp_path: Path) ->
 
     assert asyncio.run(ask()) > 5
     assert session.hints.hint(0) is not None
+
+
+def test_at_a_running_table_a_hint_is_worked_out_in_a_worker_and_is_the_same_hint(tmp_path: Path) -> None:
+    # a search thinking for seconds in the table's process would hold the event loop that
+    # serves the board and the phones (session/thinking.py): the hint thinks in a worker
+    table, _ = _table(tmp_path)
+    session = table.session
+    state = session.state
+    expected = work_out(session.mapping, state, 0, players.make("search", seed=1, iterations=30),
+                        session._tiles(0))  # noqa: SLF001  what the station holds
+
+    async def ask() -> dict[str, Any] | None:
+        session.hints.ask(0)
+        assert session.hints.hint(0) is None and 0 in session.hints.thinking  # not answered in the loop
+        assert session.hints._pool is not None  # noqa: SLF001  but by a worker process
+        while 0 in session.hints.thinking:
+            await asyncio.sleep(0.05)
+        return session.hints.hint(0)
+
+    try:
+        hint = asyncio.run(ask())
+    finally:
+        session.stop_thinking()
+    assert hint is not None and hint["words"] == expected.words
+    assert session.hints._pool is None  # noqa: SLF001  the worker goes with the session

@@ -6,7 +6,6 @@
 #       oe     Pin-like on /OE (active low output enable), or None
 #       count  number of outputs used (chips = ceil(count / 8))
 #   chain.set(i, v); chain.latch()     general outputs, then copy to the pins
-#   chain.pin(i)                       Pin-like general output i (.value(v))
 #   chain.rows(n)                      matrix rows 0..n-1: rows[i] is Pin-like,
 #                                      value(0) selects row i alone in one chain
 #                                      load, value(1) is free (one pin object
@@ -82,9 +81,6 @@ class HC595:
         self._latch.value(0)
         self.writes += 1
 
-    def pin(self, i):
-        return OutputPin(self, i)
-
     def rows(self, n):
         # Matrix rows for a scan that drives one row low at a time: value(0)
         # latches "row i low, every other row high" in one load, and value(1)
@@ -119,20 +115,10 @@ class HC595:
 
 
 class _PinLike:
-    # output i of a chain, with what machine.Pin offers beyond value():
-    # pin(), pin(v), on(), off()
+    # output i of a chain; its value() is what the drivers use of machine.Pin
     def __init__(self, chain, i):
         self._chain = chain
         self._i = i
-
-    def __call__(self, v=None):
-        return self.value(v)
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)
 
 
 class ChipSelect(_PinLike):
@@ -156,16 +142,6 @@ class ChipSelect(_PinLike):
         # select output i from now on: readers used one at a time share one
         # chip select (readers.SharedReaders)
         self._i = i
-
-
-class OutputPin(_PinLike):
-    # Pin-like general output i of the chain (latched on every change)
-    def value(self, v=None):
-        if v is None:
-            return self._chain.get(self._i)
-        self._chain.set(self._i, v)
-        self._chain.latch()
-        return 1 if v else 0
 
 
 class Rows:

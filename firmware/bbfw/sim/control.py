@@ -118,25 +118,29 @@ def _control(hal, board, req):
         fault = req.get("fault", "none")  # a noisy tag: ntag.FAULTS
         if fault not in FAULTS:
             raise ValueError("fault must be one of %s" % ", ".join(FAULTS))
-        if req.get("stack"):  # laid on the tag already there: two in the field
-            hal.field.add_second_tag(req["slot"], bytes.fromhex(req["uid"]),
-                                      bytes.fromhex(payload) if payload else None)
-        else:
-            hal.field.place(req["slot"], bytes.fromhex(req["uid"]),
-                             bytes.fromhex(payload) if payload else None, FAULTS[fault])
+        data = bytes.fromhex(payload) if payload else None
+        # every reader that hears this slot (the wiring faults: sim/faults.py)
+        for reader in hal.faults.readers_hearing(req["slot"]):
+            if req.get("stack"):  # laid on the tag already there: two in the field
+                hal.field.add_second_tag(reader, bytes.fromhex(req["uid"]), data)
+            else:
+                hal.field.place(reader, bytes.fromhex(req["uid"]), data, FAULTS[fault])
     elif op == "remove":
-        hal.field.remove(req["slot"])
+        for reader in hal.faults.readers_hearing(req["slot"]):
+            hal.field.remove(reader)
     elif op == "heat":  # the slot's reader overheats (hot true) or cools (false)
         hal.field.overheat(req["slot"], req.get("hot", True))
     elif op == "tag":  # what the tag on a slot holds in its payload pages (tests)
-        tag = hal.field.tag(req["slot"])
+        tag = hal.field.tag(hal.faults.readers_hearing(req["slot"])[0])
         return {"ok": True, "payload": bytes(tag.byte(16 + i) for i in range(16)).hex()}
     elif op == "button":  # action: press, release, or click / long (press, then release)
         _press(hal, board, req["button"], req.get("action", "click"))
     elif op == "touch":
         _press(hal, board, hal.config["buttons"] + req["cell"], req.get("action", "click"))
-    elif op == "leds":
-        return ("leds", hal.strip.buf, {"frames": hal.strip.frames})
+    elif op == "leds":  # where they light on the board (a reversed chain: sim/faults.py)
+        cfg = hal.config
+        return ("leds", hal.faults.physical(hal.strip.buf, cfg["chains"], cfg["leds_per_cell"]),
+                {"frames": hal.strip.frames})
     elif op == "cells":
         return ("cells", board.cells, {"waiting": board.waiting})
     elif op == "stats":

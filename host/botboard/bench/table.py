@@ -134,6 +134,13 @@ async def _until_changed(ctl: SimControl, before: bytes, timeout: float = 5.0) -
     raise TimeoutError("the board never showed the change")
 
 
+async def _until_shown(ctl: SimControl, cells: bytes, timeout: float = 2.0) -> None:
+    """Until the board shows ``cells`` again (a frame already sent may still be on its way)."""
+    start, timeout = time.perf_counter(), timeout * load_factor()
+    while await ctl.cells() != cells and time.perf_counter() - start < timeout:
+        await asyncio.sleep(0.02)
+
+
 def _debug(session: GameSession) -> str:
     return f"{session.message} mode={session.mode} table={session.table.contents()}"
 
@@ -208,6 +215,7 @@ async def _measure(game: str, baud: int | None, samples: int, thinking: str | No
             ack: list[float] = []
             ack_host: list[float] = []
             ack_cpu: list[float] = []
+            at_rest = await ctl.cells()
             for i in range(samples):
                 # the same tag back again and again would be flicker: take turns between two tiles
                 # (a one-tile program, as Goblins' placing, between two copies of its tile)
@@ -226,6 +234,7 @@ async def _measure(game: str, baud: int | None, samples: int, thinking: str | No
                 await ctl.remove(slots[pos])
                 await asyncio.sleep(0.4)  # a hand takes longer than this to bring the next tile
                 await _until_read(session, slots[pos], None)
+                await _until_shown(ctl, at_rest)  # or the next tile's ack may be the frame still showing
             slot_bytes = _frame_bytes(m.SLOT, m.encode(m.SLOT, slots[0], 1, *tag))
             ack_bytes = _frame_bytes(m.SET_CELLS, bytes(4 * 1))
             await _lay(session, ctl, seat, program)

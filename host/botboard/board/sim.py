@@ -25,7 +25,7 @@ import tty
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import firmware_build, layouts
+from . import firmware_build, layouts, sim_faults
 from ..bench import quota
 from .venv_tools import venv_tool
 
@@ -103,8 +103,10 @@ class SimBoard:
     def __init__(self, layout: str = "ttb-small", baud: int | None = None,
                  link_path: str | None = None, damage: float = 0.0,
                  control_port: int | None = None, hardware: str | None = None,
-                 stall: float = 0.0) -> None:
+                 stall: float = 0.0, faults: list[str] | None = None) -> None:
         self.layout = layouts.load(layout)
+        # wiring faults of a new board (sim_faults.py), checked now: a bad one is a line, not a boot
+        self.faults = sim_faults.parse(faults or [], self.layout)
         # the board's real hardware, when it differs from its board.json (tests
         # of a config deployed for another layout)
         self.hardware = layouts.load(hardware) if hardware else None
@@ -131,11 +133,14 @@ class SimBoard:
         # board's heap would need far more than the modules keep
         compiled = firmware_build.build(firmware, ROOT / "shared")
         env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(compiled.directory), ".frozen"]))
-        args = [str(config), str(self.control_port)]
+        args = [str(config), str(self.control_port), "-"]
         if self.hardware:
             hw = self.workdir / "hardware.json"
             hw.write_text(json.dumps(self.hardware.board_config()))
-            args.append(str(hw))
+            args[2] = str(hw)
+        faults = self.workdir / "faults.json"
+        faults.write_text(json.dumps(self.faults))
+        args.append(str(faults))
         self.proc = subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={heap_size(self.layout.slot_count)}", str(firmware / "main.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)

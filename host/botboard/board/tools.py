@@ -28,6 +28,7 @@ from bbshared import messages as m
 from bbshared import tilepayload
 
 from ..games import registry
+from ..link.fields import census_holds
 from ..link.image import CellState
 from ..link.connection import BoardConnection, Message
 from .layouts import Layout
@@ -184,7 +185,7 @@ class BoardTools:
                                  "action": self.buttons[f["button"]]})
         elif msg.type == m.CENSUS_DONE:  # a slot outside the census is empty
             for slot, reading in enumerate(self.slots):
-                if reading.present and not m.census_holds(f["present"], slot):
+                if reading.present and not census_holds(f["present"], slot):
                     self._on_slot(slot, m.SLOT_EMPTY, b"", b"", msg.t)
         elif msg.type == m.HELLO:
             self._polled = None  # a (re)connected board: ask again

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..session.journal import Journal
 
 _COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "status", "trace", "leds",
-             "selfplay", "replay", "games", "tiles", "deploy", "hardware", "service", "doctor", "docs",
+             "selfplay", "replay", "games", "tiles", "deploy", "bringup", "hardware", "service", "doctor", "docs",
              "new-game")
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from .. import games
 from ..board import layouts
 from ..session.palette import VARIANTS
+from .sim import add_fault_argument
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
@@ -97,6 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "board), run the host daemon with a game slot, serve the console, and print "
                        "the console's address. Ctrl-C stops everything.")
     add_daemon_arguments(p)
+    add_fault_argument(p)
     p.set_defaults(func=run)
 
 
@@ -175,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
                           computers=computer_seats(v["computer"]), think_s=v["think"],
                           palette=v["palette"], remote=v["remote"], seats=room_seats(v["seat"]),
                           table=v["table"], spectate=v["spectate"], room_key=v["room_key"],
-                          hints=v["hints"], hint_s=v["hint_think"], explain=v["explain"])
+                          hints=v["hints"], hint_s=v["hint_think"], explain=v["explain"],
+                          faults=tuple(getattr(args, "fault", ())))
     try:
         daemon = Daemon(config)
     except (ConfigError, LayoutError) as err:

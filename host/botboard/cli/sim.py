@@ -26,7 +26,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="for tests: damage this share of bytes on the link (e.g. 0.01)")
     p.add_argument("--stall", type=float, default=0.0, metavar="RATE",
                    help="for tests: hold back this share of the link's chunks 20-400 ms (e.g. 0.01)")
+    add_fault_argument(p)
     p.set_defaults(func=_run)
+
+
+def add_fault_argument(p: argparse.ArgumentParser) -> None:
+    """--fault, for the commands that start the simulated board (sim, run, bringup)."""
+    from ..board.sim_faults import HELP
+
+    p.add_argument("--fault", action="append", default=[], metavar="FAULT",
+                   help="wire the simulated board as a first board often is (repeat for several; "
+                   f"docs/first-hour.md): {HELP}")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -36,7 +46,7 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         board = SimBoard(args.layout, args.baud, args.link, args.damage, args.control_port,
-                         args.hardware, args.stall)
-    except LayoutError as err:
+                         args.hardware, args.stall, args.fault)
+    except LayoutError as err:  # (a FaultError is one too)
         raise CliError(str(err)) from err
     return serve(board)

@@ -29,6 +29,7 @@ from bbshared import messages as m
 from bbshared.link import Link
 
 from .. import __version__
+from . import fields
 from .fields import FIELD_NAMES, reader_stats
 from .image import MAX_PAYLOAD, BoardImage, CellState
 from .transport import PortError, open_port
@@ -91,10 +92,10 @@ def decode(direction: str, mtype: int, payload: bytes) -> Message:
     names = FIELD_NAMES.get(mtype, ())
     values = m.decode(mtype, payload)
     if mtype == m.LINK_STATS:  # counters by name, for the trace and status()
-        values = (m.link_counters(values[0]),)
+        values = (fields.link_counters(values[0]),)
     elif mtype == m.READER_STATS:
         values = (reader_stats(values[0]),)
-    return Message(time.time(), direction, mtype, m.name(mtype), dict(zip(names, values)))
+    return Message(time.time(), direction, mtype, fields.name(mtype), dict(zip(names, values)))
 
 
 class BoardConnection:
@@ -180,7 +181,7 @@ class BoardConnection:
 
     def send_raw(self, mtype: int, payload: bytes) -> None:
         self._record(decode("out", mtype, payload))
-        if self.state in ("connected", "handshake") or not m.CATALOGUE[mtype][2]:
+        if self.state in ("connected", "handshake") or not m.CATALOGUE[mtype][1]:
             self.link.send(mtype, payload)
 
     def configure(self, key: int, value: int) -> None:
@@ -401,7 +402,7 @@ class BoardConnection:
                 return
             self.decode_errors += 1
             log.warning("undecodable %s from the board (%s): a firmware newer or older than "
-                        "this host? `botboard probe` shows its version", m.name(mtype), err)
+                        "this host? `botboard probe` shows its version", fields.name(mtype), err)
             return
         self._record(msg)
         wrong = self._off_the_board(msg)

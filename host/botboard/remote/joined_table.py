@@ -17,6 +17,7 @@ from typing import Any, Callable
 from bbshared import messages as m
 
 from ..board.layouts import Layout
+from ..link.fields import census_holds
 from ..session.session import SessionError
 from .events import LinkChange, PresenceChange, Refusal, RoomChange
 from .protocol import Entry, ProtocolError
@@ -141,7 +142,7 @@ class JoinedTable:
         elif msg.type == m.CENSUS_DONE:
             staged, self.census = self.census or {}, None
             for slot in sorted(set(staged) | set(self.readings)):
-                self._slot(slot, staged[slot] if m.census_holds(f["present"], slot) and slot in staged
+                self._slot(slot, staged[slot] if census_holds(f["present"], slot) and slot in staged
                            else (m.SLOT_EMPTY, "", ""))
         elif msg.type == m.BUTTON:
             seat = self._seat_at(self.layout.button_owner(f["button"])[0])

@@ -21,6 +21,7 @@ from .thinking import ThinkingPool
 
 if TYPE_CHECKING:
     from ..games.base import Game
+    from .hints import TableHints
     from .mapping import TableMapping
     from .picker import Picker
 
@@ -51,12 +52,13 @@ class ComputerSeats:
     think_s: float  # thinking time a move
     _thinking: set[int]
     _pool: ThinkingPool | None
+    hints: TableHints
 
     def set_computers(self, levels: dict[int, str], budget_s: float = DEFAULT_BUDGET_S) -> None:
         """Seats played by the computer from now on (``{seat: level}``; {} for none)."""
         self.levels, self.think_s = dict(levels), budget_s
         self.computers = {seat: make(level, seed=seat + 1, budget_s=budget_s) for seat, level in levels.items()}
-        self.stop_thinking()
+        self._close_pool()
         self._thinking = set()
         if self.computers:  # workers start when the first move is thought
             self._pool = ThinkingPool(min(len(self.computers), os.cpu_count() or 1))
@@ -65,7 +67,11 @@ class ComputerSeats:
         self._computers_move()
 
     def stop_thinking(self) -> None:
-        """Stop the thinking workers (the session is closing, or the computers leave)."""
+        """Stop the thinking workers, the computers' and the hints' (the session is closing)."""
+        self.hints.close()
+        self._close_pool()
+
+    def _close_pool(self) -> None:
         if self._pool is not None:
             self._pool.close()
             self._pool = None

@@ -13,7 +13,7 @@ and the search picks among them: the answer is then tiles in slots, never an
 engine string. A pending decision is answered with the choice's words.
 
 ``TableHints`` is the table's side, a part of ``GameSession``: who may ask and
-when, thinking off the event loop as computer seats do (computers.py), the
+when, thinking in a worker process as computer seats do (thinking.py), the
 answer told to the asking seat alone, its slots' robots lit in its colour for
 a moment, and the hint journaled as a hint (``Journal.add_hint``), never as a
 move.
@@ -32,6 +32,7 @@ from bbshared import messages as m
 from ..link.image import CellState
 from ..players import Player, Situation, make
 from .mapping import TableMapping
+from .thinking import ThinkingPool
 
 log = logging.getLogger("botboard.session")
 PROGRAMS = 48  # programs proposed to the search: enough to hold the good ones, quick to judge
@@ -105,6 +106,7 @@ class TableHints:
         self.allowed, self.budget_s, self.iterations = allowed, budget_s, iterations
         self.thinking: set[int] = set()
         self.given: dict[int, tuple[Any, Hint, float]] = {}  # seat -> (state, hint, lit until)
+        self._pool: ThinkingPool | None = None  # a worker process, started by the first hint
 
     def ask(self, seat: int) -> str:
         """Start working out ``seat``'s hint; what the seat is told now (HintError: why not)."""
@@ -115,13 +117,22 @@ class TableHints:
         held = s._tiles(seat)
         self.thinking.add(seat)
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:  # no loop (tests): answer at once
             self._give(seat, state, work_out(s.mapping, state, seat, player, held))
             return "here is your hint"
-        future = loop.run_in_executor(None, work_out, s.mapping, state, seat, player, held)
+        if self._pool is None:
+            self._pool = ThinkingPool(1)
+        future = self._pool.run(work_out, s.mapping, state, seat, player, held)
         future.add_done_callback(lambda done: self._done(seat, state, done))
         return f"thinking about your move for up to {self.budget_s:g} s…"
+
+    def close(self) -> None:
+        """Stop the hint worker (a hint being worked out is dropped)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        self.thinking.clear()
 
     def _check(self, seat: int) -> None:
         s = self.session

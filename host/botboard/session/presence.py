@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from bbshared import messages as m
 
+from ..link.fields import census_holds
+
 if TYPE_CHECKING:
     from .table import Table
 
@@ -38,7 +40,7 @@ class BoardPresence:
         before; only slots that changed while the board was away are news."""
         staged, self._census = self._census or {}, None
         for slot in sorted(set(staged) | set(self.table.contents())):
-            if m.census_holds(bitmap, slot) and slot in staged:
+            if census_holds(bitmap, slot) and slot in staged:
                 self.on_slot(slot, *staged[slot])
             else:
                 self.on_slot(slot, m.SLOT_EMPTY, b"", b"")

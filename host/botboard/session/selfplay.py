@@ -143,8 +143,9 @@ class Hands:
                 await self.at(seat).ctl.remove(slot)
                 emptied.append(slot)
         await self._see_taken_out(seat, emptied)
-        in_use = {table.reading(slot).uid for pos, slot in enumerate(slots)  # type: ignore[union-attr]
-                  if keep[pos]}
+        # (a board replaced meanwhile reads its slots again: a kept slot may read nothing yet)
+        in_use = {reading.uid for pos, slot in enumerate(slots)
+                  if keep[pos] and (reading := table.reading(slot)) is not None}
         for pos, slot in enumerate(slots):
             if keep[pos] or want[pos] is None:
                 continue

@@ -6,9 +6,11 @@ state, turns a confirmed change of an acting station's tiles into a legal
 action (or refuses it in words and with blinking robots), journals every
 accepted action before the board shows it, plays it on the LEDs, and puts
 pending decisions on the board. What differs from game to game it asks the
-game's ``TableMapping`` (session/mapping.py). Two parts live beside it, each
-with one job: ``stations.py`` reads the stations and says what the table
-must put right; ``views.py`` makes the shared and seat views and says words.
+game's ``TableMapping`` (session/mapping.py). Parts live beside it, each
+with one job: ``inputs.py`` sends the board's messages and the seats'
+presses where the mode says; ``stations.py`` reads the stations and says what
+the table must put right; ``views.py`` makes the shared and seat views and
+says words.
 
 Programming may be one seat at a time (Twin Tin Bots) or simultaneous
 (BotWars): every acting seat confirms when ready; a confirmed program waits,
@@ -34,7 +36,6 @@ import time
 from collections import deque
 from typing import Any, Callable, Protocol
 
-from bbshared import messages as m
 
 from .. import games
 from ..games.base import Event, GameError
@@ -42,7 +43,7 @@ from ..board.layouts import Layout
 from ..link.image import CellState
 from .animation import TABLE_SPEEDS, Animation
 from .journal import Journal, replay
-from .mapping import TableError, TableMapping, TileError
+from .mapping import TableError, TableMapping
 from .palette import check_variant
 from .picker import Picker
 from .seating import Seating
@@ -52,18 +53,14 @@ from .presence import BoardPresence
 from .drawing import Drawing
 from .explanations import FirstTimes
 from .hints import TableHints
+from .inputs import SessionError, TableInputs
 from .remote_stations import RemoteStations
 from .stations import StationChecks
-from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE, Table
+from .table import Table
 from .views import SessionViews
 from .now import NowWords
 
-ACK_S = 0.4  # a tile read shows on its robot this long
 UNDONE = "(undone) "  # an undone action's lines in the log (the console strikes them through)
-
-
-class SessionError(ValueError):
-    """A request the session cannot do now; the message says why."""
 
 
 class BoardOut(Protocol):
@@ -74,7 +71,7 @@ class BoardOut(Protocol):
     def set_priority(self, slots: list[int]) -> None: ...
 
 
-class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, ComputerSeats, Drawing,
+class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWords, ComputerSeats, Drawing,
                   RemoteStations):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
@@ -213,157 +210,6 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
         if self.mode != "program" or self.state is None:
             return []
         return [s for s in self.mapping.acting_seats(self.state) if s not in self.confirmed]
-
-    # -- board input ----------------------------------------------------------------
-    def on_message(self, msg: Any) -> None:
-        """Listener for BoardConnection: decoded messages from the board."""
-        f = msg.fields
-        if msg.type == m.HELLO:
-            self._census = {}  # the census that follows says what the slots hold
-            self._prioritise(force=True)
-            if self.mode == "animate":
-                self.animation.skip()  # a board back from an unplug shows the state now
-        elif msg.type == m.SLOT:
-            self._take_slot(f["slot"], f["present"], f["uid"], f["payload"])
-        elif msg.type == m.CENSUS_DONE:
-            self._census_done(f["present"])
-        elif msg.type == m.BUTTON:
-            self.on_button(f["button"], f["action"])
-        elif msg.type == m.TOUCH:
-            self.on_touch(f["cell"])
-        elif msg.type == m.ERROR and f["code"] == m.E_BUTTON_STUCK:
-            self.say(f"a button is stuck down (board key {f['ref']}): free it; it does nothing "
-                     "while held")
-            self._hold(f["ref"])
-
-    def on_slot(self, slot: int, state: int, uid: bytes, payload: bytes, remote: bool = False) -> None:
-        """A slot's reading (SLOT): ``state`` m.SLOT_EMPTY, SLOT_TAG, or a trouble that keeps
-        it from counting (SLOT_UNREADABLE, SLOT_SEVERAL); True and False stand for the first two.
-        ``remote``: read at the table where the slot's seat plays (remote play); this board's
-        own slot of that station is empty and says nothing."""
-        if not remote:
-            self._note_local(slot, state, uid, payload)
-        ref = self.seating.slot(slot) if self.seating is not None else None
-        if not self._read_here(ref.seat if ref is not None else None, remote):
-            return
-        now = self.clock()
-        present, trouble = bool(state), TROUBLE.get(int(state), "")
-        if not self.table.update(slot, present, uid, payload, now, trouble):
-            return
-        self._prioritise()
-        if self.state is None or self.seating is None:
-            return
-        ref = self.seating.slot(slot)
-        if ref is None:
-            if present:
-                self.say(f"a tag was read on the {self.seating.station_name(slot)} station, where "
-                         "nobody plays: take it away")
-            return
-        where = f"{self.seat_name(ref.seat)} slot {self.mapping.slot_name(self.state, ref.pos)}"
-        acting = ref.seat in self.acting()
-        if trouble:
-            self.say(f"{where}: {trouble}", ref.seat)
-        elif self.table.doubled(slot, now):
-            self.say(f"{where} holds two tiles: keep one", ref.seat)
-            self._schedule(DOUBLE_WINDOW_S, self._check_table)  # the blinking stops once it reads steadily
-        elif self.table.flickering(slot, now):
-            self.say(f"{where} keeps coming and going: push the tile fully in, or take it out",
-                     ref.seat)
-            self._schedule(FLICKER_WINDOW_S, self._check_table)
-        elif present and acting:
-            self._acknowledge(ref.seat, ref.pos, uid, payload)
-        if acting and self.awaiting.pop(ref.seat, None) is not None:
-            self.seat_messages.pop(ref.seat, None)  # a second confirm counts only for an unchanged station
-        self._check_table()
-
-    def _acknowledge(self, seat: int, pos: int, uid: bytes, payload: bytes) -> None:
-        try:
-            tile = self.mapping.identify(uid, payload)
-        except TileError as err:
-            self.say(f"{self.seat_name(seat)}: {err}", seat)
-            return
-        self.first_times.laid(seat, tile)
-        self.acks[(seat, pos)] = self.clock() + ACK_S
-        self._schedule(ACK_S + 0.01, self._draw)
-
-    def on_button(self, button: int, action: int, remote: bool = False) -> None:
-        if self.seating is None or self.state is None:
-            return
-        try:
-            seat, role = self.seating.button(button)
-        except ValueError:
-            return
-        if not self._read_here(seat, remote):  # pressed at the table where its seat plays
-            return
-        if seat is None:
-            self.say(f"the {role} button of an empty station does nothing")
-            return
-        if action == m.RELEASE and button in self.held:
-            del self.held[button]
-            self._check_table()
-        if action == m.LONG_PRESS:
-            if role in ("previous", "next"):
-                self._show_scores()
-            else:
-                self.say(f"{self.seat_name(seat)}'s {role} button is held down: release it; "
-                         "nothing happens while it is held", seat)
-                self._hold(button)
-            return
-        if action == m.PRESS:
-            self.press(seat, role)
-
-    def press(self, seat: int, role: str) -> None:
-        """A station's button (or the same button on the seat's view) was pressed."""
-        if self.state is None:
-            raise SessionError("no game: nothing to press for")
-        self._check_seat(seat)
-        if self.mode == "decide":
-            self._decision_button(seat, role)
-        elif self.mode == "program":
-            self._program_button(seat, role)
-        elif self.mode == "animate":
-            if role == "confirm" or role == "next":
-                self.skip()
-            elif role == "previous":
-                self._next_table_speed(seat)
-        elif self.mode == "over" and role in ("previous", "next"):
-            self._show_scores()
-
-    def _program_button(self, seat: int, role: str) -> None:
-        if seat in self.confirmed:
-            self.say(f"{self.seat_name(seat)} has confirmed: the program waits for the others", seat)
-        elif seat not in self.acting():
-            acting = " and ".join(self.seat_name(s) for s in self.acting()) or "nobody"
-            self.say(f"it is {acting}'s turn, not {self.seat_name(seat)}'s", seat)
-        elif role == "confirm":
-            self.confirm(seat)
-        elif role == "cancel":
-            self.awaiting.pop(seat, None)
-            self.say("cancelled: change your tiles, then press confirm", seat)
-        else:
-            settings = self.controls.setdefault(seat, {})
-            words = self.mapping.station_button(self.state, seat, role, settings)
-            if words:
-                self._say_private(seat, words, f"{self.seat_name(seat)} changed a setting")
-                self._draw()  # a setting may show (Goblins: the tile being turned)
-
-    def on_touch(self, board_cell: int) -> None:
-        if self.mode != "decide" or self.picker is None or self.bmap is None:
-            return
-        cell = self.bmap.to_engine.get(board_cell)
-        if cell is None:
-            return
-        several = sum(1 for c in self.picker.candidates if c.cell == cell) > 1
-        chosen = self.picker.touch(cell)
-        if chosen is None:
-            self.say("that cell is not one of the choices: touch a pulsing one",
-                     self.picker.decision.player)
-        elif several:
-            self.say(f"selected: {chosen.words}; touch again for the other, or press confirm",
-                     self.picker.decision.player)
-            self._draw()
-        else:
-            self.decide(chosen.choice)
 
     # -- programming ---------------------------------------------------------------
     def confirm(self, seat: int | None = None) -> None:
@@ -548,23 +394,6 @@ class GameSession(BoardPresence, StationChecks, SessionViews, NowWords, Computer
             raise SessionError(f"{choice!r} is not a choice now; choices: "
                                f"{', '.join(self.picker.decision.choices)}")
         self._apply(choice)
-
-    def _decision_button(self, seat: int, role: str) -> None:
-        assert self.picker is not None
-        decider = self.picker.decision.player
-        if seat != decider:
-            self.say(f"this choice is {self.seat_name(decider)}'s to make", seat)
-            return
-        if role in ("previous", "next"):
-            chosen = self.picker.step(-1 if role == "previous" else 1)
-            words = f"selected: {chosen.words} (confirm to choose it)"
-            if self.mapping.private_choices(self.picker.decision):
-                self._tell(seat, words)  # what is selected is the decider's alone
-            else:
-                self.say(words, seat)
-            self._draw()
-        elif role == "confirm":
-            self.decide(self.picker.selected.choice)
 
     def set_control(self, seat: int, name: str, value: Any) -> None:
         """A seat's setting for its next program (e.g. BotWars' reboot), from its seat view."""

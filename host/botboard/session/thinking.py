@@ -27,10 +27,11 @@ import signal
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from ..players import Choice, Player, Situation
 
+T = TypeVar("T")
 # imported once in the forkserver, so a worker forked from it starts thinking at once
 _PRELOAD = ["botboard.players", "botboard.games"]
 # a worker yields the CPU to the table: the event loop serving the board, the console and
@@ -73,8 +74,11 @@ class ThinkingPool:
 
     def think(self, player: Player, engine: Any, state: Any, seat: int) -> asyncio.Future[tuple[Choice, Player]]:
         """The player's choice, worked out in a worker; the event loop is free meanwhile."""
-        loop = asyncio.get_running_loop()
-        return loop.run_in_executor(self._start(), choose, player, engine.info.name, state, seat)
+        return self.run(choose, player, engine.info.name, state, seat)
+
+    def run(self, func: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``func(*args)`` in a worker: a module-level function, its arguments and result picklable."""
+        return asyncio.get_running_loop().run_in_executor(self._start(), func, *args)
 
     def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:

@@ -4,6 +4,7 @@
 # on the bus; wire(bus, pins) puts a bus model behind SPI and model pins
 # behind pin numbers, so that the chip models answer.  Sim-only code.
 log = []  # what the HAL did; None: record nothing (a long benchmark run)
+adc_u16 = {}  # GPIO -> what ADC(Pin(GPIO)).read_u16() reads (a test sets it)
 _bus = None
 _pins = {}
 
@@ -68,6 +69,14 @@ class SPI:
 
     def readinto(self, buf, write=0):
         self.write_readinto(buf, buf)
+
+
+class ADC:
+    def __init__(self, pin):
+        self.n = pin.n
+
+    def read_u16(self):
+        return adc_u16.get(self.n, 0)
 
 
 class WDT:
