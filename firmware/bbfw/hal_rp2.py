@@ -218,7 +218,7 @@ class Hal:
 class SharedReaders:
     # drivers[slot] for a ReaderBank whose readers share one bus and are used
     # one at a time (the Pico): one driver and one chip select, pointed at the
-    # slot asked for, each reader's state a view into one buffer.  36 readers
+    # slot asked for, each reader's state a part of one buffer.  36 readers
     # then cost one driver object, not 36 drivers and 36 chip selects (about
     # 150 bytes each).
     #   SharedReaders(driver, cs, count)   driver: MFRC522 on cs; cs: Pin-like
@@ -227,8 +227,7 @@ class SharedReaders:
         self._driver = driver
         self._cs = cs
         self._count = count
-        st = memoryview(bytearray(STATE_BYTES * count))
-        self._states = [st[STATE_BYTES * i:STATE_BYTES * (i + 1)] for i in range(count)]
+        self._states = bytearray(STATE_BYTES * count)
 
     def __len__(self):
         return self._count
@@ -236,7 +235,7 @@ class SharedReaders:
     def __getitem__(self, slot):
         d = self._driver
         self._cs.retarget(slot)
-        d.use_state(self._states[slot])
+        d.use_state(self._states, STATE_BYTES * slot)
         return d
 
 

@@ -77,7 +77,11 @@ class ReaderBank:
         n = len(drivers)
         self.count = n
         # each slot's field group, or None: all fields on (a config without a schedule)
-        self.groups = bytes(int(c) for c in groups) if groups else None
+        self.groups = None
+        if groups:
+            g = self.groups = bytearray(groups, "ascii")  # digits "0101...": one block, no generator
+            for i in range(n):
+                g[i] -= 48
         if rf:
             MFRC522.rf = tuple(rf)
         self.on = bytearray(n)

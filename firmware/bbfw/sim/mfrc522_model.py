@@ -29,7 +29,6 @@
 import time
 
 from micropython import const
-from bbfw.sim.coupling import damage
 from bbfw.sim.ntag import crc_a, answer_buffer, FAULT_PARITY, FAULT_PROTOCOL
 
 _CommandReg = const(0x01)
@@ -244,7 +243,9 @@ class MFRC522Model:
                 k += 1
                 if t.receive(txf, nbits) > 0:
                     answered += 1
-                    if self.garble:
+                    if self.garble:  # only with the coupling model: loaded then
+                        from bbfw.sim.coupling import damage
+
                         damage(t.out, t.start, t.end, self.garble, crc_a)
         else:
             for t in self.tags:

@@ -230,13 +230,10 @@ class FieldChip(MFRC522Model):
         c = self.coupling
         s = self._cur
         if c is not None:
-            return c.link(s, t) == 0 and not self._set_garble(c.garble)
-        self.garble = 0
+            took = c.link(s, t) == 0
+            self.garble = c.garble
+            return took
         return time.ticks_diff(time.ticks_us(), self.slot_on_at[s]) >= GUARD_US
-
-    def _set_garble(self, how):
-        self.garble = how
-        return False
 
 
 class SimReaderField:
