@@ -106,11 +106,13 @@ class SlotScanner:
         self._groups = g = getattr(bank, "groups", None)
         if g is not None:
             # [the group whose turn it is, the last step's budget (the next turn's
-            # fields are switched with it), the groups, then each group's place
-            # in the other slots' rotation]: one buffer, not five attributes
-            self._gs = bytearray(3 + max(g) + 1)
+            # fields are switched with it), the groups, a slot in doubt (255:
+            # none), then each group's place in the other slots' rotation]: one
+            # buffer, not six attributes
+            self._gs = bytearray(4 + max(g) + 1)
             self._gs[1] = 4
             self._gs[2] = max(g) + 1
+            self._gs[3] = 255
         self.set_priority(())
 
     def set_priority(self, slots_first):
@@ -132,7 +134,7 @@ class SlotScanner:
         self._pcur = 0
         self._rcur = 0
         if self._groups is not None:
-            for i in range(3, len(self._gs)):
+            for i in range(4, len(self._gs)):
                 self._gs[i] = 0
 
     def step(self, budget=4):
@@ -193,21 +195,37 @@ class SlotScanner:
         # Up to k other slots of the turn's group, in rotation from where the
         # group's last turn stopped, at most one of them holding a tile (its
         # field was off since its last look: a full select, the slowest poll);
-        # poll 0: only switches their fields on.  Returns how many.
+        # the next turn starts at the first tile passed over, so every tile
+        # gets its look.  A slot in doubt (its tile read elsewhere) goes first,
+        # as that tile.  poll 0: only switches their fields on.  Returns how many.
         nr = self._nrest
         g = self._groups
-        c = self._gs[3 + turn]
+        gs = self._gs
+        c = gs[4 + turn]
         tile = 1
         made = 0
+        skipped = -1
+        d = gs[3]
+        if d != 255 and g[d] == turn:
+            tile = 0
+            made = 1
+            if poll:
+                self._poll(d)
+                if not self.present[d] or not self._miss[d]:
+                    gs[3] = 255  # gone, or still there (a true cross-read): no doubt
+            else:
+                self._bank.field(d, True)
         for _ in range(nr):
             if made >= k:
                 break
             s = self._rest[c]
             c = (c + 1) % nr
-            if g[s] != turn:
+            if g[s] != turn or s == d:
                 continue
             if self.present[s]:
                 if not tile:
+                    if skipped < 0:
+                        skipped = (c - 1) % nr
                     continue
                 tile = 0
             made += 1
@@ -216,7 +234,7 @@ class SlotScanner:
             else:
                 self._bank.field(s, True)
         if poll:
-            self._gs[3 + turn] = c
+            gs[4 + turn] = c if skipped < 0 else skipped
         return made
 
     def _fields_on(self, turn, budget):
@@ -412,6 +430,8 @@ class SlotScanner:
                 # (the host's words for SLOT_CROSS say what to do)
                 if self.trouble[s] != _CROSS:
                     self._error(s, _E_CROSS_READ, "hears the tile of slot %d too" % t)
+                    if self._groups is not None:
+                        self._gs[3] = t  # unless t's tile has moved here: looked at first
                 self._set_trouble(s, _CROSS)
                 self._hits[s] = 0
                 self._fails[s] = 0
