@@ -12,6 +12,9 @@
 #   field = SimReaderField(count, chain=False)
 #       field.spi, field.cs(i)     to build MFRC522(field.spi, field.cs(i))
 #       field.place(slot, uid, payload)   a fresh NTAG213 alone in the field
+#       (with the coupling model: at the slot's centre)
+#   field = SimReaderField(count, coupling=MODEL, slot_mm=PLACES): tags heard by
+#       distance (sim/coupling.py); field.place_at(x, y, uid, payload) anywhere
 #       field.add_second_tag(slot, uid, payload)
 #       field.remove(slot); field.remove_after(slot, frames)
 #       field.kill(slot, miso=0x00); field.revive(slot)
@@ -283,9 +286,6 @@ class SimReaderField:
         tag = Ntag213(uid, payload)
         self.engine.coupling.place(tag, x, y)
         return tag
-
-    def lift(self, tag):
-        self.engine.coupling.remove(tag)
 
     def add_second_tag(self, slot, uid, payload=None):
         e = self.engine
