@@ -32,8 +32,10 @@ LEDS_PER_INJECTION = 100  # 5 V fed in again every 100 LEDs (power.md: thin copp
 
 # NXP MFRC522 datasheet (Rev. 3.9), Table 1 quick reference data, maxima: digital supply
 # IDDD 6.5 mA, analog IDDA 10 mA, transmitter IDD(TVDD) 100 mA (60 mA typical) with the
-# field on; the firmware leaves every reader's field on (drivers/mfrc522.py init), so all count.
-READER_MA = 6.5 + 10 + 100
+# field on.  Every reader draws the first two; the transmitter only while its field is on.
+READER_IDLE_MA = 6.5 + 10
+READER_TX_MA = 100
+READER_MA = READER_IDLE_MA + READER_TX_MA  # a reader with its field on
 
 # 5 V supplies: Mean Well LRS series, 5 V outputs (each model's datasheet: rated current)
 SUPPLIES = (("Mean Well LRS-35-5", 7000), ("Mean Well LRS-50-5", 10000),
@@ -75,11 +77,15 @@ class Station:
     name: str
     readers: int
     regulators: int
+    fields_on: int  # of its readers, the most with their field on at once
 
     @property
     def load_ma(self) -> float:
-        # the busiest regulator of the station (readers shared out evenly)
-        return math.ceil(self.readers / self.regulators) * READER_MA if self.regulators else 0.0
+        # the busiest regulator of the station (readers shared out evenly, the fields on in its share)
+        if not self.regulators:
+            return 0.0
+        share = math.ceil(self.readers / self.regulators)
+        return share * READER_IDLE_MA + min(share, self.fields_on) * READER_TX_MA
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,7 @@ class Board:
     cols: int
     power_ma: int
     chain_ma: int
+    fields_on: int  # reader fields on at once (field_count)
 
     @property
     def readers(self) -> int:
@@ -124,7 +131,7 @@ class Board:
 
     @property
     def readers_3v3_ma(self) -> float:
-        return self.readers * READER_MA
+        return self.readers * READER_IDLE_MA + self.fields_on * READER_TX_MA
 
     @property
     def readers_5v_ma(self) -> float:
@@ -199,13 +206,26 @@ def board(doc: dict) -> Board:
         full = leds * (LED_IDLE_MA + 3 * LED_CHANNEL_MA)
         chains.append(Chain(c["pin"], c["cells"], leds, "sense" in c, full, min(full, chain_ma, power_ma)))
     per_regulator = int(REGULATOR[1] * (1 - HEADROOM) // READER_MA)
-    stations = tuple(Station(s["name"], len(s["slots"]), math.ceil(len(s["slots"]) / per_regulator))
+    on = field_count(doc)
+    stations = tuple(Station(s["name"], len(s["slots"]), math.ceil(len(s["slots"]) / per_regulator),
+                             min(len(s["slots"]), on))
                      for s in doc["stations"])
     return Board(id=doc["id"], cells=len(doc["cells"]), leds=len(doc["cells"]) * lpc,
                  chains=tuple(chains), stations=stations,
                  buttons=sum(len(s["buttons"]) for s in doc["stations"]),
                  touch=bool(doc.get("touch", False)), cols=len(doc.get("pins", {}).get("cols", [0] * 8)),
-                 power_ma=power_ma, chain_ma=chain_ma)
+                 power_ma=power_ma, chain_ma=chain_ma, fields_on=on)
+
+
+def field_count(doc: dict) -> int:
+    """The most reader fields on at once. A layout with slot places (slot_mm) has a field
+    schedule: a turn switches on only the slots it polls, at most the scan budget, which is
+    the active station's slots + 1 (firmware/bbfw/scanner.py, app.py _set_priority). Without
+    slot places every field stays on."""
+    slots = [len(s["slots"]) for s in doc["stations"]]
+    if not all("slot_mm" in s for s in doc["stations"]):
+        return sum(slots)
+    return min(sum(slots), max(slots) + 1)
 
 
 def boards(layout_dir: Path = LAYOUT_DIR) -> list[Board]:
@@ -256,7 +276,8 @@ def power_block(bs: list[Board]) -> str:
         ["layout", "LED budget (`power_ma`)", "LEDs at most", "readers, 3.3 V", "readers, from 5 V",
          "Pico + logic", "total, 5 V", "supply", "headroom"],
         [[f"`{b.id}`", f"{b.power_ma:,} mA", amps(b.led_ma),
-          f"{b.readers} x {READER_MA:g} mA = {amps(b.readers_3v3_ma)}", amps(b.readers_5v_ma),
+          f"{b.readers} x {READER_IDLE_MA:g} mA + {b.fields_on} fields x {READER_TX_MA} mA = "
+          f"{amps(b.readers_3v3_ma)}", amps(b.readers_5v_ma),
           amps(b.logic_ma), amps(b.total_ma), supply_name(b),
           percent(headroom(b.total_ma, b.supply[1])) if b.supply else "-"] for b in bs])
     chains = table(
@@ -272,7 +293,8 @@ def power_block(bs: list[Board]) -> str:
           percent(max(s.load_ma for s in b.stations) / REGULATOR[1])] for b in bs])
     return "\n\n".join([
         "LEDs, with no limit:", leds,
-        "Supply: LEDs at the most the firmware lets them draw, every reader's field on, "
+        "Supply: LEDs at the most the firmware lets them draw, readers with as many fields on as "
+        "the field schedule allows at once (the active station's slots + 1; wiring.md), "
         f"readers' 3.3 V made from 5 V at {percent(BUCK_EFFICIENCY)} efficiency; the supply is the "
         "smallest that keeps 20 % headroom.", supply,
         "Each LED chain: its own fuse and injection points (wiring.md).", chains,

@@ -72,7 +72,7 @@ class Hal:
         self.spi = SPI(0, baudrate=SPI_HZ, polarity=0, phase=0, sck=Pin(pins["sck"]),
                        mosi=Pin(pins["mosi"]), miso=Pin(pins["miso"]))
         Pin(pins["rst"], Pin.OUT, value=1)  # readers out of hard power-down
-        self.readers = self._make_readers(cfg["slots"])
+        self.readers = self._make_readers(cfg)
         self.strip = self._make_strip(cfg)
         self.boot_errors += selftest.check(cfg, self.readers.alive, self._chain_short(cfg))
         # the config checks and the hardware checks run once: their modules
@@ -84,12 +84,15 @@ class Hal:
         self._stdout = sys.stdout.buffer
         self._watchdog = None
 
-    def _make_readers(self, slots):
+    def _make_readers(self, cfg):
+        slots = cfg["slots"]
         p = self.pins
         chain = HC595(self.spi, Pin(p["cs_latch"], Pin.OUT, value=0),
                       Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
         cs = chain.cs(0)  # one driver and chip select for every reader
-        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots))
+        # the field groups and gain/drive are used once, here: out of the config kept
+        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots), cfg.pop("fields", None),
+                          cfg.pop("rf", None))
         bank.init()
         return bank
 
@@ -215,7 +218,7 @@ class Hal:
 class SharedReaders:
     # drivers[slot] for a ReaderBank whose readers share one bus and are used
     # one at a time (the Pico): one driver and one chip select, pointed at the
-    # slot asked for, each reader's state a view into one buffer.  36 readers
+    # slot asked for, each reader's state a part of one buffer.  36 readers
     # then cost one driver object, not 36 drivers and 36 chip selects (about
     # 150 bytes each).
     #   SharedReaders(driver, cs, count)   driver: MFRC522 on cs; cs: Pin-like
@@ -224,8 +227,7 @@ class SharedReaders:
         self._driver = driver
         self._cs = cs
         self._count = count
-        st = memoryview(bytearray(STATE_BYTES * count))
-        self._states = [st[STATE_BYTES * i:STATE_BYTES * (i + 1)] for i in range(count)]
+        self._states = bytearray(STATE_BYTES * count)
 
     def __len__(self):
         return self._count
@@ -233,7 +235,7 @@ class SharedReaders:
     def __getitem__(self, slot):
         d = self._driver
         self._cs.retarget(slot)
-        d.use_state(self._states[slot])
+        d.use_state(self._states, STATE_BYTES * slot)
         return d
 
 

@@ -114,7 +114,9 @@ class Hal:
         self.boot_errors = [(m.E_CONFIG, 0, refused)] if refused else []
         hw = board_config.load(hw_path) if hw_path else cfg
         slots = cfg["slots"]
-        self.field = SimReaderField(min(hw["slots"], slots))
+        # the coupling model's figures and the readers' places (sim only: not kept)
+        self.field = SimReaderField(min(hw["slots"], slots), coupling=cfg.pop("coupling", None),
+                                    slot_mm=cfg.pop("slot_mm", None))
         from .sim import faults
 
         self.faults = faults.load(faults_path)
@@ -122,7 +124,8 @@ class Hal:
             self.field.kill(reader)
         # a configured slot the hardware lacks: a chip select wired to nothing
         self.readers = ReaderBank([MFRC522(self.field.spi, self.field.cs(i) if i < hw["slots"]
-                                           else SimPin(1)) for i in range(slots)])
+                                           else SimPin(1)) for i in range(slots)],
+                                  cfg.pop("fields", None), cfg.pop("rf", None))  # used once
         self.readers.init()
         self.strip = ModelStrip(cfg["cells"] * cfg["leds_per_cell"], board_config.chain_leds(hw))
         self.boot_errors += selftest.check(

@@ -3,11 +3,14 @@
 # the words of the rarer errors.  app.Board loads this module for one call
 # and lets it go again (hal.forget): on a Pico its code and texts would
 # otherwise sit in the heap for a whole game (about 2 KB; the names it
-# interns stay).  Each function takes the Board first.
+# interns stay).  Each function takes the Board first (write_payload: the
+# reader bank, whose method it is).
 import struct
 
 from bbshared import messages as m
+from bbshared import tilecheck
 from bbshared.frame import MAX_WIRE
+from .drivers.mfrc522 import OK, PROTOCOL_ERROR
 
 
 def handle(board, mtype, payload):
@@ -119,3 +122,34 @@ def wrong_game(board, slot, game):
     # payload ids only (the host names them), so a new game never changes the firmware
     board.error(m.E_BAD_TAG, slot, "slot %d: a tile of game %d, not of this board's game %d" % (
         slot, game, board.game))
+
+
+def write_payload(bank, slot, payload):
+    # ReaderBank.write_payload (readers.py says what it returns): here, out of
+    # the heap between writes; it uses the bank's own parts as a method would
+    n = len(payload)
+    if n == 0 or n % 4 or n > 144:
+        raise ValueError("payload must be 4..144 bytes, a multiple of 4; got %d" % n)
+    d = bank._d[slot]
+    bank.field(slot, True)
+    bank.settle()
+    st = bank._wake(slot)
+    page = tilecheck.FIRST_PAGE
+    mv = memoryview(payload)
+    for p in range(n // 4):
+        if st != OK:
+            break
+        st = d.write(page + p, mv[4 * p:4 * p + 4])
+    for p in range(0, n // 4, 4):  # read back, 4 pages at a time
+        if st != OK:
+            break
+        st = d.read(page + p)
+        for i in range(min(16, n - 4 * p)):
+            if d.data[i] != payload[4 * p + i]:
+                st = PROTOCOL_ERROR
+    if st != OK:
+        bank._selected[slot] = 0
+    if d.errors:
+        bank._count(slot)
+    bank.status[slot] = st
+    return st

@@ -21,6 +21,16 @@
 #                                    CRC, [3 * slot + 1] bit collisions,
 #                                    [3 * slot + 2] over-temperature episodes
 #   bank.hot[slot]                   1 while the reader is over temperature
+#   bank = ReaderBank(drivers, groups, rf)   groups: each slot's field group
+#                                    (a str of digits, board.json "fields"):
+#                                    fields start off and the scanner switches
+#                                    them; None: every field on from init
+#                                    rf: MFRC522.rf (gain and drive), or None
+#   bank.field(slot, on)             a reader's carrier on or off (off resets
+#                                    the tags in it)
+#   bank.on[slot]                    1 while its field is on
+#   bank.settle()                    wait out the guard time after the last
+#                                    field came on (poll does it itself)
 #   bank.on_hot(slot, hot)           called when a reader overheats (its chip
 #                                    switched the antenna off: it reads nothing)
 #                                    and when it has cooled and reads again
@@ -29,6 +39,11 @@
 # only asks the chip whether it is still hot (one register read); once it is
 # not, the antenna goes back on and polling goes on as before.
 #
+# Guard time: ISO/IEC 14443-3 lets a tag take 5 ms after the field comes on
+# before it must accept REQA/WUPA, so nothing is sent to a reader until
+# _FIELD_GUARD_US after its field came on (tests/firmware/test_fields.py: the chip
+# model's tags ignore what comes sooner).
+#
 # A polled tag is left selected (ACTIVE): an arrival reads its payload at once,
 # and the next poll only checks that the same tag still answers (FAST_READ of
 # the UID pages, one exchange).  When it does not (removed, swapped, reset),
@@ -36,13 +51,14 @@
 # ignores WUPA, so one poll in RECHECK_EVERY halts it first and wakes the
 # whole field: a second tile laid on the first collides there and is seen
 # (bank.collided).  Polls allocate nothing.
+import time
 from array import array
 
 from micropython import const
 
 from bbshared import tilecheck  # the tile payload's layout and check (not the encoder: host side)
 from bbshared.messages import TAG_STATUS
-from .drivers.mfrc522 import OK, CHIP_TIMEOUT, PROTOCOL_ERROR, TIMEOUT
+from .drivers.mfrc522 import MFRC522, OK, CHIP_TIMEOUT, TIMEOUT
 
 NO_PAYLOAD = const(7)  # the tag answered but holds no tile payload
 BAD_PAYLOAD = const(8)  # a tile payload with a wrong CRC or unknown version
@@ -52,13 +68,24 @@ RECHECK_EVERY = const(4)  # of a selected tag's polls, one wakes the whole field
 _ERR_TEMP = const(0x40)  # TempErr: the chip switched its antenna drivers off
 _ERR_COLL = const(0x08)  # CollErr
 _ERR_CRC = const(0x04)  # CRCErr: an answer whose CRC_A was wrong
+_FIELD_GUARD_US = const(5100)  # field on before the first request (ISO/IEC 14443-3, 5)
 
 
 class ReaderBank:
-    def __init__(self, drivers):
+    def __init__(self, drivers, groups=None, rf=None):
         self._d = drivers
         n = len(drivers)
         self.count = n
+        # each slot's field group, or None: all fields on (a config without a schedule)
+        self.groups = None
+        if groups:
+            g = self.groups = bytearray(groups, "ascii")  # digits "0101...": one block, no generator
+            for i in range(n):
+                g[i] -= 48
+        if rf:
+            MFRC522.rf = tuple(rf)
+        self.on = bytearray(n)
+        self._on_at = time.ticks_us()
         self.status = bytearray(n)
         self.collided = bytearray(n)
         self.alive = bytearray(n)
@@ -72,7 +99,27 @@ class ReaderBank:
         for i in range(self.count):
             self.alive[i] = 1 if self._d[i].init() else 0
             self.status[i] = OK if self.alive[i] else CHIP_TIMEOUT
+            self.on[i] = 1  # init switches the antenna on
+            if self.groups:
+                self.field(i, False)  # the scanner switches it on in its group's turn
+        self._on_at = time.ticks_us()
         return sum(self.alive)
+
+    def field(self, slot, on):
+        if self.on[slot] == on:
+            return
+        self.on[slot] = 1 if on else 0
+        self._d[slot].antenna(on)
+        if on:
+            self._on_at = time.ticks_us()
+        else:
+            self._selected[slot] = 0  # the tag in it lost power: idle when it comes back
+
+    def settle(self):
+        # the guard time of the field that came on last (the others came sooner)
+        wait = _FIELD_GUARD_US - time.ticks_diff(time.ticks_us(), self._on_at)
+        if wait > 0:
+            time.sleep_us(wait)
 
     def _count(self, slot):
         # ErrorReg bits the driver saw in the last operation on this reader
@@ -104,6 +151,8 @@ class ReaderBank:
             if d.overheated():
                 return TIMEOUT  # the antenna is off: nothing can answer
             d.antenna(True)  # cooled down: on again
+            self._on_at = time.ticks_us()
+            self.settle()
             self.hot[slot] = 0
             if self.on_hot is not None:
                 self.on_hot(slot, False)
@@ -126,6 +175,9 @@ class ReaderBank:
         return st
 
     def poll(self, slot):
+        if not self.on[slot]:
+            self.field(slot, True)  # outside the scanner's plan (a test, a write)
+        self.settle()
         st = self._wake(slot)
         if self._d[slot].errors:
             self._count(slot)
@@ -135,6 +187,7 @@ class ReaderBank:
         return None
 
     def read_payload(self, slot):
+        self.settle()
         p = self._read_payload(slot)
         if self._d[slot].errors:
             self._count(slot)
@@ -165,27 +218,7 @@ class ReaderBank:
         return bytes(data)
 
     def write_payload(self, slot, payload):
-        n = len(payload)
-        if n == 0 or n % 4 or n > 144:
-            raise ValueError("payload must be 4..144 bytes, a multiple of 4; got %d" % n)
-        d = self._d[slot]
-        st = self._wake(slot)
-        page = tilecheck.FIRST_PAGE
-        mv = memoryview(payload)
-        for p in range(n // 4):
-            if st != OK:
-                break
-            st = d.write(page + p, mv[4 * p:4 * p + 4])
-        for p in range(0, n // 4, 4):  # read back, 4 pages at a time
-            if st != OK:
-                break
-            st = d.read(page + p)
-            for i in range(min(16, n - 4 * p)):
-                if d.data[i] != payload[4 * p + i]:
-                    st = PROTOCOL_ERROR
-        if st != OK:
-            self._selected[slot] = 0
-        if self._d[slot].errors:
-            self._count(slot)
-        self.status[slot] = st
-        return st
+        # seldom used (WRITE_TAG): the code is rare.write_payload, loaded for the call
+        from .rare import write_payload
+
+        return write_payload(self, slot, payload)

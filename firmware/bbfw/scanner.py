@@ -24,8 +24,8 @@
 #   on_trouble(slot, state)        a slot that cannot count, and when it can
 #       again: UNREADABLE (something answers but its UID or payload never
 #       reads cleanly: a detuned or half-inserted tag), SEVERAL (two tags or
-#       more in the field), 0 when that is over; a tile does not arrive while
-#       its slot is in trouble.
+#       more in the field), CROSS (it hears a tile another slot holds), 0 when
+#       that is over; a tile does not arrive while its slot is in trouble.
 #
 # Scheduling: priority slots are polled first in every step, rotating when the
 # budget is short; the rest of the budget goes to the other slots (round robin)
@@ -37,6 +37,19 @@
 # slots again, so that the step's slow poll and the other tasks' time never
 # fall between the same two looks at an empty slot: the worst wait for a new
 # tile is one of them, not their sum (host/botboard/bench/scan_worst.py).
+# Field groups (bank.groups, from the layout: host/botboard/board/fields.py):
+# neighbouring readers are in different groups and never have their fields on
+# together, so a tile is never powered by its own reader while a neighbour
+# listens.  Each step is one group's turn: its priority slots, then the other
+# slots of that group in rotation (budget less the group's priority slots:
+# more of them than without groups, so the whole board still comes round
+# quickly); watch() ends the turn and switches on the next group's fields, so
+# that the guard time before their first request passes while the other tasks
+# run.  Only the fields of the slots a turn polls are on: at most `budget`.
+# A UID already present in another slot does not arrive: the slot is in
+# trouble CROSS and E_CROSS_READ names both slots (a reader hearing its
+# neighbour's tile, or a tile half-way between two slots).
+#
 # The bank needs poll(slot) and read_payload(slot); when it also has
 # status / collided byte arrays (ReaderBank), errors are classified.
 # A step without arrivals or departures allocates nothing.
@@ -47,12 +60,14 @@ from .readers import NO_PAYLOAD, BAD_PAYLOAD, STATUS_NAMES
 
 E_BAD_TAG = const(4)  # = bbshared.messages.E_BAD_TAG (ref: slot)
 E_READER = const(5)  # = bbshared.messages.E_READER (ref: slot)
+_E_CROSS_READ = const(11)  # = bbshared.messages.E_CROSS_READ (ref: slot)
 
 _UID_MAX = const(10)
 _F_DEAD = const(1)
 _F_SEVERAL = const(2)
 UNREADABLE = const(2)  # slot states (= bbshared.messages SLOT states)
 SEVERAL = const(3)
+_CROSS = const(4)  # = bbshared.messages.SLOT_CROSS
 
 
 class SlotScanner:
@@ -88,6 +103,16 @@ class SlotScanner:
         self.present_every = 1
         self._skips = bytearray(slots)
         self._check_turn = False  # a tag check waited while another slot was polled
+        self._groups = g = getattr(bank, "groups", None)
+        if g is not None:
+            # [the group whose turn it is, the last step's budget (the next turn's
+            # fields are switched with it), the groups, a slot in doubt (255:
+            # none), then each group's place in the other slots' rotation]: one
+            # buffer, not six attributes
+            self._gs = bytearray(4 + max(g) + 1)
+            self._gs[1] = 4
+            self._gs[2] = max(g) + 1
+            self._gs[3] = 255
         self.set_priority(())
 
     def set_priority(self, slots_first):
@@ -108,6 +133,9 @@ class SlotScanner:
         self._nrest = r
         self._pcur = 0
         self._rcur = 0
+        if self._groups is not None:
+            for i in range(4, len(self._gs)):
+                self._gs[i] = 0
 
     def step(self, budget=4):
         np = self._nprio
@@ -118,10 +146,19 @@ class SlotScanner:
         oldest = -1  # the priority slot holding a tag whose check is most overdue
         every = self.present_every
         skips = self._skips
+        g = self._groups
+        turn = 0
+        mine = np
+        if g is not None:
+            turn = self._gs[0]
+            self._gs[1] = budget
+            mine = self._fields_on(turn, budget)
         while polled < quota and visits < np:
             s = self._prio[self._pcur]
             self._pcur = (self._pcur + 1) % np
             visits += 1
+            if g is not None and g[s] != turn:
+                continue
             if every > 1 and self.present[s]:
                 if skips[s] < 255:
                     skips[s] += 1
@@ -133,7 +170,7 @@ class SlotScanner:
         # the polls beyond the priority visits (a skipped visit still uses its
         # share): tag checks and the other slots.  Both can be slow (a select),
         # so with one such poll a step they take turns: no step holds two
-        slow = budget - min(quota, np)
+        slow = budget - min(quota, mine)
         if oldest >= 0:
             if slow > 1 or self._check_turn or (not nr and polled < quota):
                 # one tag check per step, the most overdue first: every slot
@@ -145,12 +182,80 @@ class SlotScanner:
                 slow -= 1
             else:
                 self._check_turn = True  # the other slots have this step, the check the next
+        if g is not None:
+            return polled + self._rest_turn(turn, min(slow, nr), 1)
         for _ in range(min(slow, nr)):
             s = self._rest[self._rcur]
             self._rcur = (self._rcur + 1) % nr
             self._poll(s)
             polled += 1
         return polled
+
+    def _rest_turn(self, turn, k, poll):
+        # Up to k other slots of the turn's group, in rotation from where the
+        # group's last turn stopped, at most one of them holding a tile (its
+        # field was off since its last look: a full select, the slowest poll);
+        # the next turn starts at the first tile passed over, so every tile
+        # gets its look.  A slot in doubt (its tile read elsewhere) goes first,
+        # as that tile.  poll 0: only switches their fields on.  Returns how many.
+        nr = self._nrest
+        g = self._groups
+        gs = self._gs
+        c = gs[4 + turn]
+        tile = 1
+        made = 0
+        skipped = -1
+        d = gs[3]
+        if d != 255 and g[d] == turn:
+            tile = 0
+            made = 1
+            if poll:
+                self._poll(d)
+                if not self.present[d] or not self._miss[d]:
+                    gs[3] = 255  # gone, or still there (a true cross-read): no doubt
+            else:
+                self._bank.field(d, True)
+        for _ in range(nr):
+            if made >= k:
+                break
+            s = self._rest[c]
+            c = (c + 1) % nr
+            if g[s] != turn or s == d:
+                continue
+            if self.present[s]:
+                if not tile:
+                    if skipped < 0:
+                        skipped = (c - 1) % nr
+                    continue
+                tile = 0
+            made += 1
+            if poll:
+                self._poll(s)
+            else:
+                self._bank.field(s, True)
+        if poll:
+            gs[4 + turn] = c if skipped < 0 else skipped
+        return made
+
+    def _fields_on(self, turn, budget):
+        # The fields of the slots this turn may poll, and no other group's:
+        # its group's priority slots and the next others of the group in
+        # rotation.  Returns the group's priority slots.  (poll() switches a
+        # field on itself should a slot outside this plan be polled.)
+        bank = self._bank
+        g = self._groups
+        on = bank.on
+        for s in range(self.slots):
+            if on[s] and g[s] != turn:
+                bank.field(s, False)
+        mine = 0
+        for i in range(self._nprio):
+            s = self._prio[i]
+            if g[s] == turn:
+                bank.field(s, True)
+                mine += 1
+        self._rest_turn(turn, budget - mine, 0)
+        return mine
 
     def watch(self):
         # The empty priority slots again, in the order of the last step, after
@@ -162,13 +267,20 @@ class SlotScanner:
         # the next step.  Returns the polls made.
         np = self._nprio
         polled = 0
+        g = self._groups
         for i in range(np):
             s = self._prio[(self._pcur + i) % np]
             if (self.present[s] or self._hits[s] or self.trouble[s]
-                    or self._flags[s] & _F_DEAD):
+                    or self._flags[s] & _F_DEAD or g is not None and g[s] != self._gs[0]):
                 continue
             self._poll(s)
             polled += 1
+        if g is not None:
+            # the turn ends: the next group's fields on now, their guard time
+            # passing while the other tasks run
+            gs = self._gs
+            gs[0] = (gs[0] + 1) % gs[2]
+            self._fields_on(gs[0], gs[1])
         return polled
 
     # --- one slot --------------------------------------------------------
@@ -262,7 +374,7 @@ class SlotScanner:
             self._quiet[s] = min(self._quiet[s] + 1, 255)
             if self._quiet[s] >= self.absent_after:
                 self._garbled[s] = 0
-                if self.trouble[s] == UNREADABLE:
+                if self.trouble[s] == UNREADABLE or self.trouble[s] == _CROSS:
                     self._set_trouble(s, 0)
             return
         self._quiet[s] = 0
@@ -311,9 +423,22 @@ class SlotScanner:
                 self._hits[s] = 0  # never read: the tag is gone, no arrival
                 self._fails[s] = 0
                 return
+        uid = self._stored(s)
+        for t in range(self.slots):
+            if t != s and self.present[t] and self._same(t, uid):
+                # one tile heard by two readers: a fault, never a second tile
+                # (the host's words for SLOT_CROSS say what to do)
+                if self.trouble[s] != _CROSS:
+                    self._error(s, _E_CROSS_READ, "hears the tile of slot %d too" % t)
+                    if self._groups is not None:
+                        self._gs[3] = t  # unless t's tile has moved here: looked at first
+                self._set_trouble(s, _CROSS)
+                self._hits[s] = 0
+                self._fails[s] = 0
+                return
         self.present[s] = 1
         self._miss[s] = 0
         self._fails[s] = 0
-        if self.trouble[s] == UNREADABLE:
-            self._set_trouble(s, 0)  # it read in the end
-        self._on_event(s, True, self._stored(s), payload)
+        if self.trouble[s] == UNREADABLE or self.trouble[s] == _CROSS:
+            self._set_trouble(s, 0)  # it read in the end, and alone
+        self._on_event(s, True, uid, payload)

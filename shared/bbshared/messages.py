@@ -97,6 +97,7 @@ SLOT_EMPTY = 0
 SLOT_TAG = 1
 SLOT_UNREADABLE = 2  # something answers, but its UID or payload never reads cleanly
 SLOT_SEVERAL = 3  # two tags or more in the field
+SLOT_CROSS = 4  # its reader hears a tile another slot holds (E_CROSS_READ says which)
 
 # BUTTON actions
 PRESS = 1
@@ -129,6 +130,7 @@ E_CONFIG = 7
 E_VERSION = 8  # ref: frames dropped since the last report (at most one report a second)
 E_OVERSIZE = 9  # ref: frames dropped since the last report (at most one report a second)
 E_LED_CHAIN = 10  # ref: chain index
+E_CROSS_READ = 11  # ref: slot; it hears the tile of another slot (its text names it): not a second tile
 
 # TAG_WRITTEN status (the readers' status codes, bbfw/readers.py)
 TAG_STATUS = ("ok", "timeout", "collision", "crc error", "protocol error", "nak",

@@ -15,6 +15,8 @@ from bbfw.drivers import mfrc522 as M
 f = SimReaderField(4, chain=CHAIN)
 rs = [M.MFRC522(f.spi, f.cs(i)) for i in range(4)]
 inits = [r.init() for r in rs]
+import time
+time.sleep_us(5100)  # the fields' guard time before any request (ISO/IEC 14443-3; readers.GUARD_US)
 UID = b'\\x04\\x1a\\x2b\\x3c\\x4d\\x5e\\x6f'
 """
 

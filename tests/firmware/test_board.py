@@ -108,8 +108,10 @@ box.steps(80)
 out(({"first": first, "all": sorted(s[0] for s in box.said(m.SLOT)),
                   "budget": box.board.scan_budget}))
 """, configs["ttb-big"])
-    assert r["first"] == [31]  # selected, its payload read at once: one step
-    assert r["all"] == [5, 31]  # the other slot is read too, later
+    # selected, its payload read at once: one step (the other slot of its field group may
+    # come in the same step: a turn polls its group's other slots in rotation too)
+    assert r["first"][0] == 31
+    assert r["all"] == [5, 31]  # the other slot is read too
     assert r["budget"] == 7  # the whole station and one other slot per step
 
 
@@ -133,7 +135,8 @@ while len(box.said(m.SLOT)) < 2 and steps < 100:
 out(({"arrival": arrival, "departure": steps - arrival,
                   "events": [s[:2] for s in box.said(m.SLOT)]}))
 """, configs["ttb-small"])
-    assert r["arrival"] == 4 and r["departure"] == 2
+    # slot 4 is looked at in its field group's turn, every other step (ttb-small: two groups)
+    assert r["arrival"] == 2 * 4 - 1 and r["departure"] <= 2 * 2
     assert r["events"] == [[4, 1], [4, 0]]
 
 

@@ -151,6 +151,7 @@ tag = f.place(0, UID, b'p' * 16)
 def field_cycle():  # a failed exchange leaves the tag mid-protocol: a fresh start
     rs[0].antenna(False)
     rs[0].antenna(True)
+    time.sleep_us(5100)  # the guard time: the tag takes up to 5 ms to accept WUPA
 out = {"clean": rs[0].detect()}
 tag.fault = FAULT_CRC                 # after select: the READ's CRC_A arrives damaged
 out["read_crc"] = rs[0].read(4)

@@ -20,9 +20,9 @@ hot = []
 bank.on_hot = lambda s, h: hot.append([s, h])
 sc.set_priority([1, 2, 3])
 f.place(1, U1, P1)
-f.place(2, U1, P1, FAULT_CRC)        # every answer with a wrong CRC_A
-f.place(3, U1, P1)
-f.add_second_tag(3, U2, P1)          # two tiles: the anticollision collides
+f.place(2, U2, P1, FAULT_CRC)        # every answer with a wrong CRC_A
+f.place(3, U3, P1)                   # every tile its own UID (one UID in two slots is a fault)
+f.add_second_tag(3, U4, P1)          # two tiles: the anticollision collides
 for i in range(4):
     sc.step(4)
 before = list(bank.errors)

@@ -26,6 +26,8 @@ def on_error(slot, code, text):
 sc = SlotScanner(bank, N, on_event, present_after=2, absent_after=3, on_error=on_error)
 U1 = b'\\x04\\x00\\x00\\x00\\x00\\x00\\x01'
 U2 = b'\\x04\\x00\\x00\\x00\\x00\\x00\\x02'
+U3 = b'\\x04\\x00\\x00\\x00\\x00\\x00\\x03'
+U4 = b'\\x04\\x00\\x00\\x00\\x00\\x00\\x04'
 P1 = tp.encode(1, 7, 2, 1001)
 """
 
@@ -133,15 +135,15 @@ def test_bad_tags_several_tags_and_dead_reader_are_reported_once() -> None:
 sc.set_priority([0, 1, 2, 3])
 f.place(0, U1)                       # blank tag
 f.place(1, U2, P1[:15] + b'\\x00')   # corrupt CRC
-f.place(2, U1, P1)
-f.add_second_tag(2, U2, P1)          # two tiles in one slot
+f.place(2, U3, P1)                   # (every tile its own UID: one UID in two slots is a fault)
+f.add_second_tag(2, U4, P1)          # two tiles in one slot
 f.kill(3)
 for i in range(6):
     sc.step(5)
 codes = sorted([e[0], e[1]] for e in err)
 texts = sorted(e[2] for e in err)
 f.revive(3)
-f.place(3, U2, P1)
+f.place(3, U4, P1)
 for i in range(3):
     sc.step(5)
 print(json.dumps({"codes": codes, "texts": texts, "ev": sorted([e[0], e[1], e[3] is None] for e in ev),

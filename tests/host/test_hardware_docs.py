@@ -49,12 +49,18 @@ def test_every_layout_keeps_20_percent_headroom_and_its_chains_under_80_percent_
             assert station.load_ma <= 0.8 * 2500, (b.id, station.name)
 
 
-def test_every_reader_counts_with_its_field_on() -> None:
-    # the firmware leaves each reader's field on: NXP MFRC522 Table 1 maxima, all readers at once
+def test_every_reader_counts_and_its_transmitter_only_while_its_field_may_be_on() -> None:
+    # NXP MFRC522 Table 1 maxima: every reader's digital and analog supply; the transmitter of
+    # the fields the schedule may have on at once (a turn: the active station's 6 slots + 1)
     big = mp.board(_doc("ttb-big"))
-    assert big.readers == 36
-    assert big.readers_3v3_ma == pytest.approx(36 * (6.5 + 10 + 100))
-    assert big.readers_5v_ma > 36 * 116.5 * 3.3 / 5  # a step-down module loses some
+    assert big.readers == 36 and big.fields_on == 7
+    assert big.readers_3v3_ma == pytest.approx(36 * (6.5 + 10) + 7 * 100)
+    assert big.readers_5v_ma > big.readers_3v3_ma * 3.3 / 5  # a step-down module loses some
+    # a layout without slot places has no schedule: every field on, as before
+    doc = _doc("ttb-big")
+    for station in doc["stations"]:
+        del station["slot_mm"]
+    assert mp.board(doc).readers_3v3_ma == pytest.approx(36 * (6.5 + 10 + 100))
 
 
 def test_the_counts_are_the_layouts_own() -> None:

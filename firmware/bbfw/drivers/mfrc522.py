@@ -3,7 +3,8 @@
 # API (hardware injected, nothing created at import time):
 #   r = MFRC522(spi, cs)     spi: machine.SPI-like (write, write_readinto);
 #                            cs: Pin-like chip select, active low (.value(v))
-#   r.init() -> bool         soft reset, timer, antenna on; False if no chip answers
+#   r.init() -> bool         soft reset, timer, gain and drive (MFRC522.rf),
+#                            antenna on; False if no chip answers
 #   r.version() -> int       VersionReg (0x91/0x92 genuine, 0x88 FM17522 clone;
 #                            0x00 or 0xFF means nobody on the bus)
 #   r.antenna(on)            RF field on/off (off also resets every tag)
@@ -75,6 +76,9 @@ _TxModeReg = const(0x12)  # transmit framing and speed
 _RxModeReg = const(0x13)  # receive framing and speed
 _TxControlReg = const(0x14)  # antenna driver pins TX1/TX2
 _TxASKReg = const(0x15)  # transmit modulation
+_RFCfgReg = const(0x26)  # RxGain in bits 6..4 (18..48 dB, datasheet 9.3.3.6)
+_CWGsPReg = const(0x28)  # p-driver conductance without modulation: the carrier's drive
+_ModGsPReg = const(0x29)  # p-driver conductance during modulation
 _CRCResultRegH = const(0x21)  # CRC result, MSB
 _CRCResultRegL = const(0x22)  # CRC result, LSB
 _TModeReg = const(0x2A)  # timer settings
@@ -137,31 +141,34 @@ _MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
 _b2 = None  # one register access: address, value
 _b4 = None  # three register reads in one transaction
 _tx = None  # FIFO write: address byte, then the frame
-_txv = None  # views of _tx, one per length
+_txv = None  # views of _tx, one per length, each made when first needed
 _rxa = None  # FIFO read: the read address repeated, then 0
-_rxv = None  # views of the receive buffer, one per length
-_rxav = None  # views of _rxa, one per length
+_rxv = None  # views of the receive buffer, one per length, made when first needed
+_rxav = None  # views of _rxa, likewise
+_m = None  # memoryviews of _tx, the receive buffer and _rxa: the views are cut from them
 _uidv = None  # views of the shared UID buffer: 4, 7 and 10 bytes
 _cl = None  # cascade level being resolved: SEL, NVB, 4 UID bytes / CT, BCC
 
 
 def _make_scratch():
-    global _b2, _b4, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _cl
+    global _b2, _b4, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _cl, _m
     _b2 = bytearray(2)
     _cl = bytearray(7)
     _b4 = bytearray(4)
     _tx = bytearray(1 + _MAXTX)
     _tx[0] = (_FIFODataReg << 1) & 0x7E
     txm = memoryview(_tx)
-    _txv = [txm[: 1 + n] for n in range(_MAXTX + 1)]
+    # a view a length, made the first time that length is sent or read: the
+    # protocol uses a dozen of the 71 lengths (about 0.9 KB of views saved)
+    _txv = [None] * (_MAXTX + 1)
     rx = bytearray(1 + _MAXRX)  # the answer, shifted by one (address byte)
     _rxa = bytearray(1 + _MAXRX)
     for i in range(_MAXRX):
         _rxa[i] = 0x80 | (_FIFODataReg << 1)
     rxm = memoryview(rx)
-    rxa = memoryview(_rxa)
-    _rxv = [rxm[: 1 + n] for n in range(_MAXRX + 1)]
-    _rxav = [rxa[: 1 + n] for n in range(_MAXRX + 1)]
+    _m = (txm, rxm, memoryview(_rxa))
+    _rxv = [None] * (_MAXRX + 1)
+    _rxav = [None] * (_MAXRX + 1)
     um = memoryview(bytearray(10))
     _uidv = (um[:4], um[:7], um[:10])
     c = MFRC522
@@ -185,6 +192,10 @@ class MFRC522:
     atqa = 0
     sak = 0
     spi_bytes = 0  # SPI bytes clocked by all readers (for the figures)
+    # (RFCfgReg, CWGsPReg, ModGsPReg) init() writes, or None for the chip's
+    # reset values: the range a slot needs (board.json "rf", from the layout's
+    # pitch and the coupling model: host/botboard/board/fields.py)
+    rf = None
 
     def __init__(self, spi, cs):
         if _b2 is None:
@@ -192,15 +203,19 @@ class MFRC522:
         self._spi = spi
         self._cs = cs
         cs.value(1)
-        # this reader's own state: UID bytes 0..9, UID level (0/1/2) at 10,
-        # timer reload now in the chip at 11 (0 unknown, 1 short, 2 long)
+        # this reader's own state, _u[_o:_o + STATE_BYTES]: UID bytes 0..9,
+        # UID level (0/1/2) at 10, timer reload now in the chip at 11 (0
+        # unknown, 1 short, 2 long)
         self._u = bytearray(STATE_BYTES)
+        self._o = 0
 
-    def use_state(self, state):
-        # keep this reader's state in `state` (STATE_BYTES, e.g. a view into
-        # one buffer for every reader): one object can then drive several
-        # readers in turn, each with its own state (readers.SharedReaders)
-        self._u = state
+    def use_state(self, buf, offset):
+        # keep this reader's state at buf[offset:offset + STATE_BYTES] (one
+        # buffer for every reader): one object can then drive several readers
+        # in turn, each with its own state (hal_rp2.SharedReaders); an offset,
+        # not a view per reader: 36 views would cost about 0.7 KB of the heap
+        self._u = buf
+        self._o = offset
 
     # --- register access -------------------------------------------------
     def _wreg(self, reg, val):
@@ -236,7 +251,10 @@ class MFRC522:
 
     def _fifo_write(self, n):
         self._cs.value(0)
-        self._spi.write(_txv[n])
+        v = _txv[n]
+        if v is None:
+            v = _txv[n] = _m[0][: 1 + n]
+        self._spi.write(v)
         self._cs.value(1)
         MFRC522.spi_bytes += 1 + n
 
@@ -244,17 +262,22 @@ class MFRC522:
         a = _rxa
         a[n] = 0
         self._cs.value(0)
-        self._spi.write_readinto(_rxav[n], _rxv[n])
+        v = _rxv[n]
+        if v is None:
+            v = _rxv[n] = _m[1][: 1 + n]
+            _rxav[n] = _m[2][: 1 + n]
+        self._spi.write_readinto(_rxav[n], v)
         self._cs.value(1)
         a[n] = 0x80 | (_FIFODataReg << 1)
         MFRC522.spi_bytes += 1 + n
 
     def _timer(self, ticks):
         code = 1 if ticks == _TICKS_SHORT else 2
-        if code != self._u[11]:
+        o = self._o + 11
+        if code != self._u[o]:
             self._wreg(_TReloadRegH, ticks >> 8)
             self._wreg(_TReloadRegL, ticks & 0xFF)
-            self._u[11] = code
+            self._u[o] = code
 
     # --- chip control ----------------------------------------------------
     def version(self):
@@ -271,13 +294,18 @@ class MFRC522:
                 return False
         self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto
         self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
-        self._u[11] = 0
+        self._u[self._o + 11] = 0
         self._timer(_TICKS_SHORT)
         self._wreg(_TxModeReg, 0x00)  # 106 kBd, no hardware CRC
         self._wreg(_RxModeReg, 0x00)
         self._wreg(_TxASKReg, 0x40)  # Force100ASK: ISO 14443-A modulation
         self._wreg(_ModeReg, 0x3D)  # CRC preset 0x6363 (CRC_A)
         self._wreg(_CollReg, 0x00)  # ValuesAfterColl=0: bits after a collision read 0
+        rf = MFRC522.rf
+        if rf:
+            self._wreg(_RFCfgReg, rf[0])
+            self._wreg(_CWGsPReg, rf[1])
+            self._wreg(_ModGsPReg, rf[2])
         self.antenna(True)
         return True
 
@@ -285,8 +313,9 @@ class MFRC522:
         return self._rreg(_ErrorReg) & _ERR_TEMP != 0
 
     def antenna(self, on):
-        v = self._rreg(_TxControlReg)
-        self._wreg(_TxControlReg, (v | 0x03) if on else (v & 0xFC))
+        # Tx1RFEn and Tx2RFEn over the reset value 0x80 (InvTx2RFOn), written
+        # without reading first: the field groups switch fields every turn
+        self._wreg(_TxControlReg, 0x83 if on else 0x80)
 
     def crc(self, buf, n):
         # CRC_A of buf[:n] by the coprocessor; -1 if the chip never finishes
@@ -401,6 +430,7 @@ class MFRC522:
     def select(self):
         MFRC522.collided = False
         u = self._u
+        o = self._o
         for level in range(3):
             st = self._anticollision(level)
             if st != OK:
@@ -411,13 +441,13 @@ class MFRC522:
                 return st
             if cl[2] == _CT:
                 for i in range(3):
-                    u[3 * level + i] = cl[3 + i]
+                    u[o + 3 * level + i] = cl[3 + i]
                 if not self.sak & 0x04:  # a cascade tag without the cascade bit
                     return PROTOCOL_ERROR
                 continue
             for i in range(4):
-                u[3 * level + i] = cl[2 + i]
-            u[10] = level
+                u[o + 3 * level + i] = cl[2 + i]
+            u[o + 10] = level
             self._publish_uid()
             return OK
         return PROTOCOL_ERROR
@@ -546,17 +576,18 @@ class MFRC522:
         return self._check_crc(want)
 
     def still_there(self):
-        if self._u[10] != 1:
+        u = self._u
+        o = self._o
+        if u[o + 10] != 1:
             return PROTOCOL_ERROR  # only NTAG21x (7-byte UIDs) have FAST_READ
         st = self.fast_read(0, 1)
         if st != OK:
             return st
         a = self.answer
-        u = self._u
         for i in range(3):
-            if a[i] != u[i] or a[4 + i] != u[3 + i]:
+            if a[i] != u[o + i] or a[4 + i] != u[o + 3 + i]:
                 return PROTOCOL_ERROR
-        if a[7] != u[6]:
+        if a[7] != u[o + 6]:
             return PROTOCOL_ERROR
         self._publish_uid()
         return OK
@@ -564,9 +595,10 @@ class MFRC522:
     def _publish_uid(self):
         # this reader's UID into the shared view MFRC522.uid
         u = self._u
-        v = _uidv[u[10]]
+        o = self._o
+        v = _uidv[u[o + 10]]
         for i in range(len(v)):
-            v[i] = u[i]
+            v[i] = u[o + i]
         MFRC522.uid = v
 
     def write(self, page, data):

@@ -123,6 +123,8 @@ def _counts():
     measure("tag_recheck_poll", lambda: bank.poll(3))
     f.remove(3)
     measure("tag_gone_poll", lambda: bank.poll(3))  # FAST_READ unanswered, then WUPA
+    measure("field_switch", lambda: bank.field(2, False))  # a reader's carrier off (or on)
+    bank.field(2, True)
     c["driver_us"] = _driver_times(f, bank)
     c["buttons_scan_us"] = _buttons_time()
     c["scanner_overhead_us"] = _scanner_overhead()
@@ -205,6 +207,7 @@ def _driver_times(f, bank):
     t["recheck"] = timed(6, lambda d: (d.halt(), d.detect(True)))
     f.remove(6)
     t["gone"] = timed(6, lambda d: (d.still_there(), d.detect(True)))
+    t["field_switch"] = timed(2, lambda d: d.antenna(False))
     return t
 
 

@@ -73,6 +73,7 @@ class MFRC522Model:
     frames = 0
     tx_bits = 0  # bits sent into the field, for air-time figures
     rx_bits = 0  # bits answered by tags
+    garble = 0  # coupling.GARBLED / CHECK_VALID: the answer of the tag _takes passed arrives damaged
 
     def __init__(self):
         # 36 of these share the firmware's heap in the simulated board: few
@@ -166,13 +167,22 @@ class MFRC522Model:
             r[reg] = v
             if v & 0x03 == 0x03 and self.hot == 2:
                 self.hot = 0  # cooled, and the driver switched the antenna on again
-            if v & 0x03 != 0x03:
-                for t in self.tags:
-                    t.power_off()  # field off: every tag loses its state
+            self._field(v & 0x03 == 0x03)
         elif reg in (_ErrorReg, 0x07, 0x08, _VersionReg, _CRCResultRegH, _CRCResultRegL):
             pass  # read-only
         else:
             r[reg] = v
+
+    def _field(self, on):
+        # the carrier switched (FieldChip: per reader, and its guard time)
+        if not on:
+            for t in self.tags:
+                t.power_off()  # field off: every tag loses its state
+
+    def _takes(self, t):
+        # whether tag t gets the frame about to be sent (FieldChip: guard
+        # time after field-on, weak links); self.garble: how its answer arrives
+        return True
 
     def _command(self, cmd):
         r = self.regs
@@ -226,10 +236,17 @@ class MFRC522Model:
         if r[_TxControlReg] & 0x03 == 0x03 and not self.hot:
             k = 0
             for t in self.tags:
+                if not self._takes(t):
+                    t.end = 0
+                    continue
                 t.out = answer_buffer(k)
                 k += 1
                 if t.receive(txf, nbits) > 0:
                     answered += 1
+                    if self.garble:  # only with the coupling model: loaded then
+                        from bbfw.sim.coupling import damage
+
+                        damage(t.out, t.start, t.end, self.garble, crc_a)
         else:
             for t in self.tags:
                 t.end = 0

@@ -12,6 +12,9 @@
 #   field = SimReaderField(count, chain=False)
 #       field.spi, field.cs(i)     to build MFRC522(field.spi, field.cs(i))
 #       field.place(slot, uid, payload)   a fresh NTAG213 alone in the field
+#       (with the coupling model: at the slot's centre)
+#   field = SimReaderField(count, coupling=MODEL, slot_mm=PLACES): tags heard by
+#       distance (sim/coupling.py); field.place_at(x, y, uid, payload) anywhere
 #       field.add_second_tag(slot, uid, payload)
 #       field.remove(slot); field.remove_after(slot, frames)
 #       field.kill(slot, miso=0x00); field.revive(slot)
@@ -22,8 +25,20 @@
 # reader has its own SimPin.  Sim-only code (unix port).
 from array import array
 
+import time
+
+from micropython import const
+
 from bbfw.sim.mfrc522_model import MFRC522Model
 from bbfw.sim.ntag import Ntag213
+
+
+_TxControlReg = const(0x14)
+_RFCfgReg = const(0x26)  # RxGain in bits 6..4
+_CWGsPReg = const(0x28)  # transmitter drive without modulation
+# ISO/IEC 14443-3: a tag accepts REQA within 5 ms of an unmodulated field;
+# the model's tags take all of it (a reader must give 5.1 ms)
+GUARD_US = const(5000)
 
 
 class SimPin:
@@ -169,11 +184,18 @@ class FieldChip(MFRC522Model):
         self.slot_dead = array("h", [-1] * count)  # -1 alive, else MISO level
         self.slot_remove = array("h", [-1] * count)  # frames until tags leave
         self.slot_hot = bytearray(count)  # MFRC522Model.hot of each reader
+        # each reader's own carrier: TxControlReg (reset 0x80: off) and when
+        # it came on (a tag answers nothing in its first GUARD_US)
+        self.slot_tx = bytearray(b"\x80" * count)
+        self.slot_on_at = [0] * count
+        self.coupling = None  # sim/coupling.Coupling: tags heard by distance
         self._cur = -1
 
     def begin(self, slot=0):
         self._cur = slot
-        self.tags = self.slot_tags[slot]
+        c = self.coupling
+        self.tags = self.slot_tags[slot] if c is None else c.heard[slot]
+        self.regs[_TxControlReg] = self.slot_tx[slot]
         self.dead_miso = self.slot_dead[slot]
         self.remove_after = self.slot_remove[slot]
         self.hot = self.slot_hot[slot]
@@ -181,17 +203,50 @@ class FieldChip(MFRC522Model):
 
     def end(self, slot=0):
         if self._cur == slot:  # the chip may have counted tags out
-            self.slot_tags[slot] = self.tags
+            if self.coupling is None:
+                self.slot_tags[slot] = self.tags
             self.slot_remove[slot] = self.remove_after
             self.slot_hot[slot] = self.hot
             self._cur = -1
         self._addr = -1
 
+    def _write(self, reg, v):
+        MFRC522Model._write(self, reg, v)
+        c = self.coupling
+        if c is not None and (reg == _RFCfgReg or reg == _CWGsPReg):
+            r = self.regs
+            c.settings(r[_CWGsPReg] & 0x3F, (r[_RFCfgReg] >> 4) & 0x07)
+
+    def _field(self, on):
+        s = self._cur
+        was = self.slot_tx[s] & 0x03 == 0x03
+        self.slot_tx[s] = self.regs[_TxControlReg]
+        if on and not was:
+            self.slot_on_at[s] = time.ticks_us()
+        if self.coupling is not None:
+            self.coupling.field(s, 1 if on else 0)
+            self.tags = self.coupling.heard[s]
+        else:
+            MFRC522Model._field(self, on)
+
+    def _takes(self, t):
+        c = self.coupling
+        s = self._cur
+        if c is not None:
+            took = c.link(s, t) == 0
+            self.garble = c.garble
+            return took
+        return time.ticks_diff(time.ticks_us(), self.slot_on_at[s]) >= GUARD_US
+
 
 class SimReaderField:
-    def __init__(self, count, chain=False):
+    def __init__(self, count, chain=False, coupling=None, slot_mm=None):
         self.spi = SPIBus()
         self.engine = FieldChip(count)
+        if coupling and slot_mm:
+            from bbfw.sim.coupling import Coupling
+
+            self.engine.coupling = Coupling(coupling, slot_mm[:count])
         self.shift = None
         self.hc595 = None
         if chain:
@@ -212,19 +267,42 @@ class SimReaderField:
         return self._cs[i]
 
     def place(self, slot, uid, payload=None, fault=0):
+        c = self.engine.coupling
+        if c is not None:  # at the slot's centre, the slot's earlier tags gone
+            self.remove(slot)
+            p = c.at(slot)
+            tag = self.place_at(p[0], p[1], uid, payload)
+            tag.fault = fault
+            self.engine.slot_tags[slot] = (tag,)
+            return tag
         tag = Ntag213(uid, payload)
         tag.fault = fault  # ntag.FAULT_*: CRC, BCC, parity or protocol errors on the air
         self.engine.slot_tags[slot] = (tag,)
         return tag
 
-    def add_second_tag(self, slot, uid, payload=None):
+    def place_at(self, x, y, uid, payload=None):
+        # a tag anywhere on the table (needs the coupling model): it is heard
+        # by every reader in range whose field is on
         tag = Ntag213(uid, payload)
+        self.engine.coupling.place(tag, x, y)
+        return tag
+
+    def add_second_tag(self, slot, uid, payload=None):
         e = self.engine
+        if e.coupling is not None:
+            p = e.coupling.at(slot)
+            tag = self.place_at(p[0], p[1], uid, payload)
+        else:
+            tag = Ntag213(uid, payload)
         e.slot_tags[slot] = list(e.slot_tags[slot]) + [tag]
         return tag
 
     def remove(self, slot):
-        self.engine.slot_tags[slot] = ()
+        e = self.engine
+        if e.coupling is not None:
+            for t in e.slot_tags[slot]:
+                e.coupling.remove(t)
+        e.slot_tags[slot] = ()
 
     def remove_after(self, slot, frames):
         self.engine.slot_remove[slot] = frames

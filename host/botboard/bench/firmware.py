@@ -24,6 +24,7 @@ from typing import Any
 
 from ..board import firmware_build, layouts
 from ..board.sim import micropython_binary
+from . import scan_trace as st
 from . import scan_worst as sw
 from . import heap32
 
@@ -139,6 +140,9 @@ def op_costs(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: flo
         sw.OTHER_TASKS: (t["render_frame_all_animated"] + counts["buttons_scan_us"]
                          + t["link_step_idle"]) * k,
         sw.SLOT_EVENT: t["slot_event_send"] * k + link_us,
+        # a reader's carrier switched (field groups): two register accesses
+        st.FIELD_ON: hw_us(counts["field_switch"]) + drv["field_switch"] * k,
+        st.FIELD_OFF: hw_us(counts["field_switch"]) + drv["field_switch"] * k,
     }
 
 
@@ -166,6 +170,42 @@ def worst_case(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: f
             "frame_delay_ms_worst": round((worst_step + arrival) / 1000, 2)}
 
 
+TRACE_STEPS = 120  # input steps recorded per phase: every slot looked at several times
+
+
+def traces(build: firmware_build.Build, config: str, slots: int) -> dict[str, list[tuple[str, int]]]:
+    """The firmware's recorded operations in each phase (scan_trace.py), as deployed."""
+    def run_code(code: str, heap: str) -> str:
+        proc = subprocess.run(
+            [micropython_binary(), "-X", f"heapsize={heap}", "-c", code],
+            capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+            env={"MICROPYPATH": f"{build.directory}:.frozen", "PATH": "/usr/bin:/bin"})
+        if proc.returncode != 0:
+            raise RuntimeError(f"the poll-order recording failed in MicroPython: {proc.stdout[-500:]}")
+        return proc.stdout
+    return {p.name: st.record(run_code, config, p, TRACE_STEPS, slots=slots) for p in sw.PHASES}
+
+
+def scheduled(recorded: dict[str, list[tuple[str, int]]], slots: int,
+              cost: dict[str, float]) -> dict[str, Any]:
+    """Tag to event (ms) from the recorded poll order: the acting station's empty slots in
+    every phase, and any other slot (the idle phase, where the others are empty)."""
+    def counted(ops: list[str]) -> dict[str, int]:
+        return {k: ops.count(k) for k in sorted(set(ops))}
+
+    acting, acting_ops = {}, {}
+    for phase in sw.PHASES:
+        us, (_, _, ops) = st.worst(recorded[phase.name], st.STATION[phase.station_tiles:], cost)
+        acting[phase.name] = round(us / 1000, 2)
+        acting_ops[phase.name] = counted(ops)
+    others = range(sw.STATION_SLOTS, slots)
+    any_us, (_, slot, ops) = st.worst(recorded["idle"], others, cost)
+    return {"acting_ms": max(acting.values()), "acting_ms_by_phase": acting,
+            "acting_ops_by_phase": acting_ops,
+            "any_slot_ms": round(any_us / 1000, 2), "any_slot_worst": slot,
+            "any_slot_ops": counted(ops)}
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     layout = layouts.load(args.layout)
     build = firmware_build.build()
@@ -178,6 +218,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             raise RuntimeError("the firmware benchmark failed in MicroPython")
         peak = None if args.no_bisect else heap_peak_k(build, config) * 1024
         pico_heap = heap_32bit(args, config)
+        recorded = traces(build, config, layout.slot_count) if "fields" in layout.board_config() else None
     counts = counts_run["counts"]
     loop_us = counts_run["calibration_loop_us"]
     fig["longest_chain_leds"] = max(c["cells"] for c in layout.chains) * layout.leds_per_cell
@@ -189,6 +230,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                            arrival_bytes * UART_US_PER_BYTE)
     pico2 = worst_case(fig, counts, args.pico2_loop_us / loop_us, USB_FRAME_US)
     leds = layout.led_count
+    fields: dict[str, Any] = {"skipped": "the layout gives no slot places: every field stays on"}
+    if recorded is not None:
+        fields = {
+            "rp2040": scheduled(recorded, layout.slot_count,
+                                op_costs(fig, counts, args.pico_loop_us / loop_us, USB_FRAME_US)),
+            "rp2350": scheduled(recorded, layout.slot_count,
+                                op_costs(fig, counts, args.pico2_loop_us / loop_us, USB_FRAME_US)),
+            "note": "the firmware's own poll order under its field groups, recorded in the simulated "
+                    "board (bench/scan_trace.py) and priced with op_ms; the guard time (5.1 ms after a "
+                    "field comes on) included where the other tasks do not cover it"}
     return {
         "layout": layout.id, "leds": leds, "slots": layout.slot_count,
         # the Pico's figures: 32-bit port, board only (docs/benchmarks.md)
@@ -208,6 +259,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "iterations": fig["iterations"],
         # the reference board is the Pico 2 (hardware/README.md); the RP2040
         # Pico beside it, over USB and over a 115200 baud UART
+        # under the field schedule (readers in groups: the layouts with slot places)
+        "tag_to_event_ms_acting_rp2040": fields.get("rp2040", {}).get("acting_ms"),
+        "tag_to_event_ms_acting_rp2350": fields.get("rp2350", {}).get("acting_ms"),
+        "tag_to_event_ms_any_slot_rp2040": fields.get("rp2040", {}).get("any_slot_ms"),
+        "tag_to_event_ms_any_slot_rp2350": fields.get("rp2350", {}).get("any_slot_ms"),
+        "field_schedule": fields,
+        # the formula for the scanner with every field on (bench/scan_worst.py)
         "tag_to_event_ms_worst": pico2["tag_to_event_ms_worst"],
         "tag_to_event_ms_worst_rp2040": pico["tag_to_event_ms_worst"],
         "tag_to_event_ms_worst_rp2040_uart_115200": pico_uart["tag_to_event_ms_worst"],

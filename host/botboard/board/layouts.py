@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ..resources import ROOT
+from . import fields
+
 LAYOUT_DIR = ROOT / "hardware" / "layouts"
 BUTTON_ROLES = ("confirm", "cancel", "previous", "next")
 MAX_POWER_MA = 65535  # the largest budget SET_CONFIG carries
@@ -28,6 +30,8 @@ class Station:
     name: str
     slots: tuple[int, ...]  # global slot indices, left to right
     buttons: dict[str, int]  # role -> global button index
+    # each slot's reader centre, (x east, y north) in mm from the arena's centre; () unknown
+    slot_mm: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,20 @@ class Layout:
                 return s, station.slots.index(slot)
         raise LayoutError(f"slot {slot} is not in layout {self.id}")
 
+    def slot_positions(self) -> list[tuple[float, float]] | None:
+        """Every slot's reader centre in mm, by slot index; None unless every station gives them."""
+        if not all(s.slot_mm for s in self.stations):
+            return None
+        at: dict[int, tuple[float, float]] = {}
+        for station in self.stations:
+            at.update(zip(station.slots, station.slot_mm))
+        return [at[i] for i in range(self.slot_count)]
+
+    def field_groups(self) -> list[int] | None:
+        """Each slot's field group (board/fields.py), or None without slot positions."""
+        where = self.slot_positions()
+        return fields.groups(where) if where else None
+
     def button_owner(self, button: int) -> tuple[int, str]:
         for s, station in enumerate(self.stations):
             for role, index in station.buttons.items():
@@ -89,6 +107,21 @@ class Layout:
             config["game"] = game_id(self.game)
         if self.pins:
             config["pins"] = self.pins
+        groups = self.field_groups()
+        if groups is not None:
+            # the field schedule: one digit per slot (at most 10 groups: checked on load)
+            config["fields"] = "".join(str(g) for g in groups)
+            config["rf"] = list(fields.rf())
+        return config
+
+    def sim_config(self) -> dict[str, Any]:
+        """board_config() and what only the simulated board reads (and drops at boot): the
+        readers' places and the coupling model's figures, so that tiles are heard by distance."""
+        config = self.board_config()
+        where = self.slot_positions()
+        if where is not None:
+            config["slot_mm"] = [list(p) for p in where]
+            config["coupling"] = fields.model()
         return config
 
     def to_json(self) -> dict[str, Any]:
@@ -97,6 +130,7 @@ class Layout:
                 "chains": list(self.chains), "touch": self.touch, "power_ma": self.power_ma, "chain_ma": self.chain_ma, "game": self.game,
                 "pins": self.pins,
                 "stations": [{"name": s.name, "slots": list(s.slots), "buttons": s.buttons}
+                             | ({"slot_mm": [list(p) for p in s.slot_mm]} if s.slot_mm else {})
                              for s in self.stations]}
 
 
@@ -151,7 +185,8 @@ def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
             leds_per_cell=int(doc["leds_per_cell"]),
             chains=tuple(doc["chains"]), touch=bool(doc.get("touch", False)),
             power_ma=doc["power_ma"],
-            stations=tuple(Station(s["name"], tuple(s["slots"]), dict(s["buttons"]))
+            stations=tuple(Station(s["name"], tuple(s["slots"]), dict(s["buttons"]),
+                                   tuple((float(x), float(y)) for x, y in s.get("slot_mm", ())))
                            for s in doc["stations"]),
             game=str(doc.get("game", "")), pins=dict(doc.get("pins", {})),
             chain_ma=doc.get("chain_ma", 4000),
@@ -184,3 +219,26 @@ def _validate(layout: Layout, where: str) -> None:
     buttons = sorted(i for s in layout.stations for i in s.buttons.values())
     if buttons != list(range(len(buttons))):
         raise LayoutError(f"{where}: buttons must be numbered 0..{len(buttons) - 1}, each once")
+    _validate_places(layout, where)
+
+
+def _validate_places(layout: Layout, where: str) -> None:
+    # slot_mm: one place per slot in every station, or in none (no field schedule)
+    given = [s for s in layout.stations if s.slot_mm]
+    for s in given:
+        if len(s.slot_mm) != len(s.slots):
+            raise LayoutError(f"{where}: station {s.name!r} has {len(s.slots)} slots but "
+                              f"{len(s.slot_mm)} slot_mm places: give one [x, y] in mm per slot")
+    if given and len(given) != len(layout.stations):
+        missing = ", ".join(repr(s.name) for s in layout.stations if not s.slot_mm)
+        raise LayoutError(f"{where}: slot_mm is missing for station {missing}: give every "
+                          "station's slot places, or none (then every reader's field stays on)")
+    positions = layout.slot_positions()
+    if positions is None:
+        return
+    too_close = fields.problems(positions)
+    if too_close:
+        raise LayoutError(f"{where}: {too_close[0]}")
+    if max(fields.groups(positions)) > 9:
+        raise LayoutError(f"{where}: the readers need more than 10 field groups: space the "
+                          f"slots further apart (hardware/wiring.md, reader spacing)")

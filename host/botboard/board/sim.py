@@ -37,11 +37,12 @@ HEAP_KB = 160  # about what a Pico leaves for the MicroPython heap
 # reader model ~170 B and the NTAG213 model on it ~300 B).
 SIM_MODULES_KB = 20
 SIM_SLOT_BYTES = 512
+SIM_COUPLING_KB = 8  # the coupling model (sim/coupling.py): its code and the lists it keeps
 
 
 def heap_size(slots: int) -> str:
     """The simulated board's heap: a Pico's, plus what its chip models take."""
-    return f"{HEAP_KB + SIM_MODULES_KB + (slots * SIM_SLOT_BYTES + 1023) // 1024}K"
+    return f"{HEAP_KB + SIM_MODULES_KB + SIM_COUPLING_KB + (slots * SIM_SLOT_BYTES + 1023) // 1024}K"
 
 
 def micropython_binary() -> str:
@@ -125,7 +126,8 @@ class SimBoard:
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> None:
         config = self.workdir / "board.json"
-        config.write_text(json.dumps(self.layout.board_config()))
+        # with the readers' places and the coupling model: tiles are heard by distance
+        config.write_text(json.dumps(self.layout.sim_config()))
         firmware = Path(os.environ.get("BOTBOARD_FIRMWARE", ROOT / "firmware"))
         # precompiled, as deploy puts it on a Pico: compiling .py in the
         # board's heap would need far more than the modules keep

@@ -54,7 +54,8 @@ LED_STEP_MS = 60  # default time each LED test step stays lit
 BUTTON_ACTIONS = {m.PRESS: "press", m.RELEASE: "release", m.LONG_PRESS: "long"}
 SLOT_TROUBLE = {m.SLOT_UNREADABLE: "a tag answers but cannot be read cleanly (detuned, "
                                    "half in the slot, or damaged)",
-                m.SLOT_SEVERAL: "several tags in the slot"}
+                m.SLOT_SEVERAL: "several tags in the slot",
+                m.SLOT_CROSS: "its reader hears the tile of another slot (ERROR names it)"}
 
 
 class ToolError(ValueError):

@@ -51,6 +51,7 @@ ERROR_KINDS = {
     m.E_BAD_CELL: "no such cell", m.E_BAD_TAG: "bad tile payload", m.E_READER: "reader fault",
     m.E_BUTTON_STUCK: "button stuck", m.E_CONFIG: "bad setting", m.E_VERSION: "protocol version",
     m.E_OVERSIZE: "oversize frame", m.E_LED_CHAIN: "LED chain short",
+    m.E_CROSS_READ: "tile heard by two readers",
 }
 
 

@@ -156,10 +156,27 @@ class Hands:
                 if uid not in in_use:
                     break
             in_use.add(uid)
+            await self._take_from_elsewhere(seat, slots, uid)
             await self.at(seat).ctl.place(slot, uid, data)
         name = self.session.seat_name(seat)
         await self.until(lambda: [self.held(s) for s in slots] == want,
                          f"the {name} station to read {[str(t) for t in want]}", since=connection)
+
+    async def _take_from_elsewhere(self, seat: int, slots: list[int], uid: bytes) -> None:
+        """A tile is in one place: one still lying in another station's slot (a card dealt
+        again, a tile handed over) is taken from there first, as a hand would, and the board
+        must see it go (a UID heard at two slots at once is a cross-read fault, not two tiles)."""
+        seating = self.session.seating
+        assert seating is not None
+        table = self.session.table
+        for other in range(seating.layout.slot_count):
+            reading = table.reading(other)
+            if other in slots or reading is None or reading.uid != uid:
+                continue
+            ref = seating.slot(other)
+            owner = ref.seat if ref is not None else seat
+            await self.at(owner).ctl.remove(other)
+            await self._see_taken_out(owner, [other])
 
     async def _see_taken_out(self, seat: int, emptied: list[int]) -> None:
         """A hand takes a tile out before putting another in, and looks that the board saw it.

@@ -26,6 +26,8 @@ TROUBLE = {
     m.SLOT_UNREADABLE: "a tile is there but cannot be read: lift it and put it back flat; if it "
                        "still fails, rewrite it with `botboard tiles write`",
     m.SLOT_SEVERAL: "two tiles lie in one slot: take one away",
+    m.SLOT_CROSS: "this slot's reader also hears the tile of the slot beside it: lay that tile "
+                  "in the middle of its slot",
 }
 
 
