@@ -135,6 +135,7 @@ def op_costs(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: flo
         sw.RECHECK_POLL: hw_us(counts["tag_recheck_poll"], silent=1) + (drv["recheck"] + ovh) * k,
         sw.GONE_POLL: hw_us(counts["tag_gone_poll"], timeouts=2) + (drv["gone"] + ovh) * k,
         sw.TAG_SELECT: hw_us(counts["tag_select"]) + (drv["arrival_select"] + ovh) * k,
+        sw.TAG_RESELECT: hw_us(counts["tag_reselect"], timeouts=1) + (drv["reselect"] + ovh) * k,
         sw.PAYLOAD_READ: hw_us(counts["payload_read"]) + drv["payload_read_and_crc"] * k,
         # the matrix scan every 8 ms and a frame every 20 ms: both, worst case
         sw.OTHER_TASKS: (t["render_frame_all_animated"] + counts["buttons_scan_us"]
