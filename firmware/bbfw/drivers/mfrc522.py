@@ -123,7 +123,12 @@ _COLL_POS_NOT_VALID = const(0x20)
 # Timer: TPrescaler 169 gives 13.56 MHz / 339 = 40 kHz, 25 us per tick; TAuto
 # starts it at the end of each transmission and reception stops it.
 _PRESCALER = const(169)
-_TICKS_SHORT = const(20)  # 0.5 ms: REQA, anticollision, SELECT, READ (FDT ~0.09 ms)
+_TICKS_SHORT = const(20)  # 0.5 ms: READ, FAST_READ (FDT ~0.09 ms)
+# REQA/WUPA, anticollision and SELECT: ISO/IEC 14443-3 (6.2.1.1) fixes their
+# answer's frame delay time at 1172/fc or 1236/fc (86-91 us, n = 9), and the
+# timer stops at the answer's first bits: 0.25 ms is 2.7x that, and an empty
+# slot's WUPA waits 0.25 ms less for nobody
+_TICKS_ISO = const(10)
 # NTAG WRITE answers after programming the page, about 4.1 ms, and may take up
 # to TTimeOut = 10 ms (NTAG213F/216F data sheet rev. 3.1, table 32): 12 ms
 _TICKS_LONG = const(480)
@@ -214,7 +219,7 @@ class MFRC522:
         cs.value(1)
         # this reader's own state, _u[_o:_o + STATE_BYTES]: UID bytes 0..9,
         # UID level (0/1/2) at 10, timer reload now in the chip at 11 (0
-        # unknown, 1 short, 2 long), the CRC_A of its SELECT frames at cascade
+        # unknown, 1 short, 2 long, 3 ISO), the CRC_A of its SELECT frames at cascade
         # levels 1 and 2 at 12..15 (kept for reselect)
         self._u = bytearray(STATE_BYTES)
         self._o = 0
@@ -282,7 +287,7 @@ class MFRC522:
         MFRC522.spi_bytes += 1 + n
 
     def _timer(self, ticks):
-        code = 1 if ticks == _TICKS_SHORT else 2
+        code = 1 if ticks == _TICKS_SHORT else 2 if ticks == _TICKS_LONG else 3
         o = self._o + 11
         if code != self._u[o]:
             self._wreg(_TReloadRegH, ticks >> 8)
@@ -420,7 +425,7 @@ class MFRC522:
     # --- ISO/IEC 14443-3 type A ---------------------------------------------
     def request(self, cmd=WUPA):
         self.frame[0] = cmd
-        st = self._transceive(1, 7)
+        st = self._transceive(1, 7, 0, _TICKS_ISO)
         if st == COLLISION:  # ATQA bits differ between tags: still tags there
             return OK
         if st == OK and (self.rx_len != 2 or self.rx_bits != 8):
@@ -519,7 +524,7 @@ class MFRC522:
             n = 2 + whole + (1 if rem else 0)
             for i in range(2, n):
                 f[i] = cl[i]
-            st = self._transceive(n, rem, rem)
+            st = self._transceive(n, rem, rem, _TICKS_ISO)
             if st != OK and st != COLLISION:
                 return st
             a = self.answer
@@ -568,7 +573,7 @@ class MFRC522:
     def _sak(self):
         # sends the SELECT in frame[:9]; the answer is SAK and its CRC_A,
         # checked here: one byte, quicker than a coprocessor run over SPI
-        st = self._transceive(9)
+        st = self._transceive(9, 0, 0, _TICKS_ISO)
         if st != OK:
             return st
         if self.rx_len != 3:
