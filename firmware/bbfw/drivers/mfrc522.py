@@ -15,8 +15,8 @@
 #   r.detect(wake=True) -> st   request (WUPA or REQA) then select
 #   r.reselect() -> st      WUPA, then SELECT at each cascade level with the UID
 #                            this reader last selected, no anticollision
-#                            (ISO/IEC 14443-3, 6.4.3: a PCD that knows the UID
-#                            may select it directly); TIMEOUT when that tag
+#                            (ISO/IEC 14443-3: a PCD that knows the UID may
+#                            SELECT it directly); TIMEOUT when that tag
 #                            does not answer (a tag with another UID stays
 #                            silent and goes back to IDLE)
 #   r.wake_others() -> st   REQA after a select: OK when another tag answers
@@ -49,7 +49,7 @@
 # operation on any reader; each reader keeps only its bus, chip select and a
 # 12-byte state (its UID, the timer setting), so 36 readers cost about 36 small
 # objects.  An empty slot costs 14 SPI bytes (11 us at 10 Mbit/s) plus the
-# chip's 0.5 ms no-answer timer; see docs/benchmarks.md.
+# chip's 0.25 ms no-answer timer; see docs/benchmarks.md.
 #
 # CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
 # anticollision) and the CRC'd ones share one path; CRC_A is computed and
