@@ -310,7 +310,7 @@ class MFRC522:
         self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto
         self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
         self._u[self._o + 11] = 0
-        self._timer(_TICKS_SHORT)
+        self._timer(_TICKS_ISO)  # the empty slot's WUPA, the commonest frame
         self._wreg(_TxModeReg, 0x00)  # 106 kBd, no hardware CRC
         self._wreg(_RxModeReg, 0x00)
         self._wreg(_TxASKReg, 0x40)  # Force100ASK: ISO 14443-A modulation
