@@ -50,6 +50,10 @@ class RemoteGame:
     def seats(self) -> list[dict[str, Any]]:
         return [s for s in (self.state or {}).get("seats", []) if s.get("seat") in self.table.own]
 
+    def slots_here_holding(self, uid: bytes) -> list[int]:
+        """This board's slots where a tag ``uid`` lies now, whoever's station they are."""
+        return self.table.slots_here_holding(uid)
+
     def seat_view(self, seat: int) -> dict[str, Any]:
         if seat not in self.table.own:
             raise ValueError(f"seat {seat + 1} plays at another table")
@@ -150,6 +154,10 @@ class JoinedTable:
                 self.propose(seat, {"button": f["button"], "action": f["action"]})
         elif msg.type == m.TOUCH and self.own:
             self.propose(min(self.own), {"touch": f["cell"]})
+
+    def slots_here_holding(self, uid: bytes) -> list[int]:
+        """This board's slots where a tag ``uid`` lies now, whoever's station they are."""
+        return [slot for slot, (state, held, _) in self.readings.items() if state and held == uid.hex()]
 
     def _slot(self, slot: int, reading: tuple[int, str, str]) -> None:
         self.readings[slot] = reading

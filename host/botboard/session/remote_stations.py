@@ -37,6 +37,10 @@ class RemoteStations:
         """What this board's slot holds, kept while another table's board stands in for it."""
         self._local_slots[slot] = (bool(state), uid, payload)
 
+    def slots_here_holding(self, uid: bytes) -> list[int]:
+        """This board's slots where a tag ``uid`` lies now, whoever's station they are."""
+        return [slot for slot, (present, held, _) in self._local_slots.items() if present and held == uid]
+
     def _seat(self, seating: Seating, bmap: BoardMap) -> None:
         """Take a new seating; slots whose station moved between tables are read anew."""
         before = self.seating

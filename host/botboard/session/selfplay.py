@@ -177,6 +177,14 @@ class Hands:
             owner = ref.seat if ref is not None else seat
             await self.at(owner).ctl.remove(other)
             await self._see_taken_out(owner, [other])
+        # a tile left on this board in a station that now plays at another table (remote
+        # play: the seats changed stations) lies there still: a hand takes it away too
+        place = self.at(seat)
+        for other in place.phone.slots_here_holding(uid):
+            if other not in slots:
+                await place.ctl.remove(other)
+                await self.until(lambda: other not in place.phone.slots_here_holding(uid),
+                                 f"the board to see the tile taken out of slot {other}")
 
     async def _see_taken_out(self, seat: int, emptied: list[int]) -> None:
         """A hand takes a tile out before putting another in, and looks that the board saw it.
