@@ -339,6 +339,15 @@ class Daemon:
         }
 
     # -- running ----------------------------------------------------------------
+    async def start(self, console: Callable[["Daemon"], Any]) -> asyncio.Task[None]:
+        """``run`` as a task, returned once the console is up (or the run ended: its error is raised)."""
+        ready = asyncio.Event()
+        task = asyncio.create_task(self.run(console, ready))
+        await asyncio.wait({task, asyncio.create_task(ready.wait())}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            task.result()
+        return task
+
     async def run(self, console: Callable[["Daemon"], Any], ready: asyncio.Event | None = None) -> None:
         """Board link, mirror and ``console(self)`` (an ASGI app, served by uvicorn) until one ends."""
         import uvicorn

@@ -64,12 +64,7 @@ def table_daemon(broker: Broker, where: Path, name: str, game: str, seats: tuple
 
 
 async def start(daemon: Daemon) -> asyncio.Task[None]:
-    ready = asyncio.Event()
-    task = asyncio.create_task(daemon.run(create_app, ready))
-    await asyncio.wait({task, asyncio.create_task(ready.wait())}, return_when=asyncio.FIRST_COMPLETED)
-    if task.done():
-        task.result()
-    return task
+    return await daemon.start(create_app)
 
 
 async def stop(task: asyncio.Task[None]) -> None:

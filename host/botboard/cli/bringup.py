@@ -62,11 +62,8 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from err
 
     async def main() -> bool:
-        ready = asyncio.Event()
-        task = asyncio.create_task(daemon.run(create_app, ready))
-        await asyncio.wait({task, asyncio.create_task(ready.wait())}, return_when=asyncio.FIRST_COMPLETED)
+        task = await daemon.start(create_app)
         if task.done():
-            task.result()
             return False
         flow = daemon.bringup
         url = daemon.console_url.replace("/?", "/bringup?") if "?" in daemon.console_url \
