@@ -291,21 +291,23 @@ def chain_ma():
     view = memoryview(buf)  # sums without copying the strip
     return [7 * (b - a) + sum(view[21 * a:21 * b]) * 20 // 255 for a, b in spans]
 chunk = bytearray(64)
-def show(cells):  # 16 cells a message: small frames, small allocations
-    for at in range(0, len(cells), 16):
-        part = cells[at:at + 16]
-        for j, (i, p, f, e) in enumerate(part):
+def show(cell):  # 16 cells a message, each made when sent: small frames, small allocations
+    n = cfg["cells"]
+    for at in range(0, n, 16):
+        count = min(16, n - at)
+        for j in range(count):
+            i, p, f, e = cell(at + j)
             chunk[4 * j:4 * j + 4] = bytes((0, i, p, m.look(f, e)))
-        box.send(m.SET_CELLS, bytes(chunk[:4 * len(part)]))
+        box.send(m.SET_CELLS, bytes(chunk[:4 * count]))
     box.steps(2)
     return chain_ma()
 seen = []
-white = m.look(m.NO_FACING, m.SOLID)
-seen.append(show([(i, 1, 15, m.SOLID) for i in range(spans[0][1])]))  # one chain white, the other dark
-seen.append(show([(i, 1, i % 6, m.SOLID) for i in range(cfg["cells"])]))  # all white, facing
+lit = spans[0][1]
+seen.append(show(lambda i: (i, 1 if i < lit else 0, 15, m.SOLID if i < lit else m.OFF)))  # one chain white
+seen.append(show(lambda i: (i, 1, i % 6, m.SOLID)))  # all white, facing
 for _ in range(6):  # random pictures
-    seen.append(show([(i, random.getrandbits(4), random.getrandbits(3) % 6,
-                       random.choice((m.SOLID, m.SPIN, m.OFF))) for i in range(cfg["cells"])]))
+    seen.append(show(lambda i: (i, random.getrandbits(4), random.getrandbits(3) % 6,
+                                random.choice((m.SOLID, m.SPIN, m.OFF)))))
 out(({"seen": seen, "chain_ma": box.board.renderer.chain_ma, "errors": box.errors()}))
 """, configs["ttb-big"])
     assert r["chain_ma"] == 4000 and r["errors"] == []
