@@ -159,7 +159,7 @@ def _stages(config_path, loops, run):
     heap["high_water_total"] = run.high
     heap["high_water_board_only"] = run.high - sim
     print(json.dumps({"ok": ok, "slots": slots, "loops": loops, "polls": board.scanner.polls,
-                      "high_water_stage": run.high_at,
+                      "high_water_stage": run.high_at, "grew_at": run.grew_at,
                       "tasks": len(tasks), "said": said, "heap": heap,
                       "boot_errors": [e[0] for e in hal.boot_errors]}))
 
@@ -189,6 +189,9 @@ class Run:
     def __init__(self, config_path, loops):
         self.high = 0
         self.high_at = None
+        self.grew_at = None  # the first stage after which the port had to add a heap area
+        self._total = 0
+        self._label = None
         self._stages = _stages(config_path, loops, self)
 
     def step(self):
@@ -197,6 +200,11 @@ class Run:
         except StopIteration:
             return False
         used = gc.mem_alloc()
+        total = used + gc.mem_free()  # every heap area: grows where the Pico would fail
+        if self._total and total > self._total and self.grew_at is None:
+            self.grew_at = self._label
+        self._total = total
+        self._label = label
         if used > self.high:
             self.high = used
             self.high_at = label
