@@ -50,7 +50,12 @@
 # the poll falls back to WUPA + anticollision + select at once.  A selected tag
 # ignores WUPA, so one poll in RECHECK_EVERY halts it first and wakes the
 # whole field: a second tile laid on the first collides there and is seen
-# (bank.collided).  Polls allocate nothing.
+# (bank.collided).  After its field was off, the tag is idle but its UID is
+# known: the poll selects it with that UID (WUPA and a SELECT per cascade
+# level, MFRC522.reselect), skipping the anticollision exchanges, and falls
+# back to the full select when it does not answer; a REQA after it is
+# answered only by a second tag in the field (bank.collided), and leaves the
+# known one idle.  Polls allocate nothing.
 import time
 from array import array
 
@@ -68,6 +73,8 @@ RECHECK_EVERY = const(4)  # of a selected tag's polls, one wakes the whole field
 _ERR_TEMP = const(0x40)  # TempErr: the chip switched its antenna drivers off
 _ERR_COLL = const(0x08)  # CollErr
 _ERR_CRC = const(0x04)  # CRCErr: an answer whose CRC_A was wrong
+_SELECTED = const(1)  # _selected[slot]: the tag was left selected (ACTIVE)
+_KNOWN = const(2)  # its field went off since: idle, but its UID is the driver's last
 _FIELD_GUARD_US = const(5100)  # field on before the first request (ISO/IEC 14443-3, 5)
 
 
@@ -112,8 +119,10 @@ class ReaderBank:
         self._d[slot].antenna(on)
         if on:
             self._on_at = time.ticks_us()
-        else:
-            self._selected[slot] = 0  # the tag in it lost power: idle when it comes back
+        elif self._selected[slot]:
+            # the tag in it lost power: idle when the field comes back, but its
+            # UID is known, so the next poll selects it without anticollision
+            self._selected[slot] = _KNOWN
 
     def settle(self):
         # the guard time of the field that came on last (the others came sooner)
@@ -156,7 +165,17 @@ class ReaderBank:
             self.hot[slot] = 0
             if self.on_hot is not None:
                 self.on_hot(slot, False)
-        if self._selected[slot]:
+        sel = self._selected[slot]
+        if sel == _KNOWN:
+            # its field was off: the tag is selected by its UID, then any other
+            # tag laid with it (idle: that SELECT named another UID) answers
+            # REQA.  The REQA leaves the known tag idle too: known still
+            self._selected[slot] = 0
+            if d.reselect() == OK:
+                self.collided[slot] = 1 if d.wake_others() == OK else 0
+                self._selected[slot] = _KNOWN
+                return OK
+        elif sel:
             # a selected tag answers alone: now and then it is sent to sleep and
             # the field woken whole, so that a second tag laid on it collides
             self._checks[slot] = (self._checks[slot] + 1) % RECHECK_EVERY
@@ -168,7 +187,7 @@ class ReaderBank:
             self._selected[slot] = 0  # halted, or after a failed exchange idle or gone
         st = d.detect(True)
         if st == OK:
-            self._selected[slot] = 1
+            self._selected[slot] = _SELECTED
         elif st == CHIP_TIMEOUT:
             self.alive[slot] = 0
         self.collided[slot] = 1 if d.collided else 0
@@ -195,11 +214,15 @@ class ReaderBank:
 
     def _read_payload(self, slot):
         d = self._d[slot]
-        if not self._selected[slot]:
-            st = self._wake(slot)
+        sel = self._selected[slot]
+        if sel != _SELECTED:
+            # a known tag by its UID alone (the second-tag check would leave it idle)
+            st = d.reselect() if sel == _KNOWN else self._wake(slot)
             if st != OK:
+                self._selected[slot] = 0
                 self.status[slot] = st
                 return None
+            self._selected[slot] = _SELECTED
         st = d.read(tilecheck.FIRST_PAGE)
         if st != OK:
             self._selected[slot] = 0  # after an error the tag is idle or gone

@@ -164,3 +164,27 @@ print(json.dumps({"lost": lost, "garbled": garbled, "valid": valid, "own": c.lin
     rate = model["weak_garbled"] * model["rxgain_garble_factor"][4]  # the chip's reset gain
     assert abs(a["garbled"] / 2000 - rate) < 0.04
     assert 0 < a["valid"] < a["garbled"]
+
+
+def test_a_second_tile_on_a_known_one_is_seen_when_its_field_comes_back(tmp_path: Path) -> None:
+    # under the field groups a tile's check selects it by its known UID (no anticollision);
+    # a tile laid on it must still be heard: it answers the REQA after that select
+    r = _board(tmp_path, """
+box.send(m.SET_PRIORITY, bytes(range(6)))
+f.place(8, uid(8), tile(8))
+run(60)
+first = list(slots())
+f.add_second_tag(8, uid(9), tile(9))
+run(60)
+several = list(slots())
+errs = list(errors)
+f.remove(8)
+f.place(8, uid(8), tile(8))                      # the second tile taken away again
+seen.clear()
+run(60)
+print(json.dumps({"first": first, "several": several, "errors": errs, "after": slots()}))
+""")
+    assert [8, m.SLOT_TAG, "04516273849508"] in r["first"]
+    assert [8, m.SLOT_SEVERAL] in [s[:2] for s in r["several"]]
+    assert [m.E_BAD_TAG, 8, "slot 8: several tags in the slot"] in r["errors"]
+    assert [8, m.SLOT_TAG] in [s[:2] for s in r["after"]]  # the trouble is over: the tile counts again

@@ -206,3 +206,29 @@ print(json.dumps({"w": w, "took": took, "pulled": pulled, "again": again, "rd": 
     assert r["w"] == 0 and r["took"] >= 4100
     assert r["pulled"] == 1  # TIMEOUT: no ACK came, said as such, not "reader not answering"
     assert r["again"] == 0 and r["rd"] == 0 and r["page6"] == "ABCD"  # the tag still reads
+
+
+def test_a_known_uid_is_selected_without_anticollision_and_another_tag_stays_silent(chain: bool) -> None:
+    # ISO/IEC 14443-3: a PCD that knows the UID may SELECT it straight after WUPA;
+    # a tag whose UID it is not gets no answer in and goes back to IDLE
+    r = run_json("""
+f.place(2, UID, b'tile payload 16b')
+rs[2].detect()
+rs[2].antenna(False)
+rs[2].antenna(True)
+import time
+time.sleep_ms(6)   # the guard time: a tag just powered up answers nothing sooner
+st = rs[2].reselect()
+uid = bytes(rs[2].uid).hex()
+rd = rs[2].read(4)
+data = bytes(rs[2].data).hex()
+f.place(2, b'\\x04\\x11\\x00\\x00\\x00\\x00\\x02')   # another tile in its place
+other = rs[2].reselect()
+full = rs[2].detect()
+print(json.dumps({"st": st, "uid": uid, "rd": rd, "data": data,
+                  "other": other, "full": full, "uid2": bytes(rs[2].uid).hex()}))
+""", chain)
+    assert r["st"] == 0 and r["uid"] == "041a2b3c4d5e6f"
+    assert r["rd"] == 0 and bytes.fromhex(r["data"]) == b"tile payload 16b"  # selected: READ answers
+    assert r["other"] == 1  # TIMEOUT: the SELECT named a UID nobody has
+    assert r["full"] == 0 and r["uid2"] == "04110000000002"  # the new tag woke again: IDLE, not lost

@@ -13,6 +13,15 @@
 #                            UID in r.uid (a shared view, 4/7/10 bytes),
 #                            r.collided True if several tags had to be told apart
 #   r.detect(wake=True) -> st   request (WUPA or REQA) then select
+#   r.reselect() -> st      WUPA, then SELECT at each cascade level with the UID
+#                            this reader last selected, no anticollision
+#                            (ISO/IEC 14443-3: a PCD that knows the UID may
+#                            SELECT it directly); TIMEOUT when that tag
+#                            does not answer (a tag with another UID stays
+#                            silent and goes back to IDLE)
+#   r.wake_others() -> st   REQA after a select: OK when another tag answers
+#                            (idle, not the one selected: that one goes back
+#                            to IDLE, silent); TIMEOUT when it was alone
 #   r.read(page) -> st       NTAG READ: 4 pages (16 bytes) into r.data (reused view)
 #   r.fast_read(a, b) -> st  NTAG FAST_READ of pages a..b (at most 5) into r.answer
 #   r.still_there() -> st    the selected NTAG answers FAST_READ of pages 0-1 with
@@ -40,7 +49,7 @@
 # operation on any reader; each reader keeps only its bus, chip select and a
 # 12-byte state (its UID, the timer setting), so 36 readers cost about 36 small
 # objects.  An empty slot costs 14 SPI bytes (11 us at 10 Mbit/s) plus the
-# chip's 0.5 ms no-answer timer; see docs/benchmarks.md.
+# chip's 0.25 ms no-answer timer; see docs/benchmarks.md.
 #
 # CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
 # anticollision) and the CRC'd ones share one path; CRC_A is computed and
@@ -114,7 +123,12 @@ _COLL_POS_NOT_VALID = const(0x20)
 # Timer: TPrescaler 169 gives 13.56 MHz / 339 = 40 kHz, 25 us per tick; TAuto
 # starts it at the end of each transmission and reception stops it.
 _PRESCALER = const(169)
-_TICKS_SHORT = const(20)  # 0.5 ms: REQA, anticollision, SELECT, READ (FDT ~0.09 ms)
+_TICKS_SHORT = const(20)  # 0.5 ms: READ, FAST_READ (FDT ~0.09 ms)
+# REQA/WUPA, anticollision and SELECT: ISO/IEC 14443-3 (6.2.1.1) fixes their
+# answer's frame delay time at 1172/fc or 1236/fc (86-91 us, n = 9), and the
+# timer stops at the answer's first bits: 0.25 ms is 2.7x that, and an empty
+# slot's WUPA waits 0.25 ms less for nobody
+_TICKS_ISO = const(10)
 # NTAG WRITE answers after programming the page, about 4.1 ms, and may take up
 # to TTimeOut = 10 ms (NTAG213F/216F data sheet rev. 3.1, table 32): 12 ms
 _TICKS_LONG = const(480)
@@ -129,7 +143,7 @@ _NTAG_WRITE = const(0xA2)
 _HLTA = const(0x50)
 _ACK = const(0x0A)
 
-STATE_BYTES = const(12)  # a reader's own state (see MFRC522.__init__)
+STATE_BYTES = const(16)  # a reader's own state (see MFRC522.__init__)
 _MAXTX = const(20)  # longest frame: WRITE + CRC (8) / CalcCRC of 18 bytes
 _MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
 
@@ -205,7 +219,8 @@ class MFRC522:
         cs.value(1)
         # this reader's own state, _u[_o:_o + STATE_BYTES]: UID bytes 0..9,
         # UID level (0/1/2) at 10, timer reload now in the chip at 11 (0
-        # unknown, 1 short, 2 long)
+        # unknown, 1 short, 2 long, 3 ISO), the CRC_A of its SELECT frames at cascade
+        # levels 1 and 2 at 12..15 (kept for reselect)
         self._u = bytearray(STATE_BYTES)
         self._o = 0
 
@@ -272,7 +287,7 @@ class MFRC522:
         MFRC522.spi_bytes += 1 + n
 
     def _timer(self, ticks):
-        code = 1 if ticks == _TICKS_SHORT else 2
+        code = 1 if ticks == _TICKS_SHORT else 2 if ticks == _TICKS_LONG else 3
         o = self._o + 11
         if code != self._u[o]:
             self._wreg(_TReloadRegH, ticks >> 8)
@@ -295,7 +310,7 @@ class MFRC522:
         self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto
         self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
         self._u[self._o + 11] = 0
-        self._timer(_TICKS_SHORT)
+        self._timer(_TICKS_ISO)  # the empty slot's WUPA, the commonest frame
         self._wreg(_TxModeReg, 0x00)  # 106 kBd, no hardware CRC
         self._wreg(_RxModeReg, 0x00)
         self._wreg(_TxASKReg, 0x40)  # Force100ASK: ISO 14443-A modulation
@@ -410,7 +425,7 @@ class MFRC522:
     # --- ISO/IEC 14443-3 type A ---------------------------------------------
     def request(self, cmd=WUPA):
         self.frame[0] = cmd
-        st = self._transceive(1, 7)
+        st = self._transceive(1, 7, 0, _TICKS_ISO)
         if st == COLLISION:  # ATQA bits differ between tags: still tags there
             return OK
         if st == OK and (self.rx_len != 2 or self.rx_bits != 8):
@@ -452,6 +467,46 @@ class MFRC522:
             return OK
         return PROTOCOL_ERROR
 
+    def reselect(self):
+        # the known UID's SELECT frames, CRC_A kept from the full select: three
+        # exchanges for a 7-byte UID instead of five, no bit-merging loop and
+        # no coprocessor runs (the SAK's CRC_A is checked in software)
+        MFRC522.collided = False
+        u = self._u
+        o = self._o
+        last = u[o + 10]
+        if last > 1:
+            return self.detect(True)  # 10-byte UIDs (no NTAG): no CRCs kept
+        st = self.request(WUPA)
+        if st != OK:
+            return st
+        f = self.frame
+        for level in range(last + 1):
+            i = o + 3 * level
+            f[0] = _SEL[level]
+            f[1] = 0x70  # NVB: all 40 bits
+            if level < last:
+                f[2] = _CT
+                f[3] = u[i]
+                f[4] = u[i + 1]
+                f[5] = u[i + 2]
+            else:
+                for k in range(4):
+                    f[2 + k] = u[i + k]
+            f[6] = f[2] ^ f[3] ^ f[4] ^ f[5]
+            f[7] = u[o + 12 + 2 * level]
+            f[8] = u[o + 13 + 2 * level]
+            st = self._sak()
+            if st != OK:
+                return st
+        self._publish_uid()
+        return OK
+
+    def wake_others(self):
+        # ISO/IEC 14443-3: REQA is no command for an ACTIVE tag (it returns to
+        # IDLE without answering), but every IDLE one answers it
+        return self.request(REQA)
+
     def _anticollision(self, level):
         # Finds the 32 UID bits + BCC of one cascade level into cl[2:7],
         # resolving collisions by choosing the tag with a 1 at the first
@@ -469,7 +524,7 @@ class MFRC522:
             n = 2 + whole + (1 if rem else 0)
             for i in range(2, n):
                 f[i] = cl[i]
-            st = self._transceive(n, rem, rem)
+            st = self._transceive(n, rem, rem, _TICKS_ISO)
             if st != OK and st != COLLISION:
                 return st
             a = self.answer
@@ -510,15 +565,28 @@ class MFRC522:
         n = self._add_crc(7)
         if n < 0:
             return CHIP_TIMEOUT
-        st = self._transceive(n)
+        if level < 2:  # kept: reselect sends this frame again
+            self._u[self._o + 12 + 2 * level] = f[7]
+            self._u[self._o + 13 + 2 * level] = f[8]
+        return self._sak()
+
+    def _sak(self):
+        # sends the SELECT in frame[:9]; the answer is SAK and its CRC_A,
+        # checked here: one byte, quicker than a coprocessor run over SPI
+        st = self._transceive(9, 0, 0, _TICKS_ISO)
         if st != OK:
             return st
         if self.rx_len != 3:
             return PROTOCOL_ERROR
-        st = self._check_crc(3)
-        if st == OK:
-            MFRC522.sak = self.answer[0]
-        return st
+        a = self.answer
+        c = 0x6363 ^ a[0]
+        for _ in range(8):
+            c = (c >> 1) ^ 0x8408 if c & 1 else c >> 1
+        if a[1] != c & 0xFF or a[2] != c >> 8:
+            MFRC522.errors |= _ERR_CRC
+            return CRC_ERROR
+        MFRC522.sak = a[0]
+        return OK
 
     def halt(self):
         # HLTA: the tag must not answer, so Transmit (no receive) is enough

@@ -121,6 +121,11 @@ def _counts():
     # one poll in RECHECK_EVERY of a selected tag halts it and selects it again
     bank._checks[3] = RECHECK_EVERY - 1
     measure("tag_recheck_poll", lambda: bank.poll(3))
+    # its field off and on again: the tag is idle, its UID known (no
+    # anticollision), then the REQA only a second tag would answer
+    bank.field(3, False)
+    bank.field(3, True)
+    measure("tag_reselect", lambda: bank.poll(3))
     f.remove(3)
     measure("tag_gone_poll", lambda: bank.poll(3))  # FAST_READ unanswered, then WUPA
     measure("field_switch", lambda: bank.field(2, False))  # a reader's carrier off (or on)
@@ -205,6 +210,8 @@ def _driver_times(f, bank):
     t["arrival_select"] = timed(6, lambda d: d.detect(True))
     t["payload_read_and_crc"] = timed(6, lambda d: (d.read(4), d.crc(d.data, 14)))
     t["recheck"] = timed(6, lambda d: (d.halt(), d.detect(True)))
+    f.place(6, _uid(6), PAYLOAD)  # idle again, its UID the driver's last
+    t["reselect"] = timed(6, lambda d: (d.reselect(), d.wake_others()))
     f.remove(6)
     t["gone"] = timed(6, lambda d: (d.still_there(), d.detect(True)))
     t["field_switch"] = timed(2, lambda d: d.antenna(False))

@@ -32,7 +32,8 @@ SPI_US_PER_BYTE = 0.8  # 10 Mbit/s
 RF_US_PER_BIT = 9.44  # 106 kbit/s
 RF_PARITY = 9 / 8  # a parity bit after every byte on the air
 FDT_US = 86  # tag answer delay after a frame (ISO/IEC 14443-3, 1172/fc)
-NO_ANSWER_US = 500  # the driver's timer when no tag answers
+NO_ANSWER_US = 500  # the driver's timer when no tag answers a READ or FAST_READ
+REQUEST_NO_ANSWER_US = 250  # and a REQA or WUPA (ISO/IEC 14443-3 fixes its answer's delay)
 WS2812_NS_PER_LED = 24 * 1392  # 24 bits of at most 1392 ns (firmware ledchain.BIT_NS)
 WS2812_LATCH_US = 300
 UART_US_PER_BYTE = 10 / 115200 * 1e6
@@ -108,15 +109,17 @@ def heap_32bit(args: argparse.Namespace, config: str) -> dict[str, Any]:
     return fig
 
 
-def hw_us(count: dict[str, int], timeouts: int = 0, silent: int = 0) -> float:
+def hw_us(count: dict[str, int], timeouts: int = 0, silent: int = 0, requests: int = 0) -> float:
     """Bus and air time of an operation from its SPI bytes and RF bits.
 
-    ``timeouts``: frames no tag answered, each waiting out the driver's timer;
-    ``silent``: frames that expect no answer (HLTA), sent without waiting.
+    ``timeouts``: READ / FAST_READ frames no tag answered, each waiting out the
+    driver's timer; ``requests``: REQA / WUPA frames no tag answered (a shorter
+    timer); ``silent``: frames that expect no answer (HLTA), sent without waiting.
     """
     air = (count["rf_tx_bits"] + count["rf_rx_bits"]) * RF_PARITY * RF_US_PER_BIT
-    answered = count["rf_frames"] - timeouts - silent
-    return count["spi_bytes"] * SPI_US_PER_BYTE + air + answered * FDT_US + timeouts * NO_ANSWER_US
+    answered = count["rf_frames"] - timeouts - silent - requests
+    return (count["spi_bytes"] * SPI_US_PER_BYTE + air + answered * FDT_US + timeouts * NO_ANSWER_US
+            + requests * REQUEST_NO_ANSWER_US)
 
 
 def op_costs(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: float) -> dict[str, float]:
@@ -130,11 +133,12 @@ def op_costs(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: flo
     ovh = counts["scanner_overhead_us"]
     t = fig["time_us"]
     return {
-        sw.EMPTY_POLL: hw_us(counts["empty_slot_poll"], timeouts=1) + (drv["empty_poll"] + ovh) * k,
+        sw.EMPTY_POLL: hw_us(counts["empty_slot_poll"], requests=1) + (drv["empty_poll"] + ovh) * k,
         sw.PRESENT_POLL: hw_us(counts["present_tag_poll"]) + (drv["present_poll"] + ovh) * k,
         sw.RECHECK_POLL: hw_us(counts["tag_recheck_poll"], silent=1) + (drv["recheck"] + ovh) * k,
-        sw.GONE_POLL: hw_us(counts["tag_gone_poll"], timeouts=2) + (drv["gone"] + ovh) * k,
+        sw.GONE_POLL: hw_us(counts["tag_gone_poll"], timeouts=1, requests=1) + (drv["gone"] + ovh) * k,
         sw.TAG_SELECT: hw_us(counts["tag_select"]) + (drv["arrival_select"] + ovh) * k,
+        sw.TAG_RESELECT: hw_us(counts["tag_reselect"], requests=1) + (drv["reselect"] + ovh) * k,
         sw.PAYLOAD_READ: hw_us(counts["payload_read"]) + drv["payload_read_and_crc"] * k,
         # the matrix scan every 8 ms and a frame every 20 ms: both, worst case
         sw.OTHER_TASKS: (t["render_frame_all_animated"] + counts["buttons_scan_us"]
@@ -275,12 +279,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                  "rp2350": round(args.pico2_loop_us / loop_us, 1),
                                  "calibration_loop_us_here": loop_us},
         "per_event": {
-            "empty_slot_poll": _event(counts["empty_slot_poll"], 1, counts["driver_us"]["empty_poll"]),
+            "empty_slot_poll": _event(counts["empty_slot_poll"], 0, counts["driver_us"]["empty_poll"],
+                                      requests=1),
             "present_tag_poll": _event(counts["present_tag_poll"], 0,
                                        counts["driver_us"]["present_poll"]),
             "tag_recheck_poll": _event(counts["tag_recheck_poll"], 0, counts["driver_us"]["recheck"],
                                        silent=1),
-            "tag_gone_poll": _event(counts["tag_gone_poll"], 2, counts["driver_us"]["gone"]),
+            "tag_gone_poll": _event(counts["tag_gone_poll"], 1, counts["driver_us"]["gone"],
+                                    requests=1),
             "tag_arrival": _event(counts["tag_arrival"], 0,
                                   counts["driver_us"]["arrival_select"]
                                   + counts["driver_us"]["payload_read_and_crc"]),
@@ -299,7 +305,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _event(count: dict[str, int], timeouts: int, interp_us: float, silent: int = 0) -> dict[str, Any]:
+def _event(count: dict[str, int], timeouts: int, interp_us: float, silent: int = 0,
+           requests: int = 0) -> dict[str, Any]:
     return {**count, "spi_us": round(count["spi_bytes"] * SPI_US_PER_BYTE, 1),
-            "bus_and_air_us": round(hw_us(count, timeouts, silent), 1),
+            "bus_and_air_us": round(hw_us(count, timeouts, silent, requests), 1),
             "driver_interpreter_us_here": round(interp_us, 2)}

@@ -29,8 +29,10 @@ from . import scan_worst as sw
 FIELD_ON = "field_on"  # a reader's carrier switched on (its guard time starts)
 FIELD_OFF = "field_off"
 KINDS = (sw.EMPTY_POLL, sw.PRESENT_POLL, sw.RECHECK_POLL, sw.GONE_POLL, sw.TAG_SELECT,
-         sw.PAYLOAD_READ, sw.OTHER_TASKS, sw.SLOT_EVENT, "unknown", FIELD_ON, FIELD_OFF)
-POLLS = (sw.EMPTY_POLL, sw.PRESENT_POLL, sw.RECHECK_POLL, sw.GONE_POLL, sw.TAG_SELECT)
+         sw.PAYLOAD_READ, sw.OTHER_TASKS, sw.SLOT_EVENT, "unknown", FIELD_ON, FIELD_OFF,
+         sw.TAG_RESELECT)
+POLLS = (sw.EMPTY_POLL, sw.PRESENT_POLL, sw.RECHECK_POLL, sw.GONE_POLL, sw.TAG_SELECT,
+         sw.TAG_RESELECT)
 STATION = list(range(sw.STATION_SLOTS))  # the active station: slots 0-5
 WARMUP_STEPS = 80  # every tile laid has arrived, tag checks are in their cycle
 HEAP = "256K"  # the big arena's board fills the Pico-sized heap; the recording needs room too
@@ -47,7 +49,9 @@ KINDS = P["kinds"]
 kinds = bytearray(P["steps"] * 40)  # the record, made first: one byte a kind, one a slot
 slots = bytearray(len(kinds))
 CALLS = {"detect1": 0, "detect0": 4, "still_there0": 1, "halt0detect0": 2,
-         "still_there1detect1": 3}  # driver calls of one bank poll -> index in KINDS
+         "still_there1detect1": 3, "reselect0wake_others1": 11,
+         "reselect0wake_others0": 11, "reselect1detect1": 3,
+         "reselect1detect0": 4}  # driver calls of one bank poll -> index in KINDS
 box = Box(P["config"])
 box.hello()
 board = box.board
@@ -63,7 +67,7 @@ def spy(name, fn):
         calls.append(name + str(st))
         return st
     setattr(MFRC522, name, call)
-for name in ("detect", "still_there", "halt"):
+for name in ("detect", "still_there", "halt", "reselect", "wake_others"):
     spy(name, getattr(MFRC522, name))
 
 n = 0

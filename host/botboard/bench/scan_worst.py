@@ -35,6 +35,8 @@ PRESENT_POLL = "present_poll"  # FAST_READ of the UID pages of the selected tag
 RECHECK_POLL = "recheck_poll"  # one in RECHECK_EVERY: HLTA, WUPA, anticollision + select
 GONE_POLL = "gone_poll"  # FAST_READ unanswered, then WUPA unanswered
 TAG_SELECT = "tag_select"  # WUPA, anticollision + select at two cascade levels
+# a known tile after its field was off: WUPA, SELECT by its UID, a REQA no second tag answers
+TAG_RESELECT = "tag_reselect"
 PAYLOAD_READ = "payload_read"  # NTAG READ of the payload pages and its CRC check
 OTHER_TASKS = "other_tasks"  # button matrix scan, a render frame, an idle link step
 SLOT_EVENT = "slot_event"  # encode and queue the SLOT message, and its way to the host
