@@ -133,7 +133,7 @@ def write_payload(bank, slot, payload):
     d = bank._d[slot]
     bank.field(slot, True)
     bank.settle()
-    st = bank._wake(slot)
+    st = bank._activate(slot)
     page = tilecheck.FIRST_PAGE
     mv = memoryview(payload)
     for p in range(n // 4):

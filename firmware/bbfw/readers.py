@@ -212,17 +212,23 @@ class ReaderBank:
             self._count(slot)
         return p
 
+    def _activate(self, slot):
+        # the slot's tag selected (ACTIVE) for READ or WRITE; returns a status.
+        # A known tag by its UID alone: _wake's second-tag check (REQA) would
+        # leave it idle, and an idle tag answers no READ or WRITE
+        sel = self._selected[slot]
+        if sel == _SELECTED:
+            return OK
+        st = self._d[slot].reselect() if sel == _KNOWN else self._wake(slot)
+        self._selected[slot] = _SELECTED if st == OK else 0
+        return st
+
     def _read_payload(self, slot):
         d = self._d[slot]
-        sel = self._selected[slot]
-        if sel != _SELECTED:
-            # a known tag by its UID alone (the second-tag check would leave it idle)
-            st = d.reselect() if sel == _KNOWN else self._wake(slot)
-            if st != OK:
-                self._selected[slot] = 0
-                self.status[slot] = st
-                return None
-            self._selected[slot] = _SELECTED
+        st = self._activate(slot)
+        if st != OK:
+            self.status[slot] = st
+            return None
         st = d.read(tilecheck.FIRST_PAGE)
         if st != OK:
             self._selected[slot] = 0  # after an error the tag is idle or gone

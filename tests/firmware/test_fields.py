@@ -188,3 +188,20 @@ print(json.dumps({"first": first, "several": several, "errors": errs, "after": s
     assert [8, m.SLOT_SEVERAL] in [s[:2] for s in r["several"]]
     assert [m.E_BAD_TAG, 8, "slot 8: several tags in the slot"] in r["errors"]
     assert [8, m.SLOT_TAG] in [s[:2] for s in r["after"]]  # the trouble is over: the tile counts again
+
+
+def test_a_tile_is_written_after_its_field_was_off(tmp_path: Path) -> None:
+    # a tile whose field went off is known by its UID; a write must select it (WUPA +
+    # SELECT), not leave it idle with the second-tile check's REQA: an idle tag answers no WRITE
+    r = _board(tmp_path, """
+f.place(8, uid(8), tile(8))
+run(60)
+bank.poll(8)
+bank.field(8, False)                              # its group's turn is over: the tag loses power
+known = bank._selected[8]
+st = bank.write_payload(8, tile(3))
+again = bank.read_payload(8)
+print(json.dumps({"known": known, "st": st, "again": again == tile(3)}))
+""")
+    assert r["known"] == 2  # readers._KNOWN: the case under test
+    assert r["st"] == 0 and r["again"]
