@@ -232,3 +232,20 @@ print(json.dumps({"st": st, "uid": uid, "rd": rd, "data": data,
     assert r["rd"] == 0 and bytes.fromhex(r["data"]) == b"tile payload 16b"  # selected: READ answers
     assert r["other"] == 1  # TIMEOUT: the SELECT named a UID nobody has
     assert r["full"] == 0 and r["uid2"] == "04110000000002"  # the new tag woke again: IDLE, not lost
+
+
+def test_each_reader_keeps_its_own_timer_while_another_changes_its(chain: bool) -> None:
+    # the driver writes a reader's timer reload only when that reader's setting changes:
+    # a write after another reader's read and request must still get its 12 ms, not 0.25 ms
+    r = run_json("""
+f.place(1, UID)
+f.place(2, b'\\x04\\x11\\x00\\x00\\x00\\x00\\x02', b'x' * 16)
+rs[2].detect()
+rs[2].read(4)                        # reader 2: the 0.5 ms timer
+rs[1].detect()
+first = rs[1].write(6, b'ABCD')      # reader 1: the 12 ms timer
+rs[2].request()                      # reader 2: the 0.25 ms timer
+second = rs[1].write(7, b'EFGH')     # reader 1's timer untouched: 12 ms still
+print(json.dumps({"first": first, "second": second}))
+""", chain)
+    assert r["first"] == 0 and r["second"] == 0
