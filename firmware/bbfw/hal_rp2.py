@@ -29,7 +29,8 @@ from micropython import const
 
 from .drivers.buttons import ButtonMatrix
 from .drivers.hc595 import HC595
-from .drivers.mfrc522 import MFRC522, STATE_BYTES
+from .drivers.mfrc522 import STATE_BYTES
+from .drivers.ntag_reader import NtagReader
 from .drivers.ws2812 import WS2812
 from .readers import ReaderBank
 from .watchdog import TASKS, Watchdog, make_wdt
@@ -91,7 +92,7 @@ class Hal:
                       Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
         cs = chain.cs(0)  # one driver and chip select for every reader
         # the field groups and gain/drive are used once, here: out of the config kept
-        bank = ReaderBank(SharedReaders(MFRC522(self.spi, cs), cs, slots), cfg.pop("fields", None),
+        bank = ReaderBank(SharedReaders(NtagReader(self.spi, cs), cs, slots), cfg.pop("fields", None),
                           cfg.pop("rf", None))
         bank.init()
         return bank
@@ -221,7 +222,7 @@ class SharedReaders:
     # slot asked for, each reader's state a part of one buffer.  36 readers
     # then cost one driver object, not 36 drivers and 36 chip selects (about
     # 150 bytes each).
-    #   SharedReaders(driver, cs, count)   driver: MFRC522 on cs; cs: Pin-like
+    #   SharedReaders(driver, cs, count)   driver: NtagReader on cs; cs: Pin-like
     #                                      with retarget(i) (hc595.ChipSelect)
     def __init__(self, driver, cs, count):
         self._driver = driver

@@ -27,7 +27,7 @@ from bbshared import messages as m
 from . import config as board_config
 from . import selftest
 from .drivers.buttons import ButtonMatrix
-from .drivers.mfrc522 import MFRC522
+from .drivers.ntag_reader import NtagReader
 from .readers import ReaderBank
 from .sim.spi_model import SimPin, SimReaderField
 
@@ -123,7 +123,7 @@ class Hal:
         for reader in self.faults.dead:
             self.field.kill(reader)
         # a configured slot the hardware lacks: a chip select wired to nothing
-        self.readers = ReaderBank([MFRC522(self.field.spi, self.field.cs(i) if i < hw["slots"]
+        self.readers = ReaderBank([NtagReader(self.field.spi, self.field.cs(i) if i < hw["slots"]
                                            else SimPin(1)) for i in range(slots)],
                                   cfg.pop("fields", None), cfg.pop("rf", None))  # used once
         self.readers.init()

@@ -134,7 +134,7 @@ class ReaderBank:
         # ErrorReg bits the driver saw in the last operation on this reader
         d = self._d[slot]
         e = d.errors
-        type(d).errors = 0  # a class attribute: shared by all readers
+        MFRC522.errors = 0  # a class attribute, shared by all readers (never type(d): a subclass)
         c = self.errors
         o = 3 * slot
         if e & _ERR_CRC and c[o] < 0xFFFF:

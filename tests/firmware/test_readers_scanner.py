@@ -9,13 +9,13 @@ from tests.mpy import run_mpy
 SETUP = """
 import json, gc
 from bbfw.sim.spi_model import SimReaderField
-from bbfw.drivers.mfrc522 import MFRC522
+from bbfw.drivers.ntag_reader import NtagReader
 from bbfw.readers import ReaderBank
 from bbfw.scanner import SlotScanner
 from bbshared import tilepayload as tp
 N = 8
 f = SimReaderField(N, chain=True)
-bank = ReaderBank([MFRC522(f.spi, f.cs(i)) for i in range(N)])
+bank = ReaderBank([NtagReader(f.spi, f.cs(i)) for i in range(N)])
 bank.init()
 ev = []
 err = []

@@ -1,4 +1,6 @@
-# MFRC522 (NXP ISO/IEC 14443-A reader IC) driver over SPI, for NTAG21x tags.
+# MFRC522 (NXP ISO/IEC 14443-A reader IC) over SPI: the chip.  What is said
+# to the tags in its field (REQA, select, NTAG READ/WRITE...) is
+# ntag_reader.NtagReader, a subclass: readers are made with that.
 #
 # API (hardware injected, nothing created at import time):
 #   r = MFRC522(spi, cs)     spi: machine.SPI-like (write, write_readinto);
@@ -8,34 +10,17 @@
 #   r.version() -> int       VersionReg (0x91/0x92 genuine, 0x88 FM17522 clone;
 #                            0x00 or 0xFF means nobody on the bus)
 #   r.antenna(on)            RF field on/off (off also resets every tag)
-#   r.request(cmd) -> st     REQA (0x26) or WUPA (0x52) as a 7-bit short frame
-#   r.select() -> st         anticollision + select, cascade levels 1..3;
-#                            UID in r.uid (a shared view, 4/7/10 bytes),
-#                            r.collided True if several tags had to be told apart
-#   r.detect(wake=True) -> st   request (WUPA or REQA) then select
-#   r.reselect() -> st      WUPA, then SELECT at each cascade level with the UID
-#                            this reader last selected, no anticollision
-#                            (ISO/IEC 14443-3: a PCD that knows the UID may
-#                            SELECT it directly); TIMEOUT when that tag
-#                            does not answer (a tag with another UID stays
-#                            silent and goes back to IDLE)
-#   r.wake_others() -> st   REQA after a select: OK when another tag answers
-#                            (idle, not the one selected: that one goes back
-#                            to IDLE, silent); TIMEOUT when it was alone
-#   r.read(page) -> st       NTAG READ: 4 pages (16 bytes) into r.data (reused view)
-#   r.fast_read(a, b) -> st  NTAG FAST_READ of pages a..b (at most 5) into r.answer
-#   r.still_there() -> st    the selected NTAG answers FAST_READ of pages 0-1 with
-#                            the UID last selected: one short exchange instead of
-#                            WUPA + two cascade levels (OK, or why not)
-#   r.write(page, data) -> st   NTAG WRITE of one 4-byte page (ACK/NAK)
-#   r.halt() -> st           HLTA: the selected tag sleeps until the next WUPA
 #   r.crc(buf, n) -> int     CRC_A of buf[:n] computed by the chip's coprocessor
 #   r.overheated() -> bool   ErrorReg TempErr now: the chip switched its antenna
 #                            drivers off (antenna(True) once it has cooled)
+#   r.use_state(buf, off)    keep this reader's state in a shared buffer
 #   MFRC522.errors           ErrorReg bits seen since the owner last cleared it
 #                            (TempErr, CollErr; CRCErr for an answer whose
 #                            CRC_A the coprocessor refused); 0 when all was clean
 #   r.spi_bytes              running count of SPI bytes clocked by all readers
+#   for the protocol layer: _transceive (one frame out, one answer back, with
+#   one of the timers T_SHORT, T_LONG, T_ISO), _transmit, _add_crc,
+#   _check_crc, _coll_pos, _publish_uid and the reader's state _u[_o:]
 #
 # Results are small ints: OK, TIMEOUT (no tag answered before the chip's timer
 # expired), COLLISION, CRC_ERROR, PROTOCOL_ERROR, NAK, CHIP_TIMEOUT (the chip
@@ -44,12 +29,14 @@
 #
 # Polling path (detect on an empty slot) allocates nothing: every SPI buffer and
 # view is made once.  The SPI buffers and the results r.frame, r.answer, r.data,
-# r.uid, r.rx_len, r.collided, r.sak, r.atqa are shared by all MFRC522 objects
-# (class attributes: readers are used one at a time), valid until the next
-# operation on any reader; each reader keeps only its bus, chip select and a
-# 12-byte state (its UID, the timer setting), so 36 readers cost about 36 small
-# objects.  An empty slot costs 14 SPI bytes (11 us at 10 Mbit/s) plus the
-# chip's 0.25 ms no-answer timer; see docs/benchmarks.md.
+# r.uid, r.rx_len, r.collided, r.sak, r.atqa are shared by all readers
+# (attributes of this class, written here and by ntag_reader through the name
+# MFRC522, never through the subclass, whose own attribute would hide them:
+# readers are used one at a time), valid until the next operation on any
+# reader; each reader keeps only its bus, chip select and a 16-byte state
+# (its UID, the timer setting, its SELECT frames' CRC_A), so 36 readers cost
+# about 36 small objects.  An empty slot costs 14 SPI bytes (11 us at
+# 10 Mbit/s) plus the chip's 0.25 ms no-answer timer; see docs/benchmarks.md.
 #
 # CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
 # anticollision) and the CRC'd ones share one path; CRC_A is computed and
@@ -66,9 +53,6 @@ NAK = const(5)
 CHIP_TIMEOUT = const(6)
 STATUS_NAMES = ("ok", "timeout", "collision", "crc error", "protocol error",
                 "nak", "reader not answering")
-
-REQA = const(0x26)
-WUPA = const(0x52)
 
 # Registers (MFRC522 datasheet, section 9)
 _CommandReg = const(0x01)  # starts and stops command execution
@@ -123,25 +107,17 @@ _COLL_POS_NOT_VALID = const(0x20)
 # Timer: TPrescaler 169 gives 13.56 MHz / 339 = 40 kHz, 25 us per tick; TAuto
 # starts it at the end of each transmission and reception stops it.
 _PRESCALER = const(169)
-_TICKS_SHORT = const(20)  # 0.5 ms: READ, FAST_READ (FDT ~0.09 ms)
-# REQA/WUPA, anticollision and SELECT: ISO/IEC 14443-3 (6.2.1.1) fixes their
-# answer's frame delay time at 1172/fc or 1236/fc (86-91 us, n = 9), and the
-# timer stops at the answer's first bits: 0.25 ms is 2.7x that, and an empty
-# slot's WUPA waits 0.25 ms less for nobody
-_TICKS_ISO = const(10)
-# NTAG WRITE answers after programming the page, about 4.1 ms, and may take up
-# to TTimeOut = 10 ms (NTAG213F/216F data sheet rev. 3.1, table 32): 12 ms
-_TICKS_LONG = const(480)
+# The timers a frame may wait for its answer (the protocol layer names one):
+T_SHORT = const(1)  # 0.5 ms: READ, FAST_READ (FDT ~0.09 ms)
+T_LONG = const(2)  # 12 ms: NTAG WRITE answers after programming the page,
+# about 4.1 ms, and may take up to TTimeOut = 10 ms (NTAG213F/216F data sheet
+# rev. 3.1, table 32)
+T_ISO = const(3)  # 0.25 ms: REQA/WUPA, anticollision and SELECT; ISO/IEC
+# 14443-3 (6.2.1.1) fixes their answer's frame delay time at 1172/fc or
+# 1236/fc (86-91 us, n = 9), and the timer stops at the answer's first bits:
+# 2.7x that, and an empty slot's WUPA waits 0.25 ms less for nobody
+_TICKS = (0, 20, 480, 10)  # TReload of each timer above, 25 us ticks
 _GUARD_US = const(3000)  # beyond the chip's own timer: the chip is not answering
-
-# ISO/IEC 14443-3 and NTAG21x command bytes
-_SEL = (0x93, 0x95, 0x97)  # select / anticollision, cascade levels 1..3
-_CT = const(0x88)  # cascade tag: a UID byte follows at the next level
-_NTAG_READ = const(0x30)
-_NTAG_FAST_READ = const(0x3A)
-_NTAG_WRITE = const(0xA2)
-_HLTA = const(0x50)
-_ACK = const(0x0A)
 
 STATE_BYTES = const(16)  # a reader's own state (see MFRC522.__init__)
 _MAXTX = const(20)  # longest frame: WRITE + CRC (8) / CalcCRC of 18 bytes
@@ -161,13 +137,11 @@ _rxv = None  # views of the receive buffer, one per length, made when first need
 _rxav = None  # views of _rxa, likewise
 _m = None  # memoryviews of _tx, the receive buffer and _rxa: the views are cut from them
 _uidv = None  # views of the shared UID buffer: 4, 7 and 10 bytes
-_cl = None  # cascade level being resolved: SEL, NVB, 4 UID bytes / CT, BCC
 
 
 def _make_scratch():
-    global _b2, _b4, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _cl, _m
+    global _b2, _b4, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _m
     _b2 = bytearray(2)
-    _cl = bytearray(7)
     _b4 = bytearray(4)
     _tx = bytearray(1 + _MAXTX)
     _tx[0] = (_FIFODataReg << 1) & 0x7E
@@ -218,9 +192,9 @@ class MFRC522:
         self._cs = cs
         cs.value(1)
         # this reader's own state, _u[_o:_o + STATE_BYTES]: UID bytes 0..9,
-        # UID level (0/1/2) at 10, timer reload now in the chip at 11 (0
-        # unknown, 1 short, 2 long, 3 ISO), the CRC_A of its SELECT frames at cascade
-        # levels 1 and 2 at 12..15 (kept for reselect)
+        # UID level (0/1/2) at 10, the timer now in the chip at 11 (0
+        # unknown, else T_SHORT, T_LONG or T_ISO), the CRC_A of its SELECT
+        # frames at cascade levels 1 and 2 at 12..15 (kept for reselect)
         self._u = bytearray(STATE_BYTES)
         self._o = 0
 
@@ -286,13 +260,14 @@ class MFRC522:
         a[n] = 0x80 | (_FIFODataReg << 1)
         MFRC522.spi_bytes += 1 + n
 
-    def _timer(self, ticks):
-        code = 1 if ticks == _TICKS_SHORT else 2 if ticks == _TICKS_LONG else 3
+    def _timer(self, timer):
+        # the reload is written only when this reader's timer changes
         o = self._o + 11
-        if code != self._u[o]:
+        if timer != self._u[o]:
+            ticks = _TICKS[timer]
             self._wreg(_TReloadRegH, ticks >> 8)
             self._wreg(_TReloadRegL, ticks & 0xFF)
-            self._u[o] = code
+            self._u[o] = timer
 
     # --- chip control ----------------------------------------------------
     def version(self):
@@ -310,7 +285,7 @@ class MFRC522:
         self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto
         self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
         self._u[self._o + 11] = 0
-        self._timer(_TICKS_ISO)  # the empty slot's WUPA, the commonest frame
+        self._timer(T_ISO)  # the empty slot's WUPA, the commonest frame
         self._wreg(_TxModeReg, 0x00)  # 106 kBd, no hardware CRC
         self._wreg(_RxModeReg, 0x00)
         self._wreg(_TxASKReg, 0x40)  # Force100ASK: ISO 14443-A modulation
@@ -368,15 +343,19 @@ class MFRC522:
         if c < 0:
             return CHIP_TIMEOUT
         if a[n - 2] != c & 0xFF or a[n - 1] != c >> 8:
-            MFRC522.errors |= _ERR_CRC
-            return CRC_ERROR
+            return self._crc_error()
         return OK
 
+    def _crc_error(self):
+        # an answer whose CRC_A is wrong: counted as the chip's CRCErr would be
+        MFRC522.errors |= _ERR_CRC
+        return CRC_ERROR
+
     # --- one frame out, one answer back -------------------------------------
-    def _transceive(self, n, last_bits=0, rx_align=0, ticks=_TICKS_SHORT):
+    def _transceive(self, n, last_bits=0, rx_align=0, timer=T_SHORT):
         # Sends frame[:n] (last byte holds last_bits bits if non-zero) and
         # receives into answer[:rx_len]; returns a status.
-        self._timer(ticks)
+        self._timer(timer)
         self._wreg(_CommandReg, _CMD_IDLE)
         self._wreg(_ComIrqReg, _IRQ_ALL)
         self._wreg(_FIFOLevelReg, 0x80)
@@ -385,7 +364,7 @@ class MFRC522:
         self._wreg(_BitFramingReg, 0x80 | (rx_align << 4) | last_bits)
         MFRC522.rx_len = 0
         t0 = time.ticks_us()
-        guard = ticks * 25 + _GUARD_US  # the chip's timer (25 us a tick) must run out first
+        guard = _TICKS[timer] * 25 + _GUARD_US  # the chip's timer (25 us a tick) must run out first
         while True:
             # the clock is read before the IRQs: a last look after the guard has
             # passed still sees a timer that ran out (the CPU may have been away)
@@ -422,180 +401,8 @@ class MFRC522:
             return COLLISION
         return OK
 
-    # --- ISO/IEC 14443-3 type A ---------------------------------------------
-    def request(self, cmd=WUPA):
-        self.frame[0] = cmd
-        st = self._transceive(1, 7, 0, _TICKS_ISO)
-        if st == COLLISION:  # ATQA bits differ between tags: still tags there
-            return OK
-        if st == OK and (self.rx_len != 2 or self.rx_bits != 8):
-            return PROTOCOL_ERROR
-        if st == OK:
-            a = self.answer
-            MFRC522.atqa = a[0] | (a[1] << 8)
-        return st
-
-    def detect(self, wake=True):
-        MFRC522.collided = False
-        st = self.request(WUPA if wake else REQA)
-        if st != OK:
-            return st
-        return self.select()
-
-    def select(self):
-        MFRC522.collided = False
-        u = self._u
-        o = self._o
-        for level in range(3):
-            st = self._anticollision(level)
-            if st != OK:
-                return st
-            cl = _cl
-            st = self._select_level(level)
-            if st != OK:
-                return st
-            if cl[2] == _CT:
-                for i in range(3):
-                    u[o + 3 * level + i] = cl[3 + i]
-                if not self.sak & 0x04:  # a cascade tag without the cascade bit
-                    return PROTOCOL_ERROR
-                continue
-            for i in range(4):
-                u[o + 3 * level + i] = cl[2 + i]
-            u[o + 10] = level
-            self._publish_uid()
-            return OK
-        return PROTOCOL_ERROR
-
-    def reselect(self):
-        # the known UID's SELECT frames, CRC_A kept from the full select: three
-        # exchanges for a 7-byte UID instead of five, no bit-merging loop and
-        # no coprocessor runs (the SAK's CRC_A is checked in software)
-        MFRC522.collided = False
-        u = self._u
-        o = self._o
-        last = u[o + 10]
-        if last > 1:
-            return self.detect(True)  # 10-byte UIDs (no NTAG): no CRCs kept
-        st = self.request(WUPA)
-        if st != OK:
-            return st
-        f = self.frame
-        for level in range(last + 1):
-            i = o + 3 * level
-            f[0] = _SEL[level]
-            f[1] = 0x70  # NVB: all 40 bits
-            if level < last:
-                f[2] = _CT
-                f[3] = u[i]
-                f[4] = u[i + 1]
-                f[5] = u[i + 2]
-            else:
-                for k in range(4):
-                    f[2 + k] = u[i + k]
-            f[6] = f[2] ^ f[3] ^ f[4] ^ f[5]
-            f[7] = u[o + 12 + 2 * level]
-            f[8] = u[o + 13 + 2 * level]
-            st = self._sak()
-            if st != OK:
-                return st
-        self._publish_uid()
-        return OK
-
-    def wake_others(self):
-        # ISO/IEC 14443-3: REQA is no command for an ACTIVE tag (it returns to
-        # IDLE without answering), but every IDLE one answers it
-        return self.request(REQA)
-
-    def _anticollision(self, level):
-        # Finds the 32 UID bits + BCC of one cascade level into cl[2:7],
-        # resolving collisions by choosing the tag with a 1 at the first
-        # differing bit (ISO/IEC 14443-3, 6.5.3).
-        cl = _cl
-        for i in range(2, 7):
-            cl[i] = 0
-        known = 0
-        for _ in range(33):
-            whole = known >> 3
-            rem = known & 7
-            f = self.frame
-            f[0] = _SEL[level]
-            f[1] = ((2 + whole) << 4) | rem  # NVB: bytes and bits sent
-            n = 2 + whole + (1 if rem else 0)
-            for i in range(2, n):
-                f[i] = cl[i]
-            st = self._transceive(n, rem, rem, _TICKS_ISO)
-            if st != OK and st != COLLISION:
-                return st
-            a = self.answer
-            got = self.rx_len
-            if whole + got > 5:
-                return PROTOCOL_ERROR
-            for i in range(got):  # merge: the first byte completes a partial one
-                if i == 0 and rem:
-                    keep = (1 << rem) - 1
-                    cl[2 + whole] = (cl[2 + whole] & keep) | (a[0] & ~keep & 0xFF)
-                else:
-                    cl[2 + whole + i] = a[i]
-            if st == OK:
-                if cl[2] ^ cl[3] ^ cl[4] ^ cl[5] != cl[6]:
-                    return PROTOCOL_ERROR  # BCC wrong: a garbled answer
-                return OK
-            MFRC522.collided = True
-            coll = self._rreg(_CollReg)
-            if coll & _COLL_POS_NOT_VALID:
-                return COLLISION
-            pos = coll & 0x1F
-            if pos == 0:
-                pos = 32
-            bit = (whole << 3) + pos - 1  # index of the colliding bit in the 40
-            if bit < known or bit >= 32:
-                return PROTOCOL_ERROR
-            cl[2 + (bit >> 3)] |= 1 << (bit & 7)
-            known = bit + 1
-        return PROTOCOL_ERROR
-
-    def _select_level(self, level):
-        f = self.frame
-        cl = _cl
-        f[0] = _SEL[level]
-        f[1] = 0x70  # NVB: all 40 bits
-        for i in range(2, 7):
-            f[i] = cl[i]
-        n = self._add_crc(7)
-        if n < 0:
-            return CHIP_TIMEOUT
-        if level < 2:  # kept: reselect sends this frame again
-            self._u[self._o + 12 + 2 * level] = f[7]
-            self._u[self._o + 13 + 2 * level] = f[8]
-        return self._sak()
-
-    def _sak(self):
-        # sends the SELECT in frame[:9]; the answer is SAK and its CRC_A,
-        # checked here: one byte, quicker than a coprocessor run over SPI
-        st = self._transceive(9, 0, 0, _TICKS_ISO)
-        if st != OK:
-            return st
-        if self.rx_len != 3:
-            return PROTOCOL_ERROR
-        a = self.answer
-        c = 0x6363 ^ a[0]
-        for _ in range(8):
-            c = (c >> 1) ^ 0x8408 if c & 1 else c >> 1
-        if a[1] != c & 0xFF or a[2] != c >> 8:
-            MFRC522.errors |= _ERR_CRC
-            return CRC_ERROR
-        MFRC522.sak = a[0]
-        return OK
-
-    def halt(self):
-        # HLTA: the tag must not answer, so Transmit (no receive) is enough
-        f = self.frame
-        f[0] = _HLTA
-        f[1] = 0
-        n = self._add_crc(2)
-        if n < 0:
-            return CHIP_TIMEOUT
+    def _transmit(self, n):
+        # frame[:n] sent, no answer awaited (HLTA: the tag must not answer)
         self._wreg(_CommandReg, _CMD_IDLE)
         self._wreg(_ComIrqReg, _IRQ_ALL)
         self._wreg(_FIFOLevelReg, 0x80)
@@ -607,58 +414,13 @@ class MFRC522:
                 return CHIP_TIMEOUT
         return OK
 
-    # --- NTAG21x -------------------------------------------------------------
-    def read(self, page):
-        # 16 bytes (pages page..page+3) into self.data; a reused view
-        f = self.frame
-        f[0] = _NTAG_READ
-        f[1] = page
-        n = self._add_crc(2)
-        if n < 0:
-            return CHIP_TIMEOUT
-        st = self._transceive(n)
-        if st != OK:
-            return st
-        if self.rx_len == 1 and self.rx_bits == 4:
-            return NAK
-        if self.rx_len != 18:
-            return PROTOCOL_ERROR
-        return self._check_crc(18)
-
-    def fast_read(self, first, last):
-        f = self.frame
-        f[0] = _NTAG_FAST_READ
-        f[1] = first
-        f[2] = last
-        n = self._add_crc(3)
-        if n < 0:
-            return CHIP_TIMEOUT
-        st = self._transceive(n)
-        if st != OK:
-            return st
-        want = 4 * (last - first + 1) + 2
-        if self.rx_len == 1 and self.rx_bits == 4:
-            return NAK
-        if self.rx_len != want:
-            return PROTOCOL_ERROR
-        return self._check_crc(want)
-
-    def still_there(self):
-        u = self._u
-        o = self._o
-        if u[o + 10] != 1:
-            return PROTOCOL_ERROR  # only NTAG21x (7-byte UIDs) have FAST_READ
-        st = self.fast_read(0, 1)
-        if st != OK:
-            return st
-        a = self.answer
-        for i in range(3):
-            if a[i] != u[o + i] or a[4 + i] != u[o + 3 + i]:
-                return PROTOCOL_ERROR
-        if a[7] != u[o + 6]:
-            return PROTOCOL_ERROR
-        self._publish_uid()
-        return OK
+    def _coll_pos(self):
+        # the first colliding bit of the last answer, 1..32; 0: not known
+        coll = self._rreg(_CollReg)
+        if coll & _COLL_POS_NOT_VALID:
+            return 0
+        pos = coll & 0x1F
+        return pos if pos else 32
 
     def _publish_uid(self):
         # this reader's UID into the shared view MFRC522.uid
@@ -668,19 +430,3 @@ class MFRC522:
         for i in range(len(v)):
             v[i] = u[o + i]
         MFRC522.uid = v
-
-    def write(self, page, data):
-        f = self.frame
-        f[0] = _NTAG_WRITE
-        f[1] = page
-        for i in range(4):
-            f[2 + i] = data[i]
-        n = self._add_crc(6)
-        if n < 0:
-            return CHIP_TIMEOUT
-        st = self._transceive(n, ticks=_TICKS_LONG)
-        if st != OK:
-            return st
-        if self.rx_len != 1 or self.rx_bits != 4:
-            return PROTOCOL_ERROR
-        return OK if self.answer[0] & 0x0F == _ACK else NAK

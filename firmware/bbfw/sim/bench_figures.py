@@ -93,13 +93,13 @@ def _counts():
     # chip selects on a 74HC595 chain), driver-only interpreter time by
     # replaying recorded MISO bytes through a do-nothing SPI
     from bbfw.sim.spi_model import SimReaderField
-    from bbfw.drivers.mfrc522 import MFRC522
+    from bbfw.drivers.ntag_reader import NtagReader
     from bbfw.sim.mfrc522_model import MFRC522Model as Model
     from bbfw.readers import ReaderBank, RECHECK_EVERY
 
     n = 36
     f = SimReaderField(n, chain=True)
-    bank = ReaderBank([MFRC522(f.spi, f.cs(i)) for i in range(n)])
+    bank = ReaderBank([NtagReader(f.spi, f.cs(i)) for i in range(n)])
     bank.init()
     c = {}
 
@@ -185,16 +185,16 @@ class _Replay:
 def _driver_times(f, bank):
     # Driver-only interpreter time of each operation: record the chip
     # model's answers once, then replay them to a second driver object.
-    from bbfw.drivers.mfrc522 import MFRC522
+    from bbfw.drivers.ntag_reader import NtagReader
 
     def timed(slot, op, n=200):
         rec = _Recorder(f.spi)
-        live = MFRC522(rec, f.cs(slot))
+        live = NtagReader(rec, f.cs(slot))
         live._u[:] = bank._d[slot]._u
         start = bytes(live._u)
         op(live)
         rp = _Replay(rec.answers)
-        d = MFRC522(rp, _NullPin())
+        d = NtagReader(rp, _NullPin())
 
         def once():
             rp.i = 0

@@ -42,7 +42,7 @@ ARRIVAL = [sw.TAG_SELECT, sw.PAYLOAD_READ, sw.SLOT_EVENT]
 SCRIPT = """
 import json, time
 from bbfw.sim.box import Box, uid, PAYLOAD
-from bbfw.drivers.mfrc522 import MFRC522
+from bbfw.drivers.ntag_reader import NtagReader
 from bbshared import messages as m
 P = json.loads(PARAMS)
 KINDS = P["kinds"]
@@ -66,9 +66,9 @@ def spy(name, fn):
         st = fn(self, *a)
         calls.append(name + str(st))
         return st
-    setattr(MFRC522, name, call)
+    setattr(NtagReader, name, call)
 for name in ("detect", "still_there", "halt", "reselect", "wake_others"):
-    spy(name, getattr(MFRC522, name))
+    spy(name, getattr(NtagReader, name))
 
 n = 0
 def note(kind, slot):
