@@ -19,7 +19,7 @@
 #                            CRC_A the coprocessor refused); 0 when all was clean
 #   r.spi_bytes              running count of SPI bytes clocked by all readers
 #   for the protocol layer: _transceive (one frame out, one answer back, with
-#   one of the timers T_SHORT, T_LONG, T_ISO), _transmit, _add_crc,
+#   the chip's no-answer timer in 25 us ticks), _transmit, _add_crc,
 #   _check_crc, _coll_pos, _publish_uid and the reader's state _u[_o:]
 #
 # Results are small ints: OK, TIMEOUT (no tag answered before the chip's timer
@@ -107,16 +107,8 @@ _COLL_POS_NOT_VALID = const(0x20)
 # Timer: TPrescaler 169 gives 13.56 MHz / 339 = 40 kHz, 25 us per tick; TAuto
 # starts it at the end of each transmission and reception stops it.
 _PRESCALER = const(169)
-# The timers a frame may wait for its answer (the protocol layer names one):
-T_SHORT = const(1)  # 0.5 ms: READ, FAST_READ (FDT ~0.09 ms)
-T_LONG = const(2)  # 12 ms: NTAG WRITE answers after programming the page,
-# about 4.1 ms, and may take up to TTimeOut = 10 ms (NTAG213F/216F data sheet
-# rev. 3.1, table 32)
-T_ISO = const(3)  # 0.25 ms: REQA/WUPA, anticollision and SELECT; ISO/IEC
-# 14443-3 (6.2.1.1) fixes their answer's frame delay time at 1172/fc or
-# 1236/fc (86-91 us, n = 9), and the timer stops at the answer's first bits:
-# 2.7x that, and an empty slot's WUPA waits 0.25 ms less for nobody
-_TICKS = (0, 20, 480, 10)  # TReload of each timer above, 25 us ticks
+_TICKS_SHORT = const(20)  # 0.5 ms: READ, FAST_READ (FDT ~0.09 ms); the
+# protocol layer names the other waits in ticks (ntag_reader.py)
 _GUARD_US = const(3000)  # beyond the chip's own timer: the chip is not answering
 
 STATE_BYTES = const(16)  # a reader's own state (see MFRC522.__init__)
@@ -193,7 +185,7 @@ class MFRC522:
         cs.value(1)
         # this reader's own state, _u[_o:_o + STATE_BYTES]: UID bytes 0..9,
         # UID level (0/1/2) at 10, the timer now in the chip at 11 (0
-        # unknown, else T_SHORT, T_LONG or T_ISO), the CRC_A of its SELECT
+        # unknown, else its ticks' low byte), the CRC_A of its SELECT
         # frames at cascade levels 1 and 2 at 12..15 (kept for reselect)
         self._u = bytearray(STATE_BYTES)
         self._o = 0
@@ -260,14 +252,14 @@ class MFRC522:
         a[n] = 0x80 | (_FIFODataReg << 1)
         MFRC522.spi_bytes += 1 + n
 
-    def _timer(self, timer):
-        # the reload is written only when this reader's timer changes
+    def _timer(self, ticks):
+        # the reload is written only when this reader's timer changes; the
+        # low byte tells the driver's timers apart (10, 20, 480: 224)
         o = self._o + 11
-        if timer != self._u[o]:
-            ticks = _TICKS[timer]
+        if ticks & 0xFF != self._u[o]:
             self._wreg(_TReloadRegH, ticks >> 8)
             self._wreg(_TReloadRegL, ticks & 0xFF)
-            self._u[o] = timer
+            self._u[o] = ticks & 0xFF
 
     # --- chip control ----------------------------------------------------
     def version(self):
@@ -284,8 +276,7 @@ class MFRC522:
                 return False
         self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto
         self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
-        self._u[self._o + 11] = 0
-        self._timer(T_ISO)  # the empty slot's WUPA, the commonest frame
+        self._u[self._o + 11] = 0  # the reset cleared the timer's reload
         self._wreg(_TxModeReg, 0x00)  # 106 kBd, no hardware CRC
         self._wreg(_RxModeReg, 0x00)
         self._wreg(_TxASKReg, 0x40)  # Force100ASK: ISO 14443-A modulation
@@ -352,10 +343,10 @@ class MFRC522:
         return CRC_ERROR
 
     # --- one frame out, one answer back -------------------------------------
-    def _transceive(self, n, last_bits=0, rx_align=0, timer=T_SHORT):
+    def _transceive(self, n, last_bits=0, rx_align=0, ticks=_TICKS_SHORT):
         # Sends frame[:n] (last byte holds last_bits bits if non-zero) and
         # receives into answer[:rx_len]; returns a status.
-        self._timer(timer)
+        self._timer(ticks)
         self._wreg(_CommandReg, _CMD_IDLE)
         self._wreg(_ComIrqReg, _IRQ_ALL)
         self._wreg(_FIFOLevelReg, 0x80)
@@ -364,7 +355,7 @@ class MFRC522:
         self._wreg(_BitFramingReg, 0x80 | (rx_align << 4) | last_bits)
         MFRC522.rx_len = 0
         t0 = time.ticks_us()
-        guard = _TICKS[timer] * 25 + _GUARD_US  # the chip's timer (25 us a tick) must run out first
+        guard = ticks * 25 + _GUARD_US  # the chip's timer (25 us a tick) must run out first
         while True:
             # the clock is read before the IRQs: a last look after the guard has
             # passed still sees a timer that ran out (the CPU may have been away)

@@ -30,8 +30,7 @@
 # chip so that each file keeps one job; the polling path allocates nothing.
 from micropython import const
 
-from .mfrc522 import (MFRC522, OK, COLLISION, PROTOCOL_ERROR, NAK,
-                      CHIP_TIMEOUT, T_LONG, T_ISO)
+from .mfrc522 import MFRC522, OK, COLLISION, PROTOCOL_ERROR, NAK, CHIP_TIMEOUT
 
 REQA = const(0x26)
 WUPA = const(0x52)
@@ -45,14 +44,31 @@ _NTAG_WRITE = const(0xA2)
 _HLTA = const(0x50)
 _ACK = const(0x0A)
 
+# The chip's no-answer timer, 25 us ticks (mfrc522.py; READ and FAST_READ
+# take its default 0.5 ms):
+# REQA/WUPA, anticollision and SELECT: ISO/IEC 14443-3 (6.2.1.1) fixes their
+# answer's frame delay time at 1172/fc or 1236/fc (86-91 us, n = 9), and the
+# timer stops at the answer's first bits: 0.25 ms is 2.7x that, and an empty
+# slot's WUPA waits 0.25 ms less for nobody
+_TICKS_ISO = const(10)
+# NTAG WRITE answers after programming the page, about 4.1 ms, and may take up
+# to TTimeOut = 10 ms (NTAG213F/216F data sheet rev. 3.1, table 32): 12 ms
+_TICKS_LONG = const(480)
+
 _cl = None  # cascade level being resolved: SEL, NVB, 4 UID bytes / CT, BCC (made once)
 
 
 class NtagReader(MFRC522):
+    def init(self):
+        if not MFRC522.init(self):
+            return False
+        self._timer(_TICKS_ISO)  # the empty slot's WUPA, the commonest frame
+        return True
+
     # --- ISO/IEC 14443-3 type A ---------------------------------------------
     def request(self, cmd=WUPA):
         self.frame[0] = cmd
-        st = self._transceive(1, 7, 0, T_ISO)
+        st = self._transceive(1, 7, 0, _TICKS_ISO)
         if st == COLLISION:  # ATQA bits differ between tags: still tags there
             return OK
         if st == OK and (self.rx_len != 2 or self.rx_bits != 8):
@@ -154,7 +170,7 @@ class NtagReader(MFRC522):
             n = 2 + whole + (1 if rem else 0)
             for i in range(2, n):
                 f[i] = cl[i]
-            st = self._transceive(n, rem, rem, T_ISO)
+            st = self._transceive(n, rem, rem, _TICKS_ISO)
             if st != OK and st != COLLISION:
                 return st
             a = self.answer
@@ -200,7 +216,7 @@ class NtagReader(MFRC522):
     def _sak(self):
         # sends the SELECT in frame[:9]; the answer is SAK and its CRC_A,
         # checked here: one byte, quicker than a coprocessor run over SPI
-        st = self._transceive(9, 0, 0, T_ISO)
+        st = self._transceive(9, 0, 0, _TICKS_ISO)
         if st != OK:
             return st
         if self.rx_len != 3:
@@ -286,7 +302,7 @@ class NtagReader(MFRC522):
         n = self._add_crc(6)
         if n < 0:
             return CHIP_TIMEOUT
-        st = self._transceive(n, timer=T_LONG)
+        st = self._transceive(n, ticks=_TICKS_LONG)
         if st != OK:
             return st
         if self.rx_len != 1 or self.rx_bits != 4:
