@@ -246,30 +246,24 @@ class NtagReader(MFRC522):
         f = self.frame
         f[0] = _NTAG_READ
         f[1] = page
-        n = self._add_crc(2)
-        if n < 0:
-            return CHIP_TIMEOUT
-        st = self._transceive(n)
-        if st != OK:
-            return st
-        if self.rx_len == 1 and self.rx_bits == 4:
-            return NAK
-        if self.rx_len != 18:
-            return PROTOCOL_ERROR
-        return self._check_crc(18)
+        return self._pages(2, 18)
 
     def fast_read(self, first, last):
         f = self.frame
         f[0] = _NTAG_FAST_READ
         f[1] = first
         f[2] = last
-        n = self._add_crc(3)
+        return self._pages(3, 4 * (last - first + 1) + 2)
+
+    def _pages(self, n, want):
+        # sends the READ / FAST_READ in frame[:n] with its CRC_A; the answer is
+        # want bytes (pages, then their CRC_A) or a 4-bit NAK
+        n = self._add_crc(n)
         if n < 0:
             return CHIP_TIMEOUT
         st = self._transceive(n)
         if st != OK:
             return st
-        want = 4 * (last - first + 1) + 2
         if self.rx_len == 1 and self.rx_bits == 4:
             return NAK
         if self.rx_len != want:
