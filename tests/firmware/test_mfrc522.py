@@ -249,3 +249,28 @@ second = rs[1].write(7, b'EFGH')     # reader 1's timer untouched: 12 ms still
 print(json.dumps({"first": first, "second": second}))
 """, chain)
     assert r["first"] == 0 and r["second"] == 0
+
+
+def test_a_slow_host_gets_its_answers_late_never_lost(chain: bool) -> None:
+    # slow is never wrong: the CPU away for 20 ms (longer than any timer and the
+    # driver's wall-clock guard) between sending a frame and looking at the chip
+    r = run_json("""
+import time
+class Slow(M.NtagReader):
+    def _rreg(self, reg):
+        if reg == 0x04:                  # ComIrqReg: the driver waits for the answer
+            time.sleep_ms(20)
+        return M.NtagReader._rreg(self, reg)
+s = Slow(f.spi, f.cs(1))
+s.init()
+time.sleep_ms(6)                         # the field's guard time
+f.place(1, UID)
+sel = s.detect()
+w = s.write(6, b'ABCD')                  # the ACK comes 4.1 ms after the frame
+rd = s.read(4)
+f.remove(1)
+gone = s.detect()
+print(json.dumps({"sel": sel, "w": w, "rd": rd, "page6": bytes(s.data[8:12]).decode(), "gone": gone}))
+""", chain)
+    assert r["sel"] == 0 and r["w"] == 0 and r["rd"] == 0 and r["page6"] == "ABCD"
+    assert r["gone"] == 1  # TIMEOUT: nobody there, not "reader not answering"
