@@ -15,11 +15,13 @@ from botboard.board.sim import micropython_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 # The RP2040 Pico has about 190 KB free for the MicroPython heap, and objects
-# on this 64-bit port take up to twice their size there: 168 KB here is still
+# on this 64-bit port take up to twice their size there: 176 KB here is still
 # stricter than the board. (160 KB until Nov 2026, when the big arena's board
-# with the reader error counters no longer fitted it; the bench's heap peak,
-# docs/benchmarks.md, is the figure that tracks the growth.)
-HEAP = "168K"
+# with the reader error counters no longer fitted it; 168 KB until 27 Nov, when
+# the field groups left a test's own 1 KB list no room on a fragmented heap in
+# CI: the firmware alone peaks at 162 KB here). The 32-bit heap peak,
+# docs/benchmarks.md, is the figure that tracks the firmware's growth.
+HEAP = "176K"
 
 
 def mpy_env() -> dict[str, str]:

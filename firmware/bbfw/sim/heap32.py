@@ -67,7 +67,11 @@ def _stages(config_path, loops, run):
         slots = json.load(f)["slots"]
     field = SimReaderField(slots, chain=True)
     for s in range(slots):
+        # a stage per tile: the garbage of making a tag model is collected
+        # before the next is made, instead of leaving small holes between the
+        # models that the Pico, which has no models, would not have
         field.place(s, uid(s), PAYLOAD)
+        yield "chip models"
     pins = hal_rp2.PINS
     machine.wire(field.spi, {pins["cs_latch"]: field.shift.latch_pin,
                              pins["cs_oe"]: field.shift.oe_pin})
