@@ -1,4 +1,4 @@
-# The slot readers: one MFRC522 driver per slot, seen as tags and payloads.
+# The slot readers: one NtagReader (MFRC522) driver per slot, seen as tags and payloads.
 #
 #   bank = ReaderBank(drivers)       drivers[i] reads slot i (MFRC522 objects,
 #                                    or one shared: hal_rp2.SharedReaders)
@@ -52,7 +52,7 @@
 # whole field: a second tile laid on the first collides there and is seen
 # (bank.collided).  After its field was off, the tag is idle but its UID is
 # known: the poll selects it with that UID (WUPA and a SELECT per cascade
-# level, MFRC522.reselect), skipping the anticollision exchanges, and falls
+# level, NtagReader.reselect), skipping the anticollision exchanges, and falls
 # back to the full select when it does not answer; a REQA after it is
 # answered only by a second tag in the field (bank.collided), and leaves the
 # known one idle.  Polls allocate nothing.
