@@ -206,3 +206,20 @@ print(json.dumps({"w": w, "took": took, "pulled": pulled, "again": again, "rd": 
     assert r["w"] == 0 and r["took"] >= 4100
     assert r["pulled"] == 1  # TIMEOUT: no ACK came, said as such, not "reader not answering"
     assert r["again"] == 0 and r["rd"] == 0 and r["page6"] == "ABCD"  # the tag still reads
+
+
+def test_each_reader_keeps_its_own_timer_while_another_changes_its(chain: bool) -> None:
+    # the driver writes a reader's timer reload only when that reader's setting changes:
+    # a WRITE after another reader set its short timer must still get its 12 ms
+    r = run_json("""
+f.place(1, UID)
+f.place(2, b'\\x04\\x11\\x00\\x00\\x00\\x00\\x02', b'x' * 16)
+rs[2].detect()
+w2 = rs[2].write(6, b'WXYZ')         # reader 2: the 12 ms timer
+rs[1].detect()                       # reader 1: the 0.5 ms timer
+first = rs[1].write(6, b'ABCD')      # reader 1: the 12 ms timer
+rs[2].detect()                       # reader 2: back to 0.5 ms, written to its chip
+second = rs[1].write(7, b'EFGH')     # reader 1's timer untouched: 12 ms still
+print(json.dumps({"w2": w2, "first": first, "second": second}))
+""", chain)
+    assert r["w2"] == 0 and r["first"] == 0 and r["second"] == 0

@@ -36,6 +36,8 @@ from bbfw.sim.ntag import Ntag213
 _TxControlReg = const(0x14)
 _RFCfgReg = const(0x26)  # RxGain in bits 6..4
 _CWGsPReg = const(0x28)  # transmitter drive without modulation
+_TReloadRegH = const(0x2C)  # timer reload: each chip keeps its own (the driver
+_TReloadRegL = const(0x2D)  # writes it only when that reader's setting changes)
 # ISO/IEC 14443-3: a tag accepts REQA within 5 ms of an unmodulated field;
 # the model's tags take all of it (a reader must give 5.1 ms)
 GUARD_US = const(5000)
@@ -172,10 +174,11 @@ class ShiftRegModel:
 class FieldChip(MFRC522Model):
     # Every reader of the field is this one chip model, told which reader is
     # selected: the driver writes the same registers to every chip, and what
-    # differs per operation (FIFO, IRQ flags, timer) is set up afresh each
-    # time, so one register file serves all readers and the driver cannot
-    # tell.  What really differs between readers - the tags in each field, a
-    # dead chip - is kept per slot and loaded while that chip is selected.
+    # differs per operation (FIFO, IRQ flags) is set up afresh each time, so
+    # one register file serves all readers and the driver cannot tell.  What
+    # really differs between readers - the tags in each field, a dead chip,
+    # the timer reload the driver sets only when it changes - is kept per
+    # slot and loaded while that chip is selected.
     # 36 readers full of tags then cost one register file and three short
     # arrays (the simulated board shares its heap with the firmware).
     def __init__(self, count):
@@ -188,6 +191,7 @@ class FieldChip(MFRC522Model):
         # it came on (a tag answers nothing in its first GUARD_US)
         self.slot_tx = bytearray(b"\x80" * count)
         self.slot_on_at = [0] * count
+        self.slot_reload = array("H", [0] * count)  # TReloadReg of each reader
         self.coupling = None  # sim/coupling.Coupling: tags heard by distance
         self._cur = -1
 
@@ -199,6 +203,9 @@ class FieldChip(MFRC522Model):
         self.dead_miso = self.slot_dead[slot]
         self.remove_after = self.slot_remove[slot]
         self.hot = self.slot_hot[slot]
+        t = self.slot_reload[slot]
+        self.regs[_TReloadRegH] = t >> 8
+        self.regs[_TReloadRegL] = t & 0xFF
         self._addr = -1
 
     def end(self, slot=0):
@@ -207,6 +214,8 @@ class FieldChip(MFRC522Model):
                 self.slot_tags[slot] = self.tags
             self.slot_remove[slot] = self.remove_after
             self.slot_hot[slot] = self.hot
+            r = self.regs
+            self.slot_reload[slot] = (r[_TReloadRegH] << 8) | r[_TReloadRegL]
             self._cur = -1
         self._addr = -1
 
