@@ -131,6 +131,13 @@ def write_payload(bank, slot, payload):
     if n == 0 or n % 4 or n > 144:
         raise ValueError("payload must be 4..144 bytes, a multiple of 4; got %d" % n)
     d = bank._d[slot]
+    # the other groups' fields off while it writes: a tile in a neighbour's
+    # slot, powered by its own field, would answer this reader too and could
+    # be the one written; they come back (guard time kept) when it is done
+    g = bank.groups
+    off = [s for s in range(bank.count) if g is not None and bank.on[s] and g[s] != g[slot]]
+    for s in off:
+        bank.field(s, False)
     bank.field(slot, True)
     bank.settle()
     st = bank._activate(slot)
@@ -152,4 +159,8 @@ def write_payload(bank, slot, payload):
     if d.errors:
         bank._count(slot)
     bank.status[slot] = st
+    for s in off:
+        bank.field(s, True)
+    if off:
+        bank.settle()
     return st

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from .conftest import LiveDaemon, running
 
 GAMES = games.table_names()
 MOST_STEPS = 400  # page actions (a program laid, a decision) before the game must be over
+FULL = re.compile(r"\bfull\b")  # a slot button's class while the page shows a tile in it
 
 
 class Hands:
@@ -80,7 +82,10 @@ class Hands:
         held = self.live.call(lambda: self.held(slot))
         if held == tile:
             return
+        # the button acts on what the page shows (full: out, empty: in), and the page may
+        # still be catching up with the session on a loaded machine: wait for it to agree
         if held is not None:
+            expect(button).to_have_class(FULL, timeout=10000)
             button.click()  # out
             wait_for(lambda: self.live.call(lambda: session.table.reading(slot)) is None, 10, "a tile out")
         if tile is None:
@@ -89,6 +94,7 @@ class Hands:
             self.console.select_option(f"#tile-{field}", value)
         self.serial += 1
         self.console.fill("#tile-serial", str(self.serial))
+        expect(button).not_to_have_class(FULL, timeout=10000)
         button.click()  # in
         wait_for(lambda: self.live.call(lambda: session.table.reading(slot)) is not None, 10, "a tile in")
 

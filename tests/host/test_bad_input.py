@@ -19,6 +19,7 @@ from bbshared import frame
 from bbshared import messages as m
 from bbshared.link import Link
 from botboard.link.connection import BoardConnection, HandshakeError
+from botboard.link.tags import TagWriteError, write_tag
 from botboard.link.transport import PortError, open_port
 
 from ..simboard import SimProcess
@@ -407,3 +408,26 @@ def test_a_flood_of_bytes_from_the_host_starves_nothing_on_the_board() -> None:
     finally:
         stop.set()
         sim.stop()
+
+
+def test_a_firmware_that_cannot_write_tags_is_named_at_once_not_after_the_long_wait() -> None:
+    board = FakeBoard()
+
+    def old_firmware(mtype: int, payload: bytes, version: int) -> None:
+        if mtype == m.WRITE_TAG:  # as bbfw.app answers a type it does not handle
+            board.link.send(m.ERROR, m.encode(m.ERROR, m.E_UNKNOWN_TYPE, m.WRITE_TAG, "message type not handled"))
+        else:
+            FakeBoard._on_message(board, mtype, payload, version)
+
+    board.link._on_message = old_firmware
+
+    async def scenario() -> None:
+        async with connected(board.port) as conn:
+            with pytest.raises(TagWriteError) as err:  # the long wait would say "did not answer"
+                await write_tag(conn, 3, b"\x01\x02")
+            assert "botboard deploy" in str(err.value) and "cannot write tags" in str(err.value)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        board.close()

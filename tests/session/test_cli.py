@@ -56,7 +56,7 @@ def test_tiles_write_goes_through_the_board_to_the_tag() -> None:
             assert result["uid"] == f"04aabbccddee{slot:02x}"
             assert catalogue.from_payload(bytes.fromhex(result["payload"])) == tile
             # the NTAG213 model now holds the payload: the board's reader reads it back
-            assert sim.control("tag", slot=slot)["payload"] == result["payload"]
+            assert sim.control("tag", slot=slot)["payload"] == result["payload"], (game, slot, done.stdout, [sim.control("tag", slot=s)["payload"] for s in range(3, slot + 1)])
         spec = _spec_args(catalogue, tile)
         empty = _run("tiles", "write", "--game", game, "--port", sim.port, *spec, "--slot", "0")
         assert empty.returncode == 2 and "put a tag on the reader" in empty.stderr

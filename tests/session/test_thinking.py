@@ -5,6 +5,7 @@ running table moves through them."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 
 from botboard import games
 from botboard.players import Situation, make
-from botboard.session.thinking import ThinkingPool
+from botboard.session.thinking import NICE, ThinkingPool
 
 from .helpers import Table
 
@@ -27,6 +28,22 @@ def _positions(game: Any, count: int) -> list[Any]:
         legal = game.legal_actions(state)
         state = game.advance(state, legal[rng.randrange(len(legal))])
     return out
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling classes")
+def test_a_worker_runs_only_when_the_table_does_not_need_the_cpu() -> None:
+    async def in_worker() -> tuple[int, int]:
+        pool = ThinkingPool(1)
+        try:
+            policy = await pool.run(os.sched_getscheduler, 0)
+            niceness = await pool.run(os.getpriority, os.PRIO_PROCESS, 0)
+        finally:
+            pool.close()
+        return policy, niceness
+
+    policy, niceness = asyncio.run(in_worker())
+    assert policy == os.SCHED_IDLE  # preempted at once when the event loop wakes
+    assert niceness >= os.getpriority(os.PRIO_PROCESS, 0) + NICE
 
 
 @pytest.mark.parametrize("name", games.table_names())

@@ -24,8 +24,8 @@
 #
 # Results are small ints: OK, TIMEOUT (no tag answered before the chip's timer
 # expired), COLLISION, CRC_ERROR, PROTOCOL_ERROR, NAK, CHIP_TIMEOUT (the chip
-# itself never finished: reader missing, dead or MISO stuck).  STATUS_NAMES[st]
-# gives the text.
+# itself never finished: reader missing, dead or MISO stuck), named by
+# bbshared.messages.TAG_STATUS.
 #
 # Polling path (detect on an empty slot) allocates nothing: every SPI buffer and
 # view is made once.  The SPI buffers and the results r.frame, r.answer, r.data,
@@ -51,8 +51,6 @@ CRC_ERROR = const(3)
 PROTOCOL_ERROR = const(4)
 NAK = const(5)
 CHIP_TIMEOUT = const(6)
-STATUS_NAMES = ("ok", "timeout", "collision", "crc error", "protocol error",
-                "nak", "reader not answering")
 
 # Registers (MFRC522 datasheet, section 9)
 _CommandReg = const(0x01)  # starts and stops command execution

@@ -14,8 +14,8 @@
 #
 # This port collects garbage only between calls from JavaScript (it cannot
 # see the pointers held in WebAssembly locals), so the work is cut into
-# stages, each one call: boot in steps, then one main-loop round (link,
-# input, render) per call.  The host is another machine: its turns are calls
+# stages, each one call: boot in steps, then the main loop's link, input and
+# render steps, one per call.  The host is another machine: its turns are calls
 # of their own (it puts a message on the line; it reads one frame the board
 # wrote and acknowledges it), then a link step takes the ACKs, so its garbage
 # is not counted in the board's stages (it is in the heap the bisection
@@ -110,8 +110,9 @@ def _stages(config_path, loops, run):
             yield "host"
 
     def rounds(label, until, limit):
-        # One main-loop round (link, input and render steps) per stage, the
-        # host's turn, then a link step that takes its ACKs.
+        # One main-loop round: the link, input and render steps, a stage each
+        # (on the Pico they are separate tasks, and the GC can collect between
+        # them), the host's turn, then a link step that takes its ACKs.
         n = 0
         while not until() and n < limit:
             now = time.ticks_ms()
@@ -120,7 +121,9 @@ def _stages(config_path, loops, run):
             # then show the waiting pattern and drop its events)
             board.last_host = now
             board.link_step(now)
+            yield label
             board.input_step(now)
+            yield label
             board.render_step(now)
             yield label
             yield from host()

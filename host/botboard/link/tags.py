@@ -13,14 +13,25 @@ class TagWriteError(RuntimeError):
     """The board could not write the tag; the message says why and what to do."""
 
 
-async def write_tag(conn: BoardConnection, slot: int, payload: bytes, timeout: float = 3.0) -> bytes:
+# A write takes the board about 0.1 s; a board starved of CPU (a loaded host running the
+# simulated one) may take seconds, and slow is never wrong. A firmware that does not know
+# the message says so at once (E_UNKNOWN_TYPE), so this long wait only meets a lost board.
+WRITE_WAIT_S = 20.0
+
+
+async def write_tag(conn: BoardConnection, slot: int, payload: bytes, timeout: float = WRITE_WAIT_S) -> bytes:
     """Write ``payload`` to the tag on ``slot``; return the tag's uid."""
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[Message] = loop.create_future()
 
     def listen(msg: Message) -> None:
-        if msg.type == m.TAG_WRITTEN and msg.fields["slot"] == slot and not answer.done():
+        if answer.done():
+            return
+        if msg.type == m.TAG_WRITTEN and msg.fields["slot"] == slot:
             answer.set_result(msg)
+        elif msg.type == m.ERROR and msg.fields["code"] == m.E_UNKNOWN_TYPE and msg.fields["ref"] == m.WRITE_TAG:
+            answer.set_exception(TagWriteError(
+                "the board's firmware cannot write tags (older than the host): update it with 'botboard deploy'"))
 
     conn.listeners.append(listen)
     try:
@@ -29,7 +40,7 @@ async def write_tag(conn: BoardConnection, slot: int, payload: bytes, timeout: f
             msg = await asyncio.wait_for(answer, timeout)
         except asyncio.TimeoutError:
             raise TagWriteError(f"the board did not answer the write on slot {slot} within "
-                                f"{timeout:.0f} s (firmware older than the host?)") from None
+                                f"{timeout:.0f} s: is it still connected? Check its cable and try again") from None
     finally:
         conn.listeners.remove(listen)
     status = msg.fields["status"]
