@@ -24,10 +24,10 @@ import sys
 
 import asyncio
 import micropython
-from machine import Pin, SPI
+from machine import Pin, SPI, mem32
 from micropython import const
 
-from .drivers.buttons import ButtonMatrix
+from .drivers.buttons import ButtonMatrix, GpioColumns
 from .drivers.hc595 import HC595
 from .drivers.mfrc522 import STATE_BYTES
 from .drivers.ntag_reader import NtagReader
@@ -192,7 +192,9 @@ class Hal:
     def make_buttons(self, on_key, on_error):
         cfg = self.config
         p = self.pins
-        cols = [Pin(c, Pin.IN, Pin.PULL_UP) for c in p["cols"]]
+        for c in p["cols"]:
+            Pin(c, Pin.IN, Pin.PULL_UP)  # configured once; read as one register (GpioColumns)
+        cols = GpioColumns(mem32, p["cols"])
         keys = cfg["buttons"] + (cfg["cells"] if cfg.get("touch") else 0)
         nrows = (keys + len(cols) - 1) // len(cols)
         rows_chain = HC595(self.spi, Pin(p["row_latch"], Pin.OUT, value=0), None, max(nrows, 1))

@@ -26,7 +26,7 @@ from bbshared import messages as m
 
 from . import config as board_config
 from . import selftest
-from .drivers.buttons import ButtonMatrix
+from .drivers.buttons import ButtonMatrix, PinColumns
 from .drivers.ntag_reader import NtagReader
 from .readers import ReaderBank
 from .sim.spi_model import SimPin, SimReaderField
@@ -183,7 +183,7 @@ class Hal:
 
     # -- inputs -----------------------------------------------------------
     def make_buttons(self, on_key, on_error):
-        return ButtonMatrix(self.matrix.rows, self.matrix.col_pins, on_key, on_error=on_error,
+        return ButtonMatrix(self.matrix.rows, PinColumns(self.matrix.col_pins), on_key, on_error=on_error,
                             stuck_ms=self.config.get("stuck_ms", 30000))
 
     def watchdog_checkin(self, task):

@@ -84,6 +84,7 @@ class Renderer:
         self._face = bytearray(n)
         self._eff = bytearray(n)
         self._phase = bytearray(n)  # animation phase last drawn
+        self._of_effect = bytearray(SPIN + 1)  # this frame's phase of each effect
         self._hl = bytearray(n)  # side drawn bright (facing, or the spin step)
         self._col = bytearray(9 * n)  # centre, side, bright side RGB, full scale
         self._sum = array("H", range(n))  # channel sum of the cell, full scale (0: below)
@@ -231,8 +232,11 @@ class Renderer:
         if self._animated or self.pending:
             phase = self._phase
             eff = self._eff
+            of = self._of_effect  # each effect's phase once a frame, not once a cell
+            for e in range(SPIN + 1):
+                of[e] = self._phase_of(e, now_ms)
             for i in range(self.n):
-                ph = self._phase_of(eff[i], now_ms)
+                ph = of[eff[i]]
                 if ph != phase[i]:
                     phase[i] = ph
                     self._compute(i, ph)

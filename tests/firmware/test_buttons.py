@@ -8,7 +8,7 @@ from tests.mpy import run_mpy
 
 SETUP = """
 import json, gc
-from bbfw.drivers.buttons import ButtonMatrix
+from bbfw.drivers.buttons import ButtonMatrix, PinColumns
 class Row:
     def __init__(s): s.v = 1
     def value(s, v=None):
@@ -26,7 +26,7 @@ cols = [Col(c) for c in range(3)]
 held = [0] * 6
 ev = []
 errs = []
-bm = ButtonMatrix(rows, cols, lambda k, a: ev.append([k, a]), debounce=3, long_ms=800,
+bm = ButtonMatrix(rows, PinColumns(cols), lambda k, a: ev.append([k, a]), debounce=3, long_ms=800,
                   stuck_ms=5000, on_error=lambda k, c, t: errs.append([k, c, t]))
 t = 0
 def scans(n, pattern=None):
@@ -118,7 +118,7 @@ print(json.dumps({"alloc": alloc_of(loop)}))
 def test_matrix_rows_on_a_595_chain_take_one_load_per_row() -> None:
     out = run_mpy("""
 import json
-from bbfw.drivers.buttons import ButtonMatrix
+from bbfw.drivers.buttons import ButtonMatrix, PinColumns
 from bbfw.drivers.hc595 import HC595
 from bbfw.sim.spi_model import SPIBus, ShiftRegModel
 bus = SPIBus()
@@ -135,7 +135,7 @@ class Col:
                 return 0
         return 1
 ev = []
-bm = ButtonMatrix(chain.rows(15), [Col(c) for c in range(8)],
+bm = ButtonMatrix(chain.rows(15), PinColumns([Col(c) for c in range(8)]),
                   lambda k, a: ev.append([k, a]))
 for t in range(5):
     bm.scan(t * 8)
@@ -153,3 +153,48 @@ print(json.dumps({"per_scan": per_scan, "ev": ev}))
     r = json.loads(out.strip().splitlines()[-1])
     assert r["per_scan"] == 15  # one chain load per row
     assert r["ev"] == [[3 * 8 + 2, 1], [3 * 8 + 2, 2]]
+
+
+def test_the_picos_columns_are_read_at_once_from_gpio_in_in_runs_of_pins() -> None:
+    # the reference wiring's columns GP10-15 and GP26-27 (two runs), read as the
+    # SIO's GPIO_IN register; a pressed key pulls its column's GPIO low
+    out = run_mpy("""
+import json
+from bbfw.drivers.buttons import ButtonMatrix, GpioColumns
+GPIOS = [10, 11, 12, 13, 14, 15, 26, 27]
+class Row:
+    def __init__(self): self.v = 1
+    def value(self, v=None):
+        if v is None: return self.v
+        self.v = v
+rows = [Row() for _ in range(6)]
+down = set()
+class GpioIn:   # mem32: only the GPIO_IN word is read
+    def __init__(self): self.reads = []
+    def __getitem__(self, a):
+        self.reads.append(a)
+        v = 0x3FFFFFFF
+        for r, c in down:
+            if rows[r].v == 0:
+                v &= ~(1 << GPIOS[c])
+        return v
+mem = GpioIn()
+cols = GpioColumns(mem, GPIOS)
+ev = []
+bm = ButtonMatrix(rows, cols, lambda k, a: ev.append([k, a]))
+for t in range(4):
+    bm.scan(t * 8)
+n = len(mem.reads)
+down.add((3, 7))
+down.add((5, 0))
+bm.scan(40)
+down.clear()
+for t in range(6, 10):
+    bm.scan(t * 8)
+print(json.dumps({"len": len(cols), "runs": cols._runs, "per_scan": (len(mem.reads) - n) // 5,
+                  "addrs": sorted(set(mem.reads)), "ev": ev}))
+""")
+    r = json.loads(out.strip().splitlines()[-1])
+    assert r["len"] == 8 and r["runs"] == [[10, 0x3F, 0], [26, 0x3, 6]]
+    assert r["addrs"] == [0xD0000004] and r["per_scan"] == 6  # one read a row
+    assert sorted(r["ev"]) == [[3 * 8 + 7, 1], [3 * 8 + 7, 2], [5 * 8 + 0, 1], [5 * 8 + 0, 2]]

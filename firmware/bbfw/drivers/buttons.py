@@ -3,8 +3,9 @@
 #   bm = ButtonMatrix(rows, cols, on_event, debounce=3, long_ms=800,
 #                     stuck_ms=30000, on_error=None)
 #       rows  Pin-like outputs (idle high), a sequence (used by index: rows
-#             may be one pin retargeted, hc595.Rows); cols Pin-like inputs
-#             with pull-ups
+#             may be one pin retargeted, hc595.Rows)
+#       cols  the column inputs (pull-ups): len(cols) and cols.read(), a bit
+#             per column that reads low (PinColumns, or GpioColumns on the Pico)
 #       on_event(key, action)   key = row * len(cols) + col;
 #                               action PRESS, RELEASE or LONG_PRESS
 #       on_error(key, code, text)   E_BUTTON_STUCK once when a key stays down
@@ -36,10 +37,61 @@ RELEASE = const(2)
 LONG_PRESS = const(3)
 E_BUTTON_STUCK = const(6)
 
+# SIO GPIO_IN: the input levels of GPIO 0-29 (RP2040 datasheet 2.3.1.7, SIO
+# base 0xd0000000 + 0x004; the same offset on the RP2350, 3.1.11)
+_SIO_GPIO_IN = const(0xD0000004)
+
 _F_DOWN = const(1)
 _F_LONG = const(2)  # long press reported for this press
 _F_STUCK = const(4)  # stuck reported for this press
 _F_BOOT = const(8)  # no scan yet: a key down at the first scans is stuck
+
+
+class PinColumns:
+    # columns read one Pin-like at a time (any board; the simulated one)
+    def __init__(self, pins):
+        self._pins = pins
+
+    def __len__(self):
+        return len(self._pins)
+
+    def read(self):
+        raw = 0
+        bit = 1
+        for p in self._pins:
+            if p.value() == 0:
+                raw |= bit
+            bit <<= 1
+        return raw
+
+
+class GpioColumns:
+    # columns read all at once from the SIO's GPIO_IN register (the Pico):
+    # one load per row instead of a Pin.value() call per column.  The GPIO
+    # numbers are taken as runs of consecutive pins (the reference wiring:
+    # GP10-15 and GP26-27, two runs).  mem: machine.mem32.
+    def __init__(self, mem, gpios):
+        self._mem = mem
+        self._n = len(gpios)
+        runs = []
+        c = 0
+        while c < len(gpios):
+            n = 1
+            while c + n < len(gpios) and gpios[c + n] == gpios[c] + n:
+                n += 1
+            runs.append((gpios[c], (1 << n) - 1, c))  # shift, mask, first column
+            c += n
+        self._runs = tuple(runs)
+
+    def __len__(self):
+        return self._n
+
+    def read(self):
+        low = ~self._mem[_SIO_GPIO_IN]  # a pressed key pulls its column low
+        raw = 0
+        for shift, mask, first in self._runs:
+            raw |= ((low >> shift) & mask) << first
+        return raw
 
 
 class ButtonMatrix:
@@ -70,7 +122,7 @@ class ButtonMatrix:
     def scan(self, now_ms):
         # A row whose columns all read high and whose keys are all up and
         # settled is skipped after reading it: an idle 120-key matrix costs
-        # 15 row selects and 120 pin reads, not 120 key updates.
+        # 15 row selects and 15 column reads, not 120 key updates.
         boot = self._scans < self.debounce
         cols = self._cols
         ncols = len(cols)
@@ -82,12 +134,7 @@ class ButtonMatrix:
         for r in range(len(rows)):
             row = rows[r]
             row.value(0)
-            raw = 0
-            bit = 1
-            for col in cols:
-                if col.value() == 0:
-                    raw |= bit
-                bit <<= 1
+            raw = cols.read()
             row.value(1)
             if raw or busy[r] or boot:
                 b = 0

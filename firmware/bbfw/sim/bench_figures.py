@@ -221,12 +221,14 @@ def _driver_times(f, bank):
 def _buttons_time():
     # the matrix driver with its rows on a 74HC595 chain (the reference
     # wiring), SPI and pins replaced by do-nothing objects
-    from bbfw.drivers.buttons import ButtonMatrix
+    from bbfw.drivers.buttons import ButtonMatrix, GpioColumns
     from bbfw.drivers.hc595 import HC595
 
     rows_chain = HC595(_Replay([]), _NullPin(), None, 15)
     rows = rows_chain.rows(15)
-    cols = [_NullPin() for _ in range(8)]
+    # as hal_rp2 reads them: GPIO_IN loaded once a row (a dict stands for mem32:
+    # both a subscript done in C), the reference wiring's GP10-15 and GP26-27
+    cols = GpioColumns({0xD0000004: 0x3FFFFFFF}, [10, 11, 12, 13, 14, 15, 26, 27])
     bm = ButtonMatrix(rows, cols, lambda k, a: None)
     return _per_call_us(lambda: bm.scan(time.ticks_ms()), 200)
 

@@ -87,8 +87,13 @@ class WDT:
         pass
 
 
+_SIO_GPIO_IN = 0xD0000004
+
+
 class _Mem:
     def __getitem__(self, a):
+        if a == _SIO_GPIO_IN:  # GPIO 0-29, all high: nothing pulls an input low
+            return 0x3FFFFFFF
         return 0xFFFFFFFF
 
     def __setitem__(self, a, v):
