@@ -26,7 +26,7 @@ from bbshared import messages as m
 
 from . import config as board_config
 from . import selftest
-from .drivers.buttons import ButtonMatrix, PinColumns
+from .drivers.buttons import ButtonMatrix
 from .drivers.ntag_reader import NtagReader
 from .readers import ReaderBank
 from .sim.spi_model import SimPin, SimReaderField
@@ -53,6 +53,24 @@ class ModelStrip:
 
     def busy(self):
         return False  # shown at once
+
+
+class PinColumns:
+    # ButtonMatrix's columns read one Pin-like at a time (the simulated board)
+    def __init__(self, pins):
+        self._pins = pins
+
+    def __len__(self):
+        return len(self._pins)
+
+    def read(self):
+        raw = 0
+        bit = 1
+        for p in self._pins:
+            if p.value() == 0:
+                raw |= bit
+            bit <<= 1
+        return raw
 
 
 class ModelMatrix:

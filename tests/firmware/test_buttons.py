@@ -8,7 +8,8 @@ from tests.mpy import run_mpy
 
 SETUP = """
 import json, gc
-from bbfw.drivers.buttons import ButtonMatrix, PinColumns
+from bbfw.drivers.buttons import ButtonMatrix
+from bbfw.hal_sim import PinColumns
 class Row:
     def __init__(s): s.v = 1
     def value(s, v=None):
@@ -118,7 +119,8 @@ print(json.dumps({"alloc": alloc_of(loop)}))
 def test_matrix_rows_on_a_595_chain_take_one_load_per_row() -> None:
     out = run_mpy("""
 import json
-from bbfw.drivers.buttons import ButtonMatrix, PinColumns
+from bbfw.drivers.buttons import ButtonMatrix
+from bbfw.hal_sim import PinColumns
 from bbfw.drivers.hc595 import HC595
 from bbfw.sim.spi_model import SPIBus, ShiftRegModel
 bus = SPIBus()

@@ -5,7 +5,8 @@
 #       rows  Pin-like outputs (idle high), a sequence (used by index: rows
 #             may be one pin retargeted, hc595.Rows)
 #       cols  the column inputs (pull-ups): len(cols) and cols.read(), a bit
-#             per column that reads low (PinColumns, or GpioColumns on the Pico)
+#             per column that reads low (GpioColumns on the Pico;
+#             hal_sim.PinColumns elsewhere)
 #       on_event(key, action)   key = row * len(cols) + col;
 #                               action PRESS, RELEASE or LONG_PRESS
 #       on_error(key, code, text)   E_BUTTON_STUCK once when a key stays down
@@ -45,24 +46,6 @@ _F_DOWN = const(1)
 _F_LONG = const(2)  # long press reported for this press
 _F_STUCK = const(4)  # stuck reported for this press
 _F_BOOT = const(8)  # no scan yet: a key down at the first scans is stuck
-
-
-class PinColumns:
-    # columns read one Pin-like at a time (any board; the simulated one)
-    def __init__(self, pins):
-        self._pins = pins
-
-    def __len__(self):
-        return len(self._pins)
-
-    def read(self):
-        raw = 0
-        bit = 1
-        for p in self._pins:
-            if p.value() == 0:
-                raw |= bit
-            bit <<= 1
-        return raw
 
 
 class GpioColumns:
