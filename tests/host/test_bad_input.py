@@ -432,3 +432,27 @@ def test_a_firmware_that_cannot_write_tags_is_named_at_once_not_after_the_long_w
         asyncio.run(scenario())
     finally:
         board.close()
+
+
+def test_bytes_arriving_after_the_event_loop_closed_end_the_reader_thread_quietly() -> None:
+    # a daemon stopped without closing its port first: the reader thread still gets
+    # bytes, and must end without an unhandled exception (no traceback in the log)
+    board = FakeBoard()
+    conn = BoardConnection(board.port)
+    loop = asyncio.new_event_loop()
+    loop.close()
+    conn._loop = loop
+    port = open_port(board.port)
+    crashes: list[Any] = []
+    before = threading.excepthook
+    threading.excepthook = crashes.append
+    try:
+        reader = threading.Thread(target=conn._reader, args=(port, asyncio.Event()), daemon=True)
+        reader.start()
+        os.write(board.master, b"\x00late bytes\x00")
+        reader.join(5)
+        assert not reader.is_alive() and crashes == []
+    finally:
+        threading.excepthook = before
+        port.close()
+        board.close()

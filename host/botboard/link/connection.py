@@ -373,8 +373,13 @@ class BoardConnection:
                     loop.call_soon_threadsafe(self._on_bytes, data)
         except (serial.SerialException, OSError, TypeError, AttributeError) as err:
             # TypeError/AttributeError: pyserial's read on a port closed under it
-            if not lost.is_set():
+            if not lost.is_set() and not loop.is_closed():
                 loop.call_soon_threadsafe(self._port_lost, str(err))
+        except RuntimeError:
+            # the event loop closed while bytes were still arriving (its owner
+            # stopped without closing the port first): nobody is left to hand them to
+            if not loop.is_closed():
+                raise
 
     def _on_bytes(self, data: bytes) -> None:
         self._last_rx = time.monotonic()
