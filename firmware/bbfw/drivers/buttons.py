@@ -39,7 +39,9 @@ LONG_PRESS = const(3)
 E_BUTTON_STUCK = const(6)
 
 # SIO GPIO_IN: the input levels of GPIO 0-29 (RP2040 datasheet 2.3.1.7, SIO
-# base 0xd0000000 + 0x004; the same offset on the RP2350, 3.1.11)
+# base 0xd0000000 + 0x004; the same offset on the RP2350, 3.1.11).  Bits 30-31
+# read 0 (reserved on the RP2040, pads not bonded out on the Pico 2's RP2350A),
+# so the load is a small int: the scan still allocates nothing
 _SIO_GPIO_IN = const(0xD0000004)
 
 _F_DOWN = const(1)
