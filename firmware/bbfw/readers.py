@@ -8,8 +8,8 @@
 #       the UID of the tag in the slot (a view reused by the next poll of the
 #       same reader; copy it to keep it), None when no tag answered
 #   bank.read_payload(slot) -> bytes | None
-#       the 16-byte tile payload (docs/tiles.md), checked with the reader's
-#       CRC coprocessor; None when it cannot be read or is not a tile payload
+#       the 16-byte tile payload (docs/tiles.md), its CRC_A checked; None
+#       when it cannot be read or is not a tile payload
 #   bank.write_payload(slot, payload) -> int   status (OK when written and
 #                                    read back identical)
 #   bank.status[slot]                status of the last operation on the slot:
@@ -64,6 +64,7 @@ from micropython import const
 from bbshared import tilecheck  # the tile payload's layout and check (not the encoder: host side)
 from bbshared.messages import TAG_STATUS
 from .drivers.mfrc522 import MFRC522, OK, CHIP_TIMEOUT, TIMEOUT
+from .drivers.ntag_reader import crc_a
 
 NO_PAYLOAD = const(7)  # the tag answered but holds no tile payload
 BAD_PAYLOAD = const(8)  # a tile payload with a wrong CRC or unknown version
@@ -235,11 +236,7 @@ class ReaderBank:
             self.status[slot] = st
             return None
         data = d.data
-        c = d.crc(data, 14)
-        if c < 0:
-            self.status[slot] = CHIP_TIMEOUT
-            return None
-        r = tilecheck.check(data, c)
+        r = tilecheck.check(data, crc_a(data, 14))
         if r != tilecheck.OK:
             self.status[slot] = NO_PAYLOAD if r == tilecheck.BLANK else BAD_PAYLOAD
             return None

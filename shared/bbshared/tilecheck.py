@@ -1,8 +1,8 @@
 # The board's part of the tile payload (bbshared.tilepayload): where it lies
 # on the tag and whether 16 bytes read from it are a tile payload.  The board
-# checks the CRC with its reader chip's coprocessor, so it needs neither the
-# CRC in code nor the encoding, which stay in tilepayload (host side):
-# importing only this keeps them out of a Pico's heap (about 0.8 KB).
+# computes the CRC with its reader driver's crc_a (drivers/ntag_reader.py), so
+# it needs not the encoding, which stays in tilepayload (host side):
+# importing only this keeps it out of a Pico's heap (about 0.8 KB).
 #
 #   check(buf, crc) -> OK, BLANK, BAD_CRC or BAD_VERSION
 #       crc: CRC_A of buf[:14], computed by the caller

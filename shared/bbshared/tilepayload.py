@@ -10,10 +10,10 @@
 #   6..9   serial number, u32 big-endian
 #   10..13 reserved, 0
 #   14..15 CRC_A (ISO/IEC 14443-3, preset 0x6363) of bytes 0..13, low byte
-#          first: the same CRC the MFRC522 coprocessor computes
+#          first: the CRC of ISO/IEC 14443-3 frames
 # Pure code for CPython and MicroPython: the host writes and checks tiles with
 # it; the firmware imports only tilecheck (the layout and check()) and checks
-# the CRC with the reader chip's coprocessor.
+# the CRC with its reader driver's crc_a.
 from .tilecheck import FIRST_PAGE, LENGTH, MAGIC, VERSION, OK, BLANK, BAD_CRC, BAD_VERSION  # noqa: F401
 from . import tilecheck
 

@@ -110,15 +110,24 @@ print(json.dumps({"h": h, "reqa": rs[0].detect(False), "wupa": rs[0].detect(True
     assert r == {"h": 0, "reqa": 1, "wupa": 0}
 
 
-def test_crc_coprocessor_matches_crc_a(chain: bool) -> None:
+def test_crc_a_matches_the_chips_coprocessor_and_the_standards_examples(chain: bool) -> None:
+    # the driver's software CRC_A against the chip model's CalcCRC run by hand (MFRC522
+    # data sheet 10.3.1.4) and ISO/IEC 14443-3 annex B's examples
     r = run_json("""
-from bbfw.sim.ntag import crc_a
-print(json.dumps({"chip": rs[0].crc(b'\\x93\\x70\\x88\\x04\\x1a\\x2b\\xfd', 7),
-                  "soft": crc_a(b'\\x93\\x70\\x88\\x04\\x1a\\x2b\\xfd', 7),
-                  "reqa_ref": rs[0].crc(b'\\x00\\x00', 2)}))
+frame = b'\\x93\\x70\\x88\\x04\\x1a\\x2b\\xfd'
+r = rs[0]
+r._wreg(0x11, 0x3D)                  # ModeReg: CRC preset 0x6363
+r._wreg(0x0A, 0x80)                  # flush the FIFO
+for b in frame:
+    r._wreg(0x09, b)
+r._wreg(0x01, 0x03)                  # CalcCRC
+chip = r._rreg(0x22) | (r._rreg(0x21) << 8)
+print(json.dumps({"chip": chip, "soft": M.crc_a(frame, 7),
+                  "zeros": M.crc_a(b'\\x00\\x00', 2), "example": M.crc_a(b'\\x12\\x34', 2)}))
 """, chain)
     assert r["chip"] == r["soft"]
-    assert r["reqa_ref"] == 0x1EA0  # ISO/IEC 14443-3 annex B: CRC_A of 00 00 is A0 1E
+    assert r["zeros"] == 0x1EA0  # annex B: CRC_A of 00 00 is A0 1E
+    assert r["example"] == 0xCF26  # and of 12 34, 26 CF
 
 
 def test_empty_slot_poll_allocates_nothing_and_costs_14_spi_bytes(chain: bool) -> None:
@@ -236,7 +245,7 @@ print(json.dumps({"st": st, "uid": uid, "rd": rd, "data": data,
 
 def test_each_reader_keeps_its_own_timer_while_another_changes_its(chain: bool) -> None:
     # the driver writes a reader's timer reload only when that reader's setting changes:
-    # a write after another reader's read and request must still get its 12 ms, not 0.25 ms
+    # a write after another reader's read and request must still get its 12 ms, not 0.175 ms
     r = run_json("""
 f.place(1, UID)
 f.place(2, b'\\x04\\x11\\x00\\x00\\x00\\x00\\x02', b'x' * 16)
@@ -244,7 +253,7 @@ rs[2].detect()
 rs[2].read(4)                        # reader 2: the 0.5 ms timer
 rs[1].detect()
 first = rs[1].write(6, b'ABCD')      # reader 1: the 12 ms timer
-rs[2].request()                      # reader 2: the 0.25 ms timer
+rs[2].request()                      # reader 2: the 0.175 ms timer
 second = rs[1].write(7, b'EFGH')     # reader 1's timer untouched: 12 ms still
 print(json.dumps({"first": first, "second": second}))
 """, chain)
@@ -274,3 +283,19 @@ print(json.dumps({"sel": sel, "w": w, "rd": rd, "page6": bytes(s.data[8:12]).dec
 """, chain)
     assert r["sel"] == 0 and r["w"] == 0 and r["rd"] == 0 and r["page6"] == "ABCD"
     assert r["gone"] == 1  # TIMEOUT: nobody there, not "reader not answering"
+
+
+def test_a_timer_shorter_than_the_answers_first_bits_hears_nobody(chain: bool) -> None:
+    # ISO/IEC 14443-3: the ATQA starts 86-91 us after the WUPA, and the chip's timer stops
+    # at its 5th bit (139 us): the driver's 175 us timer hears the tag, a 125 us one would not
+    r = run_json("""
+f.place(1, UID)
+f.place(2, UID)
+ok = rs[1].request()
+rs[2]._timer(4)                      # reload 4: 5 ticks, 125 us
+M.NtagReader.frame[0] = 0x52         # WUPA
+short = rs[2]._transceive(1, 7, 0, 4)
+print(json.dumps({"ok": ok, "short": short}))
+""", chain)
+    assert r["ok"] == 0  # OK: the ATQA came
+    assert r["short"] == 1  # TIMEOUT: the timer ran out before the answer could stop it

@@ -10,17 +10,16 @@
 #   r.version() -> int       VersionReg (0x91/0x92 genuine, 0x88 FM17522 clone;
 #                            0x00 or 0xFF means nobody on the bus)
 #   r.antenna(on)            RF field on/off (off also resets every tag)
-#   r.crc(buf, n) -> int     CRC_A of buf[:n] computed by the chip's coprocessor
 #   r.overheated() -> bool   ErrorReg TempErr now: the chip switched its antenna
 #                            drivers off (antenna(True) once it has cooled)
 #   r.use_state(buf, off)    keep this reader's state in a shared buffer
 #   MFRC522.errors           ErrorReg bits seen since the owner last cleared it
 #                            (TempErr, CollErr; CRCErr for an answer whose
-#                            CRC_A the coprocessor refused); 0 when all was clean
+#                            CRC_A the protocol layer refused); 0 when all was clean
 #   r.spi_bytes              running count of SPI bytes clocked by all readers
 #   for the protocol layer: _transceive (one frame out, one answer back, with
-#   the chip's no-answer timer in 25 us ticks), _transmit, _add_crc,
-#   _check_crc, _coll_pos, _publish_uid and the reader's state _u[_o:]
+#   the chip's no-answer timer in 25 us ticks), _transmit, _crc_error,
+#   _coll_pos, _publish_uid and the reader's state _u[_o:]
 #
 # Results are small ints: OK, TIMEOUT (no tag answered before the chip's timer
 # expired), COLLISION, CRC_ERROR, PROTOCOL_ERROR, NAK, CHIP_TIMEOUT (the chip
@@ -36,11 +35,13 @@
 # reader; each reader keeps only its bus, chip select and a 16-byte state
 # (its UID, the timer setting, its SELECT frames' CRC_A), so 36 readers cost
 # about 36 small objects.  An empty slot costs 14 SPI bytes (11 us at
-# 10 Mbit/s) plus the chip's 0.25 ms no-answer timer; see docs/benchmarks.md.
+# 10 Mbit/s) plus the chip's 0.175 ms no-answer timer; see docs/benchmarks.md.
 #
 # CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
-# anticollision) and the CRC'd ones share one path; CRC_A is computed and
-# checked by the CalcCRC coprocessor.
+# anticollision) and the CRC'd ones share one path; the protocol layer
+# computes and checks CRC_A in software (ntag_reader.crc_a): a CalcCRC
+# coprocessor run is seven SPI transactions, dearer in a Pico's interpreter
+# than the whole CRC of an 18-byte answer.
 from micropython import const
 import time
 
@@ -55,14 +56,12 @@ CHIP_TIMEOUT = const(6)
 # Registers (MFRC522 datasheet, section 9)
 _CommandReg = const(0x01)  # starts and stops command execution
 _ComIrqReg = const(0x04)  # interrupt request bits
-_DivIrqReg = const(0x05)  # interrupt request bits (CRCIRq)
 _ErrorReg = const(0x06)  # error bits of the last command
 _FIFODataReg = const(0x09)  # input and output of the 64-byte FIFO
 _FIFOLevelReg = const(0x0A)  # bytes stored in the FIFO; bit 7 flushes
 _ControlReg = const(0x0C)  # RxLastBits in bits 2..0
 _BitFramingReg = const(0x0D)  # StartSend, RxAlign, TxLastBits
 _CollReg = const(0x0E)  # first bit collision detected
-_ModeReg = const(0x11)  # general modes (CRC preset)
 _TxModeReg = const(0x12)  # transmit framing and speed
 _RxModeReg = const(0x13)  # receive framing and speed
 _TxControlReg = const(0x14)  # antenna driver pins TX1/TX2
@@ -70,8 +69,6 @@ _TxASKReg = const(0x15)  # transmit modulation
 _RFCfgReg = const(0x26)  # RxGain in bits 6..4 (18..48 dB, datasheet 9.3.3.6)
 _CWGsPReg = const(0x28)  # p-driver conductance without modulation: the carrier's drive
 _ModGsPReg = const(0x29)  # p-driver conductance during modulation
-_CRCResultRegH = const(0x21)  # CRC result, MSB
-_CRCResultRegL = const(0x22)  # CRC result, LSB
 _TModeReg = const(0x2A)  # timer settings
 _TPrescalerReg = const(0x2B)  # timer prescaler, low 8 bits
 _TReloadRegH = const(0x2C)  # timer reload value, high byte
@@ -80,7 +77,6 @@ _VersionReg = const(0x37)  # chip version
 
 # Commands (datasheet 10.3)
 _CMD_IDLE = const(0x00)
-_CMD_CALCCRC = const(0x03)
 _CMD_TRANSMIT = const(0x04)
 _CMD_TRANSCEIVE = const(0x0C)
 _CMD_SOFTRESET = const(0x0F)
@@ -92,12 +88,11 @@ _IRQ_IDLE = const(0x10)
 _IRQ_ERR = const(0x02)
 _IRQ_TIMER = const(0x01)
 _IRQ_ALL = const(0x7F)  # write with Set1=0: clears every flag
-_DIVIRQ_CRC = const(0x04)
 # ErrorReg bits (datasheet 9.3.1.7)
 # (the reader bank reads them from MFRC522.errors: readers.py has the same values)
 _ERR_TEMP = const(0x40)  # TempErr: overheating; the chip switches the antenna drivers off
 _ERR_COLL = const(0x08)  # CollErr: a bit collision
-_ERR_CRC = const(0x04)  # CRCErr (RxCRCEn is off here: set by the driver's own CRC check)
+_ERR_CRC = const(0x04)  # CRCErr (RxCRCEn is off here: set by the protocol layer's CRC check)
 _ERR_FAULTS = const(0x13)  # BufferOvfl | ParityErr | ProtocolErr
 # CollReg bits
 _COLL_POS_NOT_VALID = const(0x20)
@@ -105,12 +100,12 @@ _COLL_POS_NOT_VALID = const(0x20)
 # Timer: TPrescaler 169 gives 13.56 MHz / 339 = 40 kHz, 25 us per tick; TAuto
 # starts it at the end of each transmission and reception stops it.
 _PRESCALER = const(169)
-_TICKS_SHORT = const(20)  # 0.5 ms: READ, FAST_READ (FDT ~0.09 ms); the
+_TICKS_SHORT = const(20)  # 0.525 ms: READ, FAST_READ (FDT ~0.09 ms); the
 # protocol layer names the other waits in ticks (ntag_reader.py)
 _GUARD_US = const(3000)  # beyond the chip's own timer: the chip is not answering
 
 STATE_BYTES = const(16)  # a reader's own state (see MFRC522.__init__)
-_MAXTX = const(20)  # longest frame: WRITE + CRC (8) / CalcCRC of 18 bytes
+_MAXTX = const(9)  # longest frame: SELECT + CRC
 _MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
 
 
@@ -252,7 +247,7 @@ class MFRC522:
 
     def _timer(self, ticks):
         # the reload is written only when this reader's timer changes; the
-        # low byte tells the driver's timers apart (10, 20, 480: 224)
+        # low byte tells the driver's timers apart (6, 20, 480: 224)
         o = self._o + 11
         if ticks & 0xFF != self._u[o]:
             self._wreg(_TReloadRegH, ticks >> 8)
@@ -278,7 +273,6 @@ class MFRC522:
         self._wreg(_TxModeReg, 0x00)  # 106 kBd, no hardware CRC
         self._wreg(_RxModeReg, 0x00)
         self._wreg(_TxASKReg, 0x40)  # Force100ASK: ISO 14443-A modulation
-        self._wreg(_ModeReg, 0x3D)  # CRC preset 0x6363 (CRC_A)
         self._wreg(_CollReg, 0x00)  # ValuesAfterColl=0: bits after a collision read 0
         rf = MFRC522.rf
         if rf:
@@ -295,45 +289,6 @@ class MFRC522:
         # Tx1RFEn and Tx2RFEn over the reset value 0x80 (InvTx2RFOn), written
         # without reading first: the field groups switch fields every turn
         self._wreg(_TxControlReg, 0x83 if on else 0x80)
-
-    def crc(self, buf, n):
-        # CRC_A of buf[:n] by the coprocessor; -1 if the chip never finishes
-        self._wreg(_CommandReg, _CMD_IDLE)
-        self._wreg(_DivIrqReg, _DIVIRQ_CRC)  # clear CRCIRq
-        self._wreg(_FIFOLevelReg, 0x80)  # flush
-        tx = _tx
-        for i in range(n):
-            tx[1 + i] = buf[i]
-        self._fifo_write(n)
-        self._wreg(_CommandReg, _CMD_CALCCRC)
-        t0 = time.ticks_us()
-        while not self._rreg(_DivIrqReg) & _DIVIRQ_CRC:
-            if time.ticks_diff(time.ticks_us(), t0) > _GUARD_US:
-                return -1
-        self._wreg(_CommandReg, _CMD_IDLE)
-        self._rreg3(_CRCResultRegL, _CRCResultRegH, _CRCResultRegL)
-        b = _b4
-        return b[1] | (b[2] << 8)
-
-    def _add_crc(self, n):
-        # append CRC_A to frame[:n]; returns the new length or -1
-        f = self.frame
-        c = self.crc(f, n)
-        if c < 0:
-            return -1
-        f[n] = c & 0xFF
-        f[n + 1] = c >> 8
-        return n + 2
-
-    def _check_crc(self, n):
-        # the last two of n received bytes are the CRC_A of the others
-        a = self.answer
-        c = self.crc(a, n - 2)
-        if c < 0:
-            return CHIP_TIMEOUT
-        if a[n - 2] != c & 0xFF or a[n - 1] != c >> 8:
-            return self._crc_error()
-        return OK
 
     def _crc_error(self):
         # an answer whose CRC_A is wrong: counted as the chip's CRCErr would be

@@ -1,6 +1,6 @@
 # An MFRC522 reader that speaks ISO/IEC 14443-3 type A to NTAG21x tags: the
 # frames and the checks of their answers, over the chip driver (mfrc522.py:
-# registers, FIFO, timer, CRC coprocessor, results shared by all readers).
+# registers, FIFO, timer, results shared by all readers), with CRC_A in software.
 #
 #   r = NtagReader(spi, cs)  an mfrc522.MFRC522 (init, antenna, crc...), plus:
 #   r.request(cmd) -> st     REQA (0x26) or WUPA (0x52) as a 7-bit short frame
@@ -24,13 +24,14 @@
 #                            the UID last selected: one short exchange instead of
 #                            WUPA + two cascade levels (OK, or why not)
 #   r.write(page, data) -> st   NTAG WRITE of one 4-byte page (ACK/NAK)
+#   crc_a(buf, n) -> int     CRC_A of buf[:n] (ISO/IEC 14443-3 annex B)
 #
 # Results (the st values, r.uid, r.sak...) are mfrc522's: shared by all
 # readers, written through the name MFRC522 only (see there).  Apart from the
 # chip so that each file keeps one job; the polling path allocates nothing.
 from micropython import const
 
-from .mfrc522 import MFRC522, OK, COLLISION, PROTOCOL_ERROR, NAK, CHIP_TIMEOUT
+from .mfrc522 import MFRC522, OK, COLLISION, PROTOCOL_ERROR, NAK
 
 REQA = const(0x26)
 WUPA = const(0x52)
@@ -44,18 +45,30 @@ _NTAG_WRITE = const(0xA2)
 _HLTA = const(0x50)
 _ACK = const(0x0A)
 
-# The chip's no-answer timer, 25 us ticks (mfrc522.py; READ and FAST_READ
-# take its default 0.5 ms):
+# The chip's no-answer timer, in 25 us ticks; it runs the reload value + 1
+# ticks (MFRC522 data sheet 8.5; READ and FAST_READ take mfrc522's 0.5 ms):
 # REQA/WUPA, anticollision and SELECT: ISO/IEC 14443-3 (6.2.1.1) fixes their
-# answer's frame delay time at 1172/fc or 1236/fc (86-91 us, n = 9), and the
-# timer stops at the answer's first bits: 0.25 ms is 2.7x that, and an empty
-# slot's WUPA waits 0.25 ms less for nobody
-_TICKS_ISO = const(10)
+# answer's frame delay time at 1172/fc or 1236/fc (86-91 us, n = 9), and TAuto
+# stops the timer at the answer's 5th bit (9.3.3.10), 47 us later: by 139 us.
+# Reload 6 runs 175 us, 36 us to spare, and an empty slot's WUPA waits no
+# longer than that for nobody (the chip model loses answers a shorter timer cuts)
+_TICKS_ISO = const(6)
 # NTAG WRITE answers after programming the page, about 4.1 ms, and may take up
 # to TTimeOut = 10 ms (NTAG213F/216F data sheet rev. 3.1, table 32): 12 ms
 _TICKS_LONG = const(480)
 
 _cl = None  # cascade level being resolved: SEL, NVB, 4 UID bytes / CT, BCC (made once)
+
+
+def crc_a(buf, n):
+    # ISO/IEC 14443-3 annex B, a byte at a time, without a table (a table
+    # would cost a Pico's heap more than it saves there)
+    c = 0x6363
+    for i in range(n):
+        ch = (buf[i] ^ c) & 0xFF
+        ch = (ch ^ (ch << 4)) & 0xFF
+        c = (c >> 8) ^ (ch << 8) ^ (ch << 3) ^ (ch >> 4)
+    return c
 
 
 class NtagReader(MFRC522):
@@ -113,7 +126,7 @@ class NtagReader(MFRC522):
     def reselect(self):
         # the known UID's SELECT frames, CRC_A kept from the full select: three
         # exchanges for a 7-byte UID instead of five, no bit-merging loop and
-        # no coprocessor runs (the SAK's CRC_A is checked in software)
+        # no CRC_A to compute
         MFRC522.collided = False
         u = self._u
         o = self._o
@@ -205,9 +218,7 @@ class NtagReader(MFRC522):
         f[1] = 0x70  # NVB: all 40 bits
         for i in range(2, 7):
             f[i] = cl[i]
-        n = self._add_crc(7)
-        if n < 0:
-            return CHIP_TIMEOUT
+        self._add_crc(7)
         if level < 2:  # kept: reselect sends this frame again
             self._u[self._o + 12 + 2 * level] = f[7]
             self._u[self._o + 13 + 2 * level] = f[8]
@@ -215,30 +226,33 @@ class NtagReader(MFRC522):
 
     def _sak(self):
         # sends the SELECT in frame[:9]; the answer is SAK and its CRC_A,
-        # checked here: one byte, quicker than a coprocessor run over SPI
+        # checked here
         st = self._transceive(9, 0, 0, _TICKS_ISO)
         if st != OK:
             return st
         if self.rx_len != 3:
             return PROTOCOL_ERROR
         a = self.answer
-        c = 0x6363 ^ a[0]
-        for _ in range(8):
-            c = (c >> 1) ^ 0x8408 if c & 1 else c >> 1
+        c = crc_a(a, 1)
         if a[1] != c & 0xFF or a[2] != c >> 8:
             return self._crc_error()
         MFRC522.sak = a[0]
         return OK
+
+    def _add_crc(self, n):
+        # CRC_A after frame[:n]; returns the frame's new length
+        f = self.frame
+        c = crc_a(f, n)
+        f[n] = c & 0xFF
+        f[n + 1] = c >> 8
+        return n + 2
 
     def halt(self):
         # HLTA: the tag must not answer, so Transmit (no receive) is enough
         f = self.frame
         f[0] = _HLTA
         f[1] = 0
-        n = self._add_crc(2)
-        if n < 0:
-            return CHIP_TIMEOUT
-        return self._transmit(n)
+        return self._transmit(self._add_crc(2))
 
     # --- NTAG21x -------------------------------------------------------------
     def read(self, page):
@@ -258,17 +272,18 @@ class NtagReader(MFRC522):
     def _pages(self, n, want):
         # sends the READ / FAST_READ in frame[:n] with its CRC_A; the answer is
         # want bytes (pages, then their CRC_A) or a 4-bit NAK
-        n = self._add_crc(n)
-        if n < 0:
-            return CHIP_TIMEOUT
-        st = self._transceive(n)
+        st = self._transceive(self._add_crc(n))
         if st != OK:
             return st
         if self.rx_len == 1 and self.rx_bits == 4:
             return NAK
         if self.rx_len != want:
             return PROTOCOL_ERROR
-        return self._check_crc(want)
+        a = self.answer
+        c = crc_a(a, want - 2)
+        if a[want - 2] != c & 0xFF or a[want - 1] != c >> 8:
+            return self._crc_error()
+        return OK
 
     def still_there(self):
         u = self._u
@@ -293,10 +308,7 @@ class NtagReader(MFRC522):
         f[1] = page
         for i in range(4):
             f[2 + i] = data[i]
-        n = self._add_crc(6)
-        if n < 0:
-            return CHIP_TIMEOUT
-        st = self._transceive(n, ticks=_TICKS_LONG)
+        st = self._transceive(self._add_crc(6), ticks=_TICKS_LONG)
         if st != OK:
             return st
         if self.rx_len != 1 or self.rx_bits != 4:

@@ -185,7 +185,7 @@ class _Replay:
 def _driver_times(f, bank):
     # Driver-only interpreter time of each operation: record the chip
     # model's answers once, then replay them to a second driver object.
-    from bbfw.drivers.ntag_reader import NtagReader
+    from bbfw.drivers.ntag_reader import NtagReader, crc_a
 
     def timed(slot, op, n=200):
         rec = _Recorder(f.spi)
@@ -208,7 +208,7 @@ def _driver_times(f, bank):
     t["present_poll"] = timed(6, lambda d: d.still_there())
     f.place(6, _uid(6), PAYLOAD)  # a fresh tag, idle: a full select
     t["arrival_select"] = timed(6, lambda d: d.detect(True))
-    t["payload_read_and_crc"] = timed(6, lambda d: (d.read(4), d.crc(d.data, 14)))
+    t["payload_read_and_crc"] = timed(6, lambda d: (d.read(4), crc_a(d.data, 14)))
     t["recheck"] = timed(6, lambda d: (d.halt(), d.detect(True)))
     f.place(6, _uid(6), PAYLOAD)  # idle again, its UID the driver's last
     t["reselect"] = timed(6, lambda d: (d.reselect(), d.wake_others()))

@@ -16,7 +16,8 @@
 #
 # Modelled (datasheet addresses): register file, 64-byte FIFO with level and
 # flush, commands Idle / CalcCRC / Transmit / Transceive / SoftReset, the timer
-# (TAuto: a frame nobody answers raises TimerIRq at once; an answer a tag
+# (TAuto: a frame nobody answers raises TimerIRq at once, and so does one
+# whose timer runs out before an answer's 5th bit could stop it; an answer a tag
 # gives late, a WRITE's ACK after programming, comes that many microseconds
 # after the frame, unless the timer, TPrescaler and TReload as the data sheet
 # counts them, runs out first), ComIrqReg / DivIrqReg with Set1/Set2 semantics, ErrorReg
@@ -65,6 +66,11 @@ _RESET = ((_CommandReg, 0x20), (_ComIrqReg, 0x14), (0x07, 0x21), (0x0B, 0x08),
 _PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
 _NO_TAGS = ()  # an empty field (the field object sets a list when tags come)
 _FIFO = const(64)  # where the FIFO starts in regs
+# When an answer stops the timer: a tag answers 1236/fc (91.2 us) after the
+# frame at most (ISO/IEC 14443-3 6.2.1.1, n = 9), and TAuto stops the timer at
+# the answer's 5th bit, a start bit and 4 data bits of 128/fc each (MFRC522
+# data sheet 9.3.3.10, TModeReg TAuto): a shorter timer loses every answer
+_FIRST_BITS_US = const(139)
 _txf = None  # the frame being sent, copied out of the FIFO (shared: one send at a time)
 
 
@@ -252,8 +258,13 @@ class MFRC522Model:
                 t.end = 0
         if not receive:
             return
+        timed = r[_TModeReg] & 0x80 and (r[_TReloadRegH] or r[_TReloadRegL])
+        if answered and timed and self._timer_us() < _FIRST_BITS_US:
+            answered = 0  # the timer ran out before the answer's 5th bit could stop it
+            for t in self.tags:
+                t.end = 0
         if answered == 0:
-            if r[_TModeReg] & 0x80 and (r[_TReloadRegH] or r[_TReloadRegL]):
+            if timed:
                 r[_ComIrqReg] |= 0x01  # TimerIRq: nobody answered in time
             return
         if self._delay_us():

@@ -32,8 +32,11 @@ SPI_US_PER_BYTE = 0.8  # 10 Mbit/s
 RF_US_PER_BIT = 9.44  # 106 kbit/s
 RF_PARITY = 9 / 8  # a parity bit after every byte on the air
 FDT_US = 86  # tag answer delay after a frame (ISO/IEC 14443-3, 1172/fc)
-NO_ANSWER_US = 500  # the driver's timer when no tag answers a READ or FAST_READ
-REQUEST_NO_ANSWER_US = 250  # and a REQA or WUPA (ISO/IEC 14443-3 fixes its answer's delay)
+# the driver's timer when no tag answers a READ or FAST_READ, and a REQA or WUPA (ISO/IEC
+# 14443-3 fixes its answer's delay): reload + 1 ticks of 25 us (mfrc522.py _TICKS_SHORT,
+# ntag_reader.py _TICKS_ISO; MFRC522 data sheet 8.5)
+NO_ANSWER_US = 21 * 25
+REQUEST_NO_ANSWER_US = 7 * 25
 WS2812_NS_PER_LED = 24 * 1392  # 24 bits of at most 1392 ns (firmware ledchain.BIT_NS)
 WS2812_LATCH_US = 300
 UART_US_PER_BYTE = 10 / 115200 * 1e6
