@@ -75,7 +75,8 @@ class Hal:
         Pin(pins["rst"], Pin.OUT, value=1)  # readers out of hard power-down
         self.readers = self._make_readers(cfg)
         self.strip = self._make_strip(cfg)
-        self.boot_errors += selftest.check(cfg, self.readers.alive, self._chain_short(cfg))
+        short = selftest.chain_short(self.strip, cfg["chains"], Pin)
+        self.boot_errors += selftest.check(cfg, self.readers.alive, short)
         # the config checks and the hardware checks run once: their modules
         # leave the heap (about 3 KB) before the Board is built
         self.forget(_BOOT_ONLY)
@@ -93,7 +94,7 @@ class Hal:
         cs = chain.cs(0)  # one driver and chip select for every reader
         # the field groups and gain/drive are used once, here: out of the config kept
         bank = ReaderBank(SharedReaders(NtagReader(self.spi, cs), cs, slots), cfg.pop("fields", None),
-                          cfg.pop("rf", None))
+                          cfg.pop("rf", None), cfg.pop("zones", None))
         bank.init()
         return bank
 
@@ -105,41 +106,6 @@ class Hal:
         if not chains:
             return _NoStrip()
         return WS2812([c[0] for c in chains], lengths)
-
-    def _chain_short(self, cfg):
-        # A chain whose config names a sense pin (the last LED's DOUT wired
-        # back to a GPIO): send exactly the configured LEDs - nothing may come
-        # out of the end; then one LED more - something must.
-        result = []
-        strip = self.strip
-        for i, c in enumerate(cfg["chains"]):
-            if len(c) < 4:
-                result.append(None)
-                continue
-            pin = Pin(c[3], Pin.IN, Pin.PULL_DOWN)
-            seen = [0]
-
-            def edge(_, seen=seen):
-                seen[0] += 1
-            pin.irq(edge, Pin.IRQ_RISING)
-            exact = self._sense(strip, i, 0, seen)
-            extra = self._sense(strip, i, 1, seen)
-            pin.irq(None)
-            result.append(bool(exact or not extra))
-        return result
-
-    @staticmethod
-    def _sense(strip, chain, extra, seen):
-        import time
-
-        while strip.busy():
-            pass
-        seen[0] = 0
-        strip.send_chain(chain, extra)
-        while strip.busy():
-            pass
-        time.sleep_ms(1)
-        return seen[0]
 
     @staticmethod
     def forget(names):

@@ -143,7 +143,8 @@ class Hal:
         # a configured slot the hardware lacks: a chip select wired to nothing
         self.readers = ReaderBank([NtagReader(self.field.spi, self.field.cs(i) if i < hw["slots"]
                                            else SimPin(1)) for i in range(slots)],
-                                  cfg.pop("fields", None), cfg.pop("rf", None))  # used once
+                                  cfg.pop("fields", None), cfg.pop("rf", None),
+                                  cfg.pop("zones", None))  # used once
         self.readers.init()
         self.strip = ModelStrip(cfg["cells"] * cfg["leds_per_cell"], board_config.chain_leds(hw))
         self.boot_errors += selftest.check(

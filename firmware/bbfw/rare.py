@@ -139,7 +139,7 @@ def write_payload(bank, slot, payload):
     for s in off:
         bank.field(s, False)
     bank.field(slot, True)
-    bank.settle()
+    bank.settle(slot)
     st = bank._activate(slot)
     page = tilecheck.FIRST_PAGE
     mv = memoryview(payload)
@@ -161,6 +161,6 @@ def write_payload(bank, slot, payload):
     bank.status[slot] = st
     for s in off:
         bank.field(s, True)
-    if off:
-        bank.settle()
+    for s in off:
+        bank.settle(s)
     return st

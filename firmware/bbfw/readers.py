@@ -21,16 +21,19 @@
 #                                    CRC, [3 * slot + 1] bit collisions,
 #                                    [3 * slot + 2] over-temperature episodes
 #   bank.hot[slot]                   1 while the reader is over temperature
-#   bank = ReaderBank(drivers, groups, rf)   groups: each slot's field group
-#                                    (a str of digits, board.json "fields"):
+#   bank = ReaderBank(drivers, groups, rf, zones)   groups: each slot's field
+#                                    group (a str of digits, board.json "fields"):
 #                                    fields start off and the scanner switches
 #                                    them; None: every field on from init
 #                                    rf: MFRC522.rf (gain and drive), or None
+#                                    zones: each slot's zone (board.json
+#                                    "zones", a character from "0"): readers of
+#                                    two zones never hear each other; None: one
 #   bank.field(slot, on)             a reader's carrier on or off (off resets
 #                                    the tags in it)
 #   bank.on[slot]                    1 while its field is on
-#   bank.settle()                    wait out the guard time after the last
-#                                    field came on (poll does it itself)
+#   bank.settle(slot)                wait out the guard time after the slot's
+#                                    zone's last field came on (poll does it)
 #   bank.on_hot(slot, hot)           called when a reader overheats (its chip
 #                                    switched the antenna off: it reads nothing)
 #                                    and when it has cooled and reads again
@@ -77,10 +80,11 @@ _ERR_CRC = const(0x04)  # CRCErr: an answer whose CRC_A was wrong
 _SELECTED = const(1)  # _selected[slot]: the tag was left selected (ACTIVE)
 _KNOWN = const(2)  # its field went off since: idle, but its UID is the driver's last
 _FIELD_GUARD_US = const(5100)  # field on before the first request (ISO/IEC 14443-3, 5)
+_SETTLED = const(0xFFFF)  # _on_at: the field's guard time is over
 
 
 class ReaderBank:
-    def __init__(self, drivers, groups=None, rf=None):
+    def __init__(self, drivers, groups=None, rf=None, zones=None):
         self._d = drivers
         n = len(drivers)
         self.count = n
@@ -90,10 +94,18 @@ class ReaderBank:
             g = self.groups = bytearray(groups, "ascii")  # digits "0101...": one block, no generator
             for i in range(n):
                 g[i] -= 48
+        self.zones = None
+        if groups and zones:
+            z = self.zones = bytearray(zones, "ascii")
+            for i in range(n):
+                z[i] -= 48
+        # when the last field of each zone came on (ticks_us, low 16 bits),
+        # _SETTLED once its guard time has passed: a zone's fields come on
+        # together, and one zone's polls run during another's guard time
+        self._on_at = array("H", bytes(2 * (max(self.zones) + 1 if self.zones else 1)))
         if rf:
             MFRC522.rf = tuple(rf)
         self.on = bytearray(n)
-        self._on_at = time.ticks_us()
         self.status = bytearray(n)
         self.collided = bytearray(n)
         self.alive = bytearray(n)
@@ -110,7 +122,7 @@ class ReaderBank:
             self.on[i] = 1  # init switches the antenna on
             if self.groups:
                 self.field(i, False)  # the scanner switches it on in its group's turn
-        self._on_at = time.ticks_us()
+        self._on_at[0] = time.ticks_us() & 0xFFFF  # without zones, every field is zone 0's
         return sum(self.alive)
 
     def field(self, slot, on):
@@ -119,17 +131,24 @@ class ReaderBank:
         self.on[slot] = 1 if on else 0
         self._d[slot].antenna(on)
         if on:
-            self._on_at = time.ticks_us()
+            t = time.ticks_us() & 0xFFFF
+            z = self.zones
+            self._on_at[z[slot] if z else 0] = t if t != _SETTLED else t - 1
         elif self._selected[slot]:
             # the tag in it lost power: idle when the field comes back, but its
             # UID is known, so the next poll selects it without anticollision
             self._selected[slot] = _KNOWN
 
-    def settle(self):
-        # the guard time of the field that came on last (the others came sooner)
-        wait = _FIELD_GUARD_US - time.ticks_diff(time.ticks_us(), self._on_at)
+    def settle(self, slot):
+        z = self.zones
+        z = z[slot] if z else 0
+        t = self._on_at[z]
+        if t == _SETTLED:
+            return
+        wait = _FIELD_GUARD_US - ((time.ticks_us() - t) & 0xFFFF)
         if wait > 0:
             time.sleep_us(wait)
+        self._on_at[z] = _SETTLED
 
     def _count(self, slot):
         # ErrorReg bits the driver saw in the last operation on this reader
@@ -160,9 +179,9 @@ class ReaderBank:
         if self.hot[slot]:
             if d.overheated():
                 return TIMEOUT  # the antenna is off: nothing can answer
-            d.antenna(True)  # cooled down: on again
-            self._on_at = time.ticks_us()
-            self.settle()
+            self.on[slot] = 0
+            self.field(slot, True)  # cooled down: on again
+            self.settle(slot)
             self.hot[slot] = 0
             if self.on_hot is not None:
                 self.on_hot(slot, False)
@@ -197,7 +216,7 @@ class ReaderBank:
     def poll(self, slot):
         if not self.on[slot]:
             self.field(slot, True)  # outside the scanner's plan (a test, a write)
-        self.settle()
+        self.settle(slot)
         st = self._wake(slot)
         if self._d[slot].errors:
             self._count(slot)
@@ -207,7 +226,7 @@ class ReaderBank:
         return None
 
     def read_payload(self, slot):
-        self.settle()
+        self.settle(slot)
         p = self._read_payload(slot)
         if self._d[slot].errors:
             self._count(slot)

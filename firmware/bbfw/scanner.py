@@ -5,7 +5,8 @@
 #   sc.set_priority(slots_first)   host-set order, the active station first
 #   sc.step(budget) -> int         poll up to `budget` slots, returns how many
 #   sc.watch() -> int              the empty priority slots once more (see
-#                                  Scheduling), returns how many
+#                                  Scheduling; under field groups nothing),
+#                                  returns how many
 #   sc.present_after, sc.absent_after   may be changed at any time
 #   sc.present_every = k           a priority slot holding a tag is checked at
 #       most once in k steps (default 1: every visit), and only one such slot
@@ -37,15 +38,32 @@
 # slots again, so that the step's slow poll and the other tasks' time never
 # fall between the same two looks at an empty slot: the worst wait for a new
 # tile is one of them, not their sum (host/botboard/bench/scan_worst.py).
-# Field groups (bank.groups, from the layout: host/botboard/board/fields.py):
-# neighbouring readers are in different groups and never have their fields on
-# together, so a tile is never powered by its own reader while a neighbour
-# listens.  Each step is one group's turn: its priority slots, then the other
-# slots of that group in rotation (budget less the group's priority slots:
-# more of them than without groups, so the whole board still comes round
-# quickly); watch() ends the turn and switches on the next group's fields, so
-# that the guard time before their first request passes while the other tasks
-# run.  Only the fields of the slots a turn polls are on: at most `budget`.
+# Field groups (bank.groups and bank.zones, from the layout:
+# host/botboard/board/fields.py): neighbouring readers are in different groups
+# and never have their fields on together, so a tile is never powered by its
+# own reader while a neighbour listens; a zone is a set of slots joined by
+# neighbours (a station), and readers of two zones never hear each other.  The
+# zones holding a priority slot are the near track, the others the rest
+# track, and each track takes its groups in turn on its own, so that one
+# track's polls run during the other's guard time (5.1 ms after a field came
+# on, ISO/IEC 14443-3, kept per reader: ReaderBank.settle).  A step:
+#   1. the rest track's polls: budget less the most listed slots of a group
+#      less one, the next slots of its group in rotation (fields on since the
+#      last step), then its next group's fields on;
+#   2. the near track's listed slots of its group, once (a look a turn: its
+#      other group's turn between two looks is the wait, whatever the order);
+#   3. one more of the near track: a listed slot holding a tile (the most
+#      overdue) or the next unlisted one of the group; then its next group's
+#      fields on, their guard passing while the other tasks and step 1 run.
+# A poll of a tile whose field was off selects it again (5 ms on an RP2040):
+# two of them in one acting wait would break its 30 ms, so tile checks keep a
+# cycle of 5 steps (7 when the groups number 5 or 10: the cycle's length is
+# prime to theirs, so that every group's tiles come round): the rest track
+# checks one tile in step 0 of it, the near track in step 2, and never two
+# steps running.  Without a priority list there is no near track and the rest
+# track checks a tile every step.  Only the fields of the slots polled are on:
+# at most `budget`.  The cost: a tile that leaves a slot of the rest track is
+# seen after absent_after turns of the cycle at that slot.
 # A UID already present in another slot does not arrive: the slot is in
 # trouble CROSS and E_CROSS_READ names both slots (a reader hearing its
 # neighbour's tile, or a tile half-way between two slots).
@@ -68,6 +86,22 @@ _F_SEVERAL = const(2)
 UNREADABLE = const(2)  # slot states (= bbshared.messages SLOT states)
 SEVERAL = const(3)
 _CROSS = const(4)  # = bbshared.messages.SLOT_CROSS
+# a slot's track (field groups): bit 0, its zone holds a priority slot
+_REST = const(0)
+_NEAR = const(1)
+_LISTED = const(3)  # a priority slot
+# SlotScanner._gs, field groups' bookkeeping
+_GS_NEAR = const(0)
+_GS_REST = const(1)
+_GS_NEAR_GROUPS = const(2)
+_GS_DOUBT = const(3)
+_GS_STEP = const(4)
+_GS_REST_GROUPS = const(5)
+_GS_CYCLE = const(6)
+_GS_COLOURS = const(7)
+_GS_MOST = const(8)
+_GS_CURSORS = const(9)
+_UNPLANNED = const(255)  # _GS_STEP after a new priority list
 
 
 class SlotScanner:
@@ -97,22 +131,33 @@ class SlotScanner:
         self._rest = bytearray(slots)
         self._nprio = 0
         self._nrest = 0
-        self._pcur = 0
-        self._rcur = 0
         self.polls = 0
         self.present_every = 1
         self._skips = bytearray(slots)
-        self._check_turn = False  # a tag check waited while another slot was polled
         self._groups = g = getattr(bank, "groups", None)
-        if g is not None:
-            # [the group whose turn it is, the last step's budget (the next turn's
-            # fields are switched with it), the groups, a slot in doubt (255:
-            # none), then each group's place in the other slots' rotation]: one
-            # buffer, not six attributes
-            self._gs = bytearray(4 + max(g) + 1)
-            self._gs[1] = 4
-            self._gs[2] = max(g) + 1
-            self._gs[3] = 255
+        if g is None:
+            from . import scan_all_on  # every field on: its own poll order
+
+            self._all_on = scan_all_on
+            self._check_turn = False  # a tag check waited while another slot was polled
+        else:
+            # each slot's track: _REST, _NEAR (a zone holding a priority slot)
+            # or _LISTED (a priority slot)
+            self._trk = bytearray(slots)
+            nc = max(g) + 1
+            # [the near track's group, the rest track's group, the near track's
+            # groups, a slot in doubt (255: none), the step in the tile checks'
+            # cycle, the rest track's groups, the cycle's length, the groups,
+            # the most listed slots a group has, then each group's place in the
+            # rest track's rotation and in the near track's]: one buffer, not a
+            # dozen attributes
+            gs = self._gs = bytearray(_GS_CURSORS + 2 * nc)
+            gs[_GS_COLOURS] = nc
+            gs[_GS_DOUBT] = 255
+            # the cycle: a tile check on each track once in it, never in two
+            # steps running; its length prime to the groups' count, so that
+            # the checks come in every group's turn in turn
+            gs[_GS_CYCLE] = 5 if nc % 5 else 7
         self.set_priority(())
 
     def set_priority(self, slots_first):
@@ -131,88 +176,135 @@ class SlotScanner:
                 self._rest[r] = s
                 r += 1
         self._nrest = r
-        self._pcur = 0
-        self._rcur = 0
-        if self._groups is not None:
-            for i in range(4, len(self._gs)):
-                self._gs[i] = 0
+        if self._groups is None:
+            self._pcur = 0  # where the next step's rotations start (scan_all_on)
+            self._rcur = 0
+        else:
+            self._tracks(k)
 
     def step(self, budget=4):
-        np = self._nprio
-        nr = self._nrest
-        quota = budget - 1 if nr and budget > 1 else budget
-        polled = 0
-        visits = 0
-        oldest = -1  # the priority slot holding a tag whose check is most overdue
-        every = self.present_every
-        skips = self._skips
+        if self._groups is None:
+            return self._all_on.step(self, budget)
+        return self._zoned_step(budget)
+
+    # --- field groups and zones (see Field groups above) ------------------
+    def _tracks(self, k):
+        # each slot's track from the priority list's zones; each track's
+        # groups; the rotations and the cycle start again
+        t = self._trk
+        z = getattr(self._bank, "zones", None)
         g = self._groups
-        turn = 0
-        mine = np
-        if g is not None:
-            turn = self._gs[0]
-            self._gs[1] = budget
-            mine = self._fields_on(turn, budget)
-        while polled < quota and visits < np:
-            s = self._prio[self._pcur]
-            self._pcur = (self._pcur + 1) % np
-            visits += 1
-            if g is not None and g[s] != turn:
+        gs = self._gs
+        n = self.slots
+        for s in range(n):
+            t[s] = _REST
+        for i in range(k):
+            p = self._prio[i]
+            for s in range(n):
+                if z is None or z[s] == z[p]:
+                    t[s] |= _NEAR
+            t[p] = _LISTED
+        near = rest = 0
+        for s in range(n):
+            if t[s] and g[s] >= near:
+                near = g[s] + 1
+            elif not t[s] and g[s] >= rest:
+                rest = g[s] + 1
+        gs[_GS_NEAR_GROUPS] = near or 1
+        gs[_GS_REST_GROUPS] = rest  # 0: no rest track
+        # the most listed slots of a group: the rest track polls the budget
+        # less that and one (so the fields on never number more than the
+        # budget, even while the tracks change groups)
+        most = bytearray(near or 1)
+        for i in range(k):
+            most[g[self._prio[i]]] += 1
+        gs[_GS_MOST] = max(most)
+        for i in range(_GS_CURSORS, len(gs)):
+            gs[i] = 0
+        gs[_GS_NEAR] = gs[_GS_REST] = 0
+        gs[_GS_STEP] = _UNPLANNED
+        for s in range(n):
+            # the new tracks' groups may differ from the old: no two
+            # neighbours on while the first step plans them
+            self._bank.field(s, False)
+
+    def _zoned_step(self, budget):
+        # the rest track's polls (their fields on since the last step), its
+        # next group's fields on; the near track's listed slots, one more of
+        # it, its next group's fields on (their guard time passing while the
+        # other tasks and the next step's rest polls run)
+        gs = self._gs
+        g = self._groups
+        step = gs[_GS_STEP]  # _UNPLANNED after a new priority list: every field off
+        rest_k = budget - gs[_GS_MOST] - 1  # _tracks
+        if rest_k < 1:
+            rest_k = 1
+        # the near track's unlisted slots in a step: one, or with no rest track
+        # (a single zone) what the budget leaves
+        near_k = 1 if gs[_GS_REST_GROUPS] else rest_k + 1
+        if step == _UNPLANNED:
+            step = 0
+            self._switch(_REST, 0, rest_k, True)  # step 0: its tile check
+            self._switch(_NEAR, 0, near_k, False)
+        gs[_GS_STEP] = nxt = (step + 1) % gs[_GS_CYCLE]
+        near = gs[_GS_NEAR]
+        polled = 0
+        rest = gs[_GS_REST]
+        if gs[_GS_REST_GROUPS]:
+            # no priority list: nothing to keep quick, a tile check every step
+            always = not self._nprio
+            polled = self._turn(_REST, rest, rest_k, 1, step == 0 or always)
+            rest = gs[_GS_REST] = (rest + 1) % gs[_GS_REST_GROUPS]
+            self._switch(_REST, rest, rest_k, nxt == 0 or always)
+        oldest = -1  # the listed slot holding a tag whose check is most overdue
+        skips = self._skips
+        for i in range(self._nprio):
+            s = self._prio[i]
+            if g[s] != near:
                 continue
-            if every > 1 and self.present[s]:
+            if self.present[s]:
                 if skips[s] < 255:
                     skips[s] += 1
-                if skips[s] >= every and (oldest < 0 or skips[s] > skips[oldest]):
+                if oldest < 0 or skips[s] > skips[oldest]:
                     oldest = s
                 continue
             self._poll(s)
             polled += 1
-        # the polls beyond the priority visits (a skipped visit still uses its
-        # share): tag checks and the other slots.  Both can be slow (a select),
-        # so with one such poll a step they take turns: no step holds two
-        slow = budget - min(quota, mine)
-        if oldest >= 0:
-            if slow > 1 or self._check_turn or (not nr and polled < quota):
-                # one tag check per step, the most overdue first: every slot
-                # holding a tag gets its turn
-                self._check_turn = False
-                skips[oldest] = 0
-                self._poll(oldest)
-                polled += 1
-                slow -= 1
-            else:
-                self._check_turn = True  # the other slots have this step, the check the next
-        if g is not None:
-            return polled + self._rest_turn(turn, min(slow, nr), 1)
-        for _ in range(min(slow, nr)):
-            s = self._rest[self._rcur]
-            self._rcur = (self._rcur + 1) % nr
-            self._poll(s)
+        if oldest >= 0 and step == 2:
+            skips[oldest] = 0
+            self._poll(oldest)
             polled += 1
+        else:
+            polled += self._turn(_NEAR, near, near_k, 1, step == 2)
+        near = gs[_GS_NEAR] = (near + 1) % gs[_GS_NEAR_GROUPS]
+        self._switch(_NEAR, near, near_k, nxt == 2)
         return polled
 
-    def _rest_turn(self, turn, k, poll):
-        # Up to k other slots of the turn's group, in rotation from where the
-        # group's last turn stopped, at most one of them holding a tile (its
-        # field was off since its last look: a full select, the slowest poll);
+    def _turn(self, track, group, k, poll, check):
+        # Up to k unlisted slots of a track's group, in rotation from where its
+        # last turn stopped; a tile among them only when check (its field was
+        # off since its last look: a select, the slowest poll), and then one;
         # the next turn starts at the first tile passed over, so every tile
         # gets its look.  A slot in doubt (its tile read elsewhere) goes first,
         # as that tile.  poll 0: only switches their fields on.  Returns how many.
         nr = self._nrest
+        if not nr:
+            return 0
         g = self._groups
+        t = self._trk
         gs = self._gs
-        c = gs[4 + turn]
-        tile = 1
+        at = _GS_CURSORS + group + (gs[_GS_COLOURS] if track else 0)
+        c = gs[at]
         made = 0
         skipped = -1
-        d = gs[3]
-        if d != 255 and g[d] == turn:
-            tile = 0
+        d = gs[_GS_DOUBT]
+        if d != 255 and g[d] == group and t[d] & _NEAR == track:
+            check = False
             made = 1
             if poll:
                 self._poll(d)
                 if not self.present[d] or not self._miss[d]:
-                    gs[3] = 255  # gone, or still there (a true cross-read): no doubt
+                    gs[_GS_DOUBT] = 255  # gone, or still there (a true cross-read): no doubt
             else:
                 self._bank.field(d, True)
         for _ in range(nr):
@@ -220,68 +312,45 @@ class SlotScanner:
                 break
             s = self._rest[c]
             c = (c + 1) % nr
-            if g[s] != turn or s == d:
+            if g[s] != group or t[s] & _NEAR != track or s == d:
                 continue
             if self.present[s]:
-                if not tile:
+                if not check:
                     if skipped < 0:
                         skipped = (c - 1) % nr
                     continue
-                tile = 0
+                check = False
             made += 1
             if poll:
                 self._poll(s)
             else:
                 self._bank.field(s, True)
         if poll:
-            gs[4 + turn] = c if skipped < 0 else skipped
+            gs[at] = c if skipped < 0 else skipped
         return made
 
-    def _fields_on(self, turn, budget):
-        # The fields of the slots this turn may poll, and no other group's:
-        # its group's priority slots and the next others of the group in
-        # rotation.  Returns the group's priority slots.  (poll() switches a
-        # field on itself should a slot outside this plan be polled.)
+    def _switch(self, track, group, k, check):
+        # A track's fields: off but for its listed slots of the group, which
+        # come on with the k next unlisted ones of the group (_turn's plan for
+        # the track's next turn: poll() switches a field on itself should a
+        # slot outside it be polled)
         bank = self._bank
-        g = self._groups
         on = bank.on
-        for s in range(self.slots):
-            if on[s] and g[s] != turn:
+        g = self._groups
+        t = self._trk
+        for s in range(self.slots):  # off first: no neighbours on together, even for a moment
+            if on[s] and t[s] & _NEAR == track and not (t[s] == _LISTED and g[s] == group):
                 bank.field(s, False)
-        mine = 0
-        for i in range(self._nprio):
-            s = self._prio[i]
-            if g[s] == turn:
+        for s in range(self.slots):
+            if t[s] == _LISTED and g[s] == group and track:
                 bank.field(s, True)
-                mine += 1
-        self._rest_turn(turn, budget - mine, 0)
-        return mine
+        self._turn(track, group, k, 0, check)
 
     def watch(self):
-        # The empty priority slots again, in the order of the last step, after
-        # its slow poll: between two looks at an empty slot there is then
-        # either that poll or the time the other tasks take, never both
-        # (a new tile is what must be seen quickly).  After a step that visited
-        # every priority slot, _pcur is where that step began.  Slots holding a tag, a
-        # candidate still being confirmed, trouble or a dead reader wait for
-        # the next step.  Returns the polls made.
-        np = self._nprio
-        polled = 0
-        g = self._groups
-        for i in range(np):
-            s = self._prio[(self._pcur + i) % np]
-            if (self.present[s] or self._hits[s] or self.trouble[s]
-                    or self._flags[s] & _F_DEAD or g is not None and g[s] != self._gs[0]):
-                continue
-            self._poll(s)
-            polled += 1
-        if g is not None:
-            # the turn ends: the next group's fields on now, their guard time
-            # passing while the other tasks run
-            gs = self._gs
-            gs[0] = (gs[0] + 1) % gs[2]
-            self._fields_on(gs[0], gs[1])
-        return polled
+        # under field groups a step's look is the turn's only one (see Field groups)
+        if self._groups is None:
+            return self._all_on.watch(self)
+        return 0
 
     # --- one slot --------------------------------------------------------
     def _same(self, s, uid):
@@ -431,7 +500,7 @@ class SlotScanner:
                 if self.trouble[s] != _CROSS:
                     self._error(s, _E_CROSS_READ, "hears the tile of slot %d too" % t)
                     if self._groups is not None:
-                        self._gs[3] = t  # unless t's tile has moved here: looked at first
+                        self._gs[_GS_DOUBT] = t  # unless t's tile has moved here: looked at first
                 self._set_trouble(s, _CROSS)
                 self._hits[s] = 0
                 self._fails[s] = 0

@@ -1,10 +1,13 @@
 # Boot checks: does the hardware match the board config?  Run by each HAL once
 # its drivers are up; the errors (code, ref, text) go to the host after HELLO.
 #
-#   check(cfg, alive, chain_short) -> [(code, ref, text), ...]
+#   check(cfg, alive, short) -> [(code, ref, text), ...]
 #       alive        bytearray: 1 for each configured slot whose reader answered
-#       chain_short  per configured chain: True (fewer LEDs than configured),
+#       short        per configured chain: True (fewer LEDs than configured),
 #                    False (at least as many), None (cannot tell: no sense pin)
+#   chain_short(strip, chains, Pin) -> that list, sensed on a Pico (Pin:
+#       machine.Pin): here, not in the HAL, so that it leaves the heap with
+#       this module once the board is up
 # A config written for a bigger board shows as readers answering only up to
 # some slot k and none beyond: that is reported once as E_CONFIG ("another
 # layout?") rather than as one E_READER per missing slot.  Single missing
@@ -15,7 +18,7 @@ E_CONFIG = const(7)  # = bbshared.messages
 E_LED_CHAIN = const(10)
 
 
-def check(cfg, alive, chain_short):
+def check(cfg, alive, short):
     errors = []
     slots = len(alive)
     answered = sum(alive)
@@ -26,9 +29,44 @@ def check(cfg, alive, chain_short):
         errors.append((E_CONFIG, k, "board config %s expects %d readers, only slots 0..%d "
                        "answer: a config for another layout?" % (cfg["layout"], slots, k - 1)))
     chains = cfg["chains"]
-    for i in range(len(chain_short)):
-        if chain_short[i]:
+    for i in range(len(short)):
+        if short[i]:
             c = chains[i]
             errors.append((E_LED_CHAIN, i, "LED chain %d (GP%d) is shorter than the %d LEDs "
                            "configured" % (i, c[0], c[2] * cfg["leds_per_cell"])))
     return errors
+
+
+def chain_short(strip, chains, Pin):
+    # A chain whose config names a sense pin (the last LED's DOUT wired back
+    # to a GPIO): send exactly the configured LEDs - nothing may come out of
+    # the end; then one LED more - something must.
+    result = []
+    for i, c in enumerate(chains):
+        if len(c) < 4:
+            result.append(None)
+            continue
+        pin = Pin(c[3], Pin.IN, Pin.PULL_DOWN)
+        seen = [0]
+
+        def edge(_, seen=seen):
+            seen[0] += 1
+        pin.irq(edge, Pin.IRQ_RISING)
+        exact = _sense(strip, i, 0, seen)
+        extra = _sense(strip, i, 1, seen)
+        pin.irq(None)
+        result.append(bool(exact or not extra))
+    return result
+
+
+def _sense(strip, chain, extra, seen):
+    import time
+
+    while strip.busy():
+        pass
+    seen[0] = 0
+    strip.send_chain(chain, extra)
+    while strip.busy():
+        pass
+    time.sleep_ms(1)
+    return seen[0]

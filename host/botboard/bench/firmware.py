@@ -197,8 +197,9 @@ def scheduled(recorded: dict[str, list[tuple[str, int]]], slots: int,
               cost: dict[str, float]) -> dict[str, Any]:
     """Tag to event (ms) from the recorded poll order: the acting station's empty slots in
     every phase, and any other slot (the idle phase, where the others are empty)."""
-    def counted(ops: list[str]) -> dict[str, int]:
-        return {k: ops.count(k) for k in sorted(set(ops))}
+    def counted(ops: list[st.Op]) -> dict[str, int]:
+        kinds = [kind for kind, _ in ops]
+        return {k: kinds.count(k) for k in sorted(set(kinds))}
 
     acting, acting_ops = {}, {}
     for phase in sw.PHASES:

@@ -7,11 +7,11 @@ where the other tasks (buttons, render, link) run between input steps and where
 a reader's field is switched. For every moment and every empty slot, the
 operations until that slot's next look are what a tile landing then would wait
 for: priced with each operation's cost, and with the guard time the firmware
-keeps before the first request after a field came on (readers._FIELD_GUARD_US), their
+keeps before the first request after a reader's field came on (readers._FIELD_GUARD_US), their
 worst is the tag-to-event worst case under the field schedule.
 
     trace = record(config, phase, steps)             [(kind, slot), ...]
-    found = moments(trace, targets)                  (t, slot, kinds) per landing
+    found = moments(trace, targets)                  (t, slot, ops) per landing
     worst_ms(trace, targets, cost)                   the worst landing, in ms
 
 tests/firmware/test_scanner_worst.py lays a tile at the worst moment and checks
@@ -141,46 +141,51 @@ def record(run: Runner, config: str, phase: sw.Phase, steps: int, place_at: int 
     return [(KINDS[int(k)], int(s)) for k, s in (line.split() for line in lines)]
 
 
-def moments(trace: list[tuple[str, int]], targets: Iterable[int]) -> list[tuple[int, int, list[str]]]:
-    """(t, slot, kinds until its event) for a tile landing before trace[t] in each empty slot."""
+Op = tuple[str, int]  # (kind, slot) as recorded
+
+
+def moments(trace: list[Op], targets: Iterable[int]) -> list[tuple[int, int, list[Op]]]:
+    """(t, slot, operations until its event) for a tile landing before trace[t] in each
+    empty slot."""
     out = []
     for slot in targets:
         looks = [j for j, (kind, s) in enumerate(trace) if s == slot and kind in POLLS]
         assert all(trace[j][0] == sw.EMPTY_POLL for j in looks), "an empty slot polled otherwise"
         for t in range(looks[0] + 1, looks[-1] + 1):
             j = next(j for j in looks if j >= t)
-            out.append((t, slot, [kind for kind, _ in trace[t:j]] + ARRIVAL))
+            out.append((t, slot, trace[t:j] + [(kind, slot) for kind in ARRIVAL]))
     return out
 
 
-def timeline(kinds: list[str], cost: dict[str, float], guard_us: float = GUARD_US) -> float:
-    """Time (us) of a run of operations: each one's cost, and before the first request after
-    a field came on, what is left of the guard time (the firmware's bank.settle)."""
+def timeline(ops: list[Op], cost: dict[str, float], guard_us: float = GUARD_US) -> float:
+    """Time (us) of a run of operations: each one's cost, and before the first request to a
+    reader after its field came on, what is left of its guard time (the firmware's
+    bank.settle(slot): each field its own)."""
     t = 0.0
-    on_at = None
-    for kind in kinds:
-        if kind in POLLS and on_at is not None:
-            t = max(t, on_at + guard_us)
-            on_at = None
+    on_at: dict[int, float] = {}
+    for kind, slot in ops:
+        if kind in POLLS and slot in on_at:
+            t = max(t, on_at.pop(slot) + guard_us)
         t += cost[kind]
         if kind == FIELD_ON:
-            on_at = t
+            on_at[slot] = t
     return t
 
 
-def worst(trace: list[tuple[str, int]], targets: Iterable[int],
-          cost: dict[str, float]) -> tuple[float, tuple[int, int, list[str]]]:
+LEAD = 80  # operations before a landing priced with it: far more than a guard time's worth
+
+
+def worst(trace: list[Op], targets: Iterable[int],
+          cost: dict[str, float]) -> tuple[float, tuple[int, int, list[Op]]]:
     """The worst landing in the target slots: (its time in us, the moment)."""
     found = moments(trace, targets)
     # the trace before t matters too: a field switched on before the landing may still
-    # hold the next request back; price each moment from the last switch-on before it
-    ons = [i for i, (kind, _) in enumerate(trace) if kind == FIELD_ON]
+    # hold a request back
     best = (-1.0, found[0])
     for m in found:
-        t, _, kinds = m
-        back = max((i for i in ons if i < t), default=t)
-        lead = [k for k, _ in trace[back:t]]
-        us = timeline(lead + kinds, cost) - timeline(lead, cost)
+        t, _, ops = m
+        lead = trace[max(0, t - LEAD):t]
+        us = timeline(lead + ops, cost) - timeline(lead, cost)
         if us > best[0]:
             best = (us, m)
     return best

@@ -9,6 +9,9 @@ This module, given a layout's slot positions and the model's figures
 
 - ``neighbours``: which readers could hear a tile lying in another's slot;
 - ``groups``: a colouring of that graph, the field group of every slot;
+- ``zones``: its connected components (a station, as a rule): the firmware
+  switches the fields of the active station's zone and of the others on their
+  own turns, as no reader of one hears a tile of another;
 - ``rf``: the receiver gain and transmitter drive a slot needs;
 - ``problems``: slot positions no schedule can make work (too close).
 
@@ -69,6 +72,26 @@ def groups(slots: Sequence[Point], m: dict[str, Any] | None = None) -> list[int]
     for i in range(len(slots)):
         taken = {out[j] for j in graph[i] if j < i}
         out.append(next(g for g in range(len(slots) + 1) if g not in taken))
+    return out
+
+
+def zones(slots: Sequence[Point], m: dict[str, Any] | None = None) -> list[int]:
+    """The zone of every slot: slots joined by a chain of neighbours share one, numbered
+    in slot order; readers of different zones never hear each other's tiles."""
+    graph = neighbours(slots, m)
+    out = [-1] * len(slots)
+    count = 0
+    for first in range(len(slots)):
+        if out[first] >= 0:
+            continue
+        todo = [first]
+        out[first] = count
+        while todo:
+            for j in graph[todo.pop()]:
+                if out[j] < 0:
+                    out[j] = count
+                    todo.append(j)
+        count += 1
     return out
 
 

@@ -111,6 +111,8 @@ class Layout:
         if groups is not None:
             # the field schedule: one digit per slot (at most 10 groups: checked on load)
             config["fields"] = "".join(str(g) for g in groups)
+            # and their zones, a character each from "0" (at most 75: checked on load)
+            config["zones"] = "".join(chr(48 + z) for z in fields.zones(self.slot_positions() or []))
             config["rf"] = list(fields.rf())
         return config
 
@@ -239,6 +241,9 @@ def _validate_places(layout: Layout, where: str) -> None:
     too_close = fields.problems(positions)
     if too_close:
         raise LayoutError(f"{where}: {too_close[0]}")
+    if max(fields.zones(positions)) > 74:
+        raise LayoutError(f"{where}: more than 75 reader zones (groups of slots within hearing "
+                          f"of each other): the board config cannot name them all")
     if max(fields.groups(positions)) > 9:
         raise LayoutError(f"{where}: the readers need more than 10 field groups: space the "
                           f"slots further apart (hardware/wiring.md, reader spacing)")
