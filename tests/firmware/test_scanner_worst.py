@@ -20,7 +20,7 @@ import pytest
 
 from botboard.bench import scan_trace as st
 from botboard.bench import scan_worst as sw
-from botboard.board import layouts
+from botboard.board import fields, layouts
 from tests.mpy import run_mpy
 
 STATION = st.STATION
@@ -110,3 +110,47 @@ def test_under_field_groups_a_tile_at_the_worst_moment_waits_for_the_recorded_op
     event = real.index((sw.SLOT_EVENT, slot), t)
     assert real[t:event + 1] == waited
     assert us >= st.timeline(waited, FIELDS_RP2040_LIKE)  # and the guard time on top, if any
+
+
+def _fields_on_over_time(trace: list[tuple[str, int]]) -> list[tuple[str, int, set[int]]]:
+    """(kind, slot, the fields on as it runs) for each recorded operation; a field whose first
+    switch in the trace is off was on from the start."""
+    first: dict[int, str] = {}
+    for kind, slot in trace:
+        if kind in (st.FIELD_ON, st.FIELD_OFF):
+            first.setdefault(slot, kind)
+    on = {s for s, kind in first.items() if kind == st.FIELD_OFF}
+    on |= {s for kind, s in trace if kind in st.POLLS and s not in first}  # on all along
+    out = []
+    for kind, slot in trace:
+        if kind == st.FIELD_ON:
+            on.add(slot)
+        elif kind == st.FIELD_OFF:
+            on.discard(slot)
+        out.append((kind, slot, set(on)))
+    return out
+
+
+@pytest.mark.parametrize("phase", sw.PHASES, ids=[p.name for p in sw.PHASES])
+def test_under_field_groups_neighbours_are_never_on_together_and_every_slot_is_looked_at(
+        tmp_path_factory: pytest.TempPathFactory, phase: sw.Phase) -> None:
+    # the acting station's zone and the others take their groups in turn on their own: at no
+    # moment two neighbours' fields on, never more fields than the budget (the power tables
+    # count that many), every poll with its reader's field on, and no empty slot starved
+    layout = layouts.load("ttb-big")
+    path = tmp_path_factory.mktemp("zones") / "ttb-big.json"
+    path.write_text(json.dumps(layout.board_config()))
+    trace = record(str(path), phase, 120)
+    near = fields.neighbours(layout.slot_positions() or [])
+    listed = STATION if phase.lists_filled else STATION[phase.station_tiles:]
+    most = 0
+    for kind, slot, on in _fields_on_over_time(trace):
+        most = max(most, len(on))
+        assert not any(near[s] & on for s in on), f"neighbours on together: {sorted(on)}"
+        if kind in st.POLLS:
+            assert slot in on, f"slot {slot} polled with its field off"
+    assert most <= len(listed) + 1
+    tiles = set(STATION[:phase.station_tiles]) | (
+        set(range(sw.STATION_SLOTS, layout.slot_count)) if phase.others_full else set())
+    looked = {slot for kind, slot in trace if kind in st.POLLS}
+    assert set(range(layout.slot_count)) - tiles <= looked  # every empty slot, in 120 steps
