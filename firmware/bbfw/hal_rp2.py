@@ -30,9 +30,6 @@ from micropython import const
 from .drivers.buttons import ButtonMatrix, GpioColumns
 from .drivers.hc595 import HC595
 from .drivers.mfrc522 import STATE_BYTES
-from .drivers.ntag_reader import NtagReader
-from .drivers.ws2812 import WS2812
-from .readers import ReaderBank
 from .watchdog import TASKS, Watchdog, make_wdt
 
 CONFIG_PATH = "board.json"
@@ -40,7 +37,7 @@ PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs_latch": 17, "cs_oe": 20, "rst": 2
         "row_latch": 22, "cols": [10, 11, 12, 13, 14, 15, 26, 27], "safe": 28}
 SPI_HZ = 10_000_000
 WDT_MS = 8000  # the RP2040's limit is about 8.3 s
-_BOOT_ONLY = ("config", "selftest")  # bbfw modules only Hal() uses
+_BOOT_ONLY = ("config", "selftest", "boot_rp2")  # bbfw modules only Hal() uses
 # The supply check's ADC (hardware/wiring.md, "Supply sense"): GP29 is ADC3,
 # which the Pico wires to VSYS through its own 3:1 divider; the reference board
 # feeds VSYS from the LED rail through a 1N5819, so the rail is VSYS plus that
@@ -62,7 +59,7 @@ class Hal:
     def __init__(self, config_path=CONFIG_PATH):
         micropython.kbd_intr(-1)  # from here on the USB serial carries binary frames
         from . import config as board_config  # boot only: forgotten below
-        from . import selftest
+        from . import boot_rp2, selftest
 
         cfg, refused = board_config.load_or_refuse(config_path)
         self.config = cfg
@@ -73,9 +70,9 @@ class Hal:
         self.spi = SPI(0, baudrate=SPI_HZ, polarity=0, phase=0, sck=Pin(pins["sck"]),
                        mosi=Pin(pins["mosi"]), miso=Pin(pins["miso"]))
         Pin(pins["rst"], Pin.OUT, value=1)  # readers out of hard power-down
-        self.readers = self._make_readers(cfg)
-        self.strip = self._make_strip(cfg)
-        short = selftest.chain_short(self.strip, cfg["chains"], Pin)
+        self.readers = boot_rp2.make_readers(self.spi, pins, cfg)
+        self.strip = boot_rp2.make_strip(cfg, board_config.chain_leds(cfg))
+        short = boot_rp2.chain_short(self.strip, cfg["chains"])
         self.boot_errors += selftest.check(cfg, self.readers.alive, short)
         # the config checks and the hardware checks run once: their modules
         # leave the heap (about 3 KB) before the Board is built
@@ -85,27 +82,6 @@ class Hal:
         self._stdin = sys.stdin.buffer
         self._stdout = sys.stdout.buffer
         self._watchdog = None
-
-    def _make_readers(self, cfg):
-        slots = cfg["slots"]
-        p = self.pins
-        chain = HC595(self.spi, Pin(p["cs_latch"], Pin.OUT, value=0),
-                      Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
-        cs = chain.cs(0)  # one driver and chip select for every reader
-        # the field groups and gain/drive are used once, here: out of the config kept
-        bank = ReaderBank(SharedReaders(NtagReader(self.spi, cs), cs, slots), cfg.pop("fields", None),
-                          cfg.pop("rf", None), cfg.pop("zones", None))
-        bank.init()
-        return bank
-
-    def _make_strip(self, cfg):
-        chains = cfg["chains"]
-        from . import config as board_config
-
-        lengths = board_config.chain_leds(cfg)
-        if not chains:
-            return _NoStrip()
-        return WS2812([c[0] for c in chains], lengths)
 
     @staticmethod
     def forget(names):
@@ -214,14 +190,3 @@ def _stop_watchdog():
 
     chip = "RP2350" if "RP2350" in sys.implementation._machine else "RP2040"
     machine.mem32[_WDT_CTRL[chip]] &= ~(1 << 30)
-
-
-class _NoStrip:
-    # a board whose config was refused: nothing to light
-    buf = bytearray(0)
-
-    def show(self):
-        return True
-
-    def busy(self):
-        return False

@@ -63,7 +63,8 @@
 # steps running.  Without a priority list there is no near track and the rest
 # track checks a tile every step.  Only the fields of the slots polled are on:
 # at most `budget`.  The cost: a tile that leaves a slot of the rest track is
-# seen after absent_after turns of the cycle at that slot.
+# seen after one turn of the cycle at that slot and absent_after - 1 turns of
+# its group (a slot whose tile missed a look is in doubt, as below).
 # A UID already present in another slot does not arrive: the slot is in
 # trouble CROSS and E_CROSS_READ names both slots (a reader hearing its
 # neighbour's tile, or a tile half-way between two slots).
@@ -465,6 +466,11 @@ class SlotScanner:
             self._miss[s] = 0
             self._hits[s] = 0
             self._on_event(s, False, self._stored(s), None)
+        elif self._groups is not None and self._gs[_GS_DOUBT] == 255:
+            # in doubt: looked at first in each turn of its group until it is
+            # gone or answers again (a tile gone costs an empty look), not
+            # once in the tile checks' cycle
+            self._gs[_GS_DOUBT] = s
 
     def _arrive(self, s):
         payload = self._bank.read_payload(s)

@@ -5,9 +5,6 @@
 #       alive        bytearray: 1 for each configured slot whose reader answered
 #       short        per configured chain: True (fewer LEDs than configured),
 #                    False (at least as many), None (cannot tell: no sense pin)
-#   chain_short(strip, chains, Pin) -> that list, sensed on a Pico (Pin:
-#       machine.Pin): here, not in the HAL, so that it leaves the heap with
-#       this module once the board is up
 # A config written for a bigger board shows as readers answering only up to
 # some slot k and none beyond: that is reported once as E_CONFIG ("another
 # layout?") rather than as one E_READER per missing slot.  Single missing
@@ -36,37 +33,3 @@ def check(cfg, alive, short):
                            "configured" % (i, c[0], c[2] * cfg["leds_per_cell"])))
     return errors
 
-
-def chain_short(strip, chains, Pin):
-    # A chain whose config names a sense pin (the last LED's DOUT wired back
-    # to a GPIO): send exactly the configured LEDs - nothing may come out of
-    # the end; then one LED more - something must.
-    result = []
-    for i, c in enumerate(chains):
-        if len(c) < 4:
-            result.append(None)
-            continue
-        pin = Pin(c[3], Pin.IN, Pin.PULL_DOWN)
-        seen = [0]
-
-        def edge(_, seen=seen):
-            seen[0] += 1
-        pin.irq(edge, Pin.IRQ_RISING)
-        exact = _sense(strip, i, 0, seen)
-        extra = _sense(strip, i, 1, seen)
-        pin.irq(None)
-        result.append(bool(exact or not extra))
-    return result
-
-
-def _sense(strip, chain, extra, seen):
-    import time
-
-    while strip.busy():
-        pass
-    seen[0] = 0
-    strip.send_chain(chain, extra)
-    while strip.busy():
-        pass
-    time.sleep_ms(1)
-    return seen[0]

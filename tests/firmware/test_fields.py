@@ -205,3 +205,36 @@ print(json.dumps({"known": known, "st": st, "again": again == tile(3)}))
 """)
     assert r["known"] == 2  # readers._KNOWN: the case under test
     assert r["st"] == 0 and r["again"]
+
+
+def test_a_tile_taken_from_a_waiting_station_is_seen_within_a_round_of_its_checks(
+        tmp_path: Path) -> None:
+    # the acting station's zone and the others take turns on their own; the others' tiles
+    # are checked once in the 5-step cycle, and a slot whose tile missed a check is looked
+    # at in each turn of its group until it is gone: one round of the checks (15 tiles of
+    # a group, one a cycle: 150 steps), then absent_after - 1 turns of its group, not three
+    # rounds (450)
+    r = _board(tmp_path, """
+pings = [0]
+def talking(n):  # the host pings now and then, as the daemon does: no 3 s of silence
+    for _ in range(n):
+        pings[0] += 1
+        if pings[0] % 50 == 0:
+            box.send(m.PING, 1)
+        run(1)
+box.send(m.SET_PRIORITY, bytes(range(6)))
+for s in range(6, 36):
+    f.place(s, uid(s), tile(s))
+talking(400)
+arrived = sorted(s for s, st, _ in slots() if st == m.SLOT_TAG)
+seen.clear()
+f.remove(20)
+steps = 0
+while not slots() and steps < 450:
+    talking(1)
+    steps += 1
+print(json.dumps({"arrived": arrived, "steps": steps, "then": slots()}))
+""", layout="ttb-big")
+    assert r["arrived"] == list(range(6, 36))
+    assert [s[:2] for s in r["then"]] == [[20, m.SLOT_EMPTY]]
+    assert r["steps"] <= 150 + 2 * 2 + 5
