@@ -14,7 +14,8 @@
 #       skipped cost no budget, so the empty slots of the active station, where
 #       the next tile will land, are polled every step.  With T tags in the
 #       station a departure takes about 2 * max(k, T) * absent_after steps to be
-#       seen; arrivals are what must be quick.
+#       seen; arrivals are what must be quick.  (Every field on only: under
+#       field groups the tile checks keep their own cycle, see Field groups.)
 #   on_event(slot, present, uid_bytes, payload_bytes_or_None)
 #       once per arrival (after present_after consecutive reads of the same
 #       tag, the last of them the payload READ) and once per departure (after
@@ -28,7 +29,8 @@
 #       more in the field), CROSS (it hears a tile another slot holds), 0 when
 #       that is over; a tile does not arrive while its slot is in trouble.
 #
-# Scheduling: priority slots are polled first in every step, rotating when the
+# Scheduling with every field on (scan_all_on.py; a layout without slot
+# places): priority slots are polled first in every step, rotating when the
 # budget is short; the rest of the budget goes to the other slots (round robin)
 # and to tag checks of priority slots, at least one poll a step, so nothing
 # starves.  With the budget of the board (priority slots + 1) that is one slow
