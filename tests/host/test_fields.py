@@ -24,6 +24,22 @@ def test_every_shipped_layout_places_its_slots_and_neighbours_never_share_a_grou
         assert all(groups[j] != groups[i] for j in near), (name, i, near)
     config = layout.board_config()
     assert config["fields"] == "".join(map(str, groups)) and config["rf"] == list(fields.rf())
+    # zones: neighbours always share one, and the reference layouts' stations are apart
+    zones = fields.zones(where)
+    assert config["zones"] == "".join(chr(48 + z) for z in zones)
+    for i, near in enumerate(fields.neighbours(where)):
+        assert all(zones[j] == zones[i] for j in near), (name, i, near)
+    for station in layout.stations:
+        assert {zones[s] for s in station.slots} == {zones[station.slots[0]]}
+
+
+def test_zones_are_the_slots_joined_by_neighbours_numbered_in_slot_order() -> None:
+    pitch = fields.model()["reference_pitch_mm"]
+    # two rows of three, far apart, and a slot alone; slot order mixes them
+    where = [(0.0, 0.0), (1000.0, 0.0), (pitch, 0.0), (500.0, 500.0), (1000.0 + pitch, 0.0),
+             (2 * pitch, 0.0), (1000.0 + 2 * pitch, 0.0)]
+    assert fields.zones(where) == [0, 1, 0, 2, 1, 0, 1]
+    assert len(set(fields.zones(layouts.load("ttb-big").slot_positions() or []))) == 6
 
 
 def test_at_the_reference_pitch_a_station_alternates_two_groups() -> None:
