@@ -103,7 +103,8 @@ _GS_REST_GROUPS = const(5)
 _GS_CYCLE = const(6)
 _GS_COLOURS = const(7)
 _GS_MOST = const(8)
-_GS_CURSORS = const(9)
+_GS_OTHERS = const(9)  # and 10: the rest track, the near track has unlisted slots
+_GS_CURSORS = const(11)
 _UNPLANNED = const(255)  # _GS_STEP after a new priority list
 
 
@@ -151,9 +152,10 @@ class SlotScanner:
             # [the near track's group, the rest track's group, the near track's
             # groups, a slot in doubt (255: none), the step in the tile checks'
             # cycle, the rest track's groups, the cycle's length, the groups,
-            # the most listed slots a group has, then each group's place in the
-            # rest track's rotation and in the near track's]: one buffer, not a
-            # dozen attributes
+            # the most listed slots a group has, whether each track has
+            # unlisted slots, then each group's place in the rest track's
+            # rotation and in the near track's]: one buffer, not a dozen
+            # attributes
             gs = self._gs = bytearray(_GS_CURSORS + 2 * nc)
             gs[_GS_COLOURS] = nc
             gs[_GS_DOUBT] = 255
@@ -208,11 +210,14 @@ class SlotScanner:
                     t[s] |= _NEAR
             t[p] = _LISTED
         near = rest = 0
+        gs[_GS_OTHERS] = gs[_GS_OTHERS + 1] = 0
         for s in range(n):
             if t[s] and g[s] >= near:
                 near = g[s] + 1
             elif not t[s] and g[s] >= rest:
                 rest = g[s] + 1
+            if t[s] != _LISTED:
+                gs[_GS_OTHERS + t[s]] = 1  # the track has unlisted slots: _turn walks them
         gs[_GS_NEAR_GROUPS] = near or 1
         gs[_GS_REST_GROUPS] = rest  # 0: no rest track
         # the most listed slots of a group: the rest track polls the budget
@@ -310,7 +315,7 @@ class SlotScanner:
                     gs[_GS_DOUBT] = 255  # gone, or still there (a true cross-read): no doubt
             else:
                 self._bank.field(d, True)
-        for _ in range(nr):
+        for _ in range(nr if gs[_GS_OTHERS + track] else 0):
             if made >= k:
                 break
             s = self._rest[c]
@@ -344,9 +349,11 @@ class SlotScanner:
         for s in range(self.slots):  # off first: no neighbours on together, even for a moment
             if on[s] and t[s] & _NEAR == track and not (t[s] == _LISTED and g[s] == group):
                 bank.field(s, False)
-        for s in range(self.slots):
-            if t[s] == _LISTED and g[s] == group and track:
-                bank.field(s, True)
+        if track:  # the listed slots are the near track's
+            for i in range(self._nprio):
+                s = self._prio[i]
+                if g[s] == group:
+                    bank.field(s, True)
         self._turn(track, group, k, 0, check)
 
     def watch(self):

@@ -85,7 +85,7 @@ def main():
         from bbfw.sim import bench_figures as bf
 
         if mode == "counts":
-            result = {"counts": bf._counts(), "calibration_loop_us": bf._calibration()}
+            result = {"counts": bf._counts(config), "calibration_loop_us": bf._calibration()}
         else:
             result = bf.figures(config, int(argv[3]) if len(argv) > 3 else 10000, MEM)
     print(json.dumps(result))

@@ -88,7 +88,7 @@ def _times(box, board, cfg):
     return t
 
 
-def _counts():
+def _counts(config):
     # SPI bytes and RF bits per event on the reference wiring (readers'
     # chip selects on a 74HC595 chain), driver-only interpreter time by
     # replaying recorded MISO bytes through a do-nothing SPI
@@ -133,6 +133,7 @@ def _counts():
     c["driver_us"] = _driver_times(f, bank)
     c["buttons_scan_us"] = _buttons_time()
     c["scanner_overhead_us"] = _scanner_overhead()
+    c["zoned_step_extra_us"] = _zoned_step_extra(config, c["scanner_overhead_us"])
     c["link_bytes_slot_arrival"] = _frame_len(m.SLOT, 3, 1, _uid(3), PAYLOAD)
     c["link_bytes_slot_departure"] = _frame_len(m.SLOT, 3, 0, _uid(3), b"")
     c["link_bytes_ack"] = _frame_len(m.ACK, 0)
@@ -234,9 +235,15 @@ def _buttons_time():
 
 
 class _NoTags:
-    def __init__(self, n):
+    def __init__(self, n, groups=None, zones=None):
         self.status = bytearray(n)
         self.collided = bytearray(n)
+        self.on = bytearray(n)
+        self.groups = groups
+        self.zones = zones
+
+    def field(self, slot, on):
+        self.on[slot] = 1 if on else 0
 
     def poll(self, slot):
         return None
@@ -252,6 +259,27 @@ def _scanner_overhead():
     sc = SlotScanner(_NoTags(36), 36, lambda *a: None)
     sc.set_priority(range(6))
     return _per_call_us(lambda: sc.step(4), 500) / 4
+
+
+def _zoned_step_extra(config, per_poll):
+    # What a step under the layout's field groups costs beyond its polls'
+    # bookkeeping (per_poll each): the tracks' field plans and rotations.  The
+    # first station listed, the board's budget (its slots + 1); 0 without groups.
+    import json
+    from bbfw.scanner import SlotScanner
+
+    with open(config) as f:
+        cfg = json.load(f)
+    if "fields" not in cfg:
+        return 0
+    n = cfg["slots"]
+    digits = lambda text: bytearray(ord(ch) - 48 for ch in text)  # noqa: E731
+    bank = _NoTags(n, digits(cfg["fields"]), digits(cfg["zones"]) if "zones" in cfg else None)
+    sc = SlotScanner(bank, n, lambda *a: None)
+    sc.set_priority(range(6))
+    polls = sc.step(7)
+    step = _per_call_us(lambda: sc.step(7), 500)
+    return max(0, step - polls * per_poll)
 
 
 def _frame_len(mtype, *fields):

@@ -153,6 +153,16 @@ def op_costs(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: flo
     }
 
 
+def schedule_costs(fig: dict[str, Any], counts: dict[str, Any], k: float,
+                   link_us: float) -> dict[str, float]:
+    """op_costs under the field groups: a step's field plans and rotations (beyond its
+    polls' bookkeeping, which each poll carries) priced once a step, with the other tasks
+    that mark the step's end in the recorded trace."""
+    cost = op_costs(fig, counts, k, link_us)
+    cost[sw.OTHER_TASKS] += counts["zoned_step_extra_us"] * k
+    return cost
+
+
 def worst_case(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: float) -> dict[str, Any]:
     """Worst tag-to-event time (ms) per game phase, and the frame rate, on a board
     k times slower than here (the formula: bench/scan_worst.py)."""
@@ -242,12 +252,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if recorded is not None:
         fields = {
             "rp2040": scheduled(recorded, layout.slot_count,
-                                op_costs(fig, counts, args.pico_loop_us / loop_us, USB_FRAME_US)),
+                                schedule_costs(fig, counts, args.pico_loop_us / loop_us, USB_FRAME_US)),
             "rp2350": scheduled(recorded, layout.slot_count,
-                                op_costs(fig, counts, args.pico2_loop_us / loop_us, USB_FRAME_US)),
+                                schedule_costs(fig, counts, args.pico2_loop_us / loop_us, USB_FRAME_US)),
             "note": "the firmware's own poll order under its field groups, recorded in the simulated "
-                    "board (bench/scan_trace.py) and priced with op_ms; the guard time (5.1 ms after a "
-                    "field comes on) included where the other tasks do not cover it"}
+                    "board (bench/scan_trace.py) and priced with op_ms, a step's field plans "
+                    "(zoned_step_extra_us) with its other tasks; the guard time (5.1 ms after a zone's "
+                    "field comes on) included where other work does not cover it"}
     return {
         "layout": layout.id, "leds": leds, "slots": layout.slot_count,
         # the Pico's figures: 32-bit port, board only (docs/benchmarks.md)
@@ -305,6 +316,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "render_frame_us_here": fig["time_us"]["render_frame_all_animated"],
             "input_step_us_here_with_chip_models": fig["time_us"]["input_step"],
             "buttons_scan_us_here": counts["buttons_scan_us"],
+            "zoned_step_extra_us_here": round(counts["zoned_step_extra_us"], 2),
         },
     }
 
