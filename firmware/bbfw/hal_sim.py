@@ -73,13 +73,29 @@ class PinColumns:
         return raw
 
 
+class PinRows:
+    # a matrix's row pins, with all_low() as hc595.Rows has it
+    def __init__(self, pins):
+        self._pins = pins
+
+    def __len__(self):
+        return len(self._pins)
+
+    def __getitem__(self, i):
+        return self._pins[i]
+
+    def all_low(self):
+        for p in self._pins:
+            p.value(0)
+
+
 class ModelMatrix:
     # The pins of a button matrix with virtual switches: a column reads low
     # while a pressed key's row is driven low, as through the real diodes.
     def __init__(self, keys, cols=8):
         self.cols = cols
         self.down = bytearray(keys)
-        self.rows = [SimPin(1) for _ in range((keys + cols - 1) // cols)]
+        self.rows = PinRows([SimPin(1) for _ in range((keys + cols - 1) // cols)])
         self.col_pins = [_ColumnPin(self, c) for c in range(cols)]
 
 

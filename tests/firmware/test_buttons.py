@@ -116,7 +116,7 @@ print(json.dumps({"alloc": alloc_of(loop)}))
     assert r["alloc"] == 0
 
 
-def test_matrix_rows_on_a_595_chain_take_one_load_per_row() -> None:
+def test_an_idle_matrix_on_a_595_chain_is_one_load_and_a_busy_one_a_load_a_row() -> None:
     out = run_mpy("""
 import json
 from bbfw.drivers.buttons import ButtonMatrix
@@ -138,23 +138,36 @@ class Col:
         return 1
 ev = []
 bm = ButtonMatrix(chain.rows(15), PinColumns([Col(c) for c in range(8)]),
-                  lambda k, a: ev.append([k, a]))
+                  lambda k, a: ev.append([k, a]), long_ms=100)
 for t in range(5):
     bm.scan(t * 8)
 w0 = chain.writes
 bm.scan(40)
-per_scan = chain.writes - w0
+idle = chain.writes - w0
+rows_low = [shift.output(r) for r in range(15)]
 down.add((3, 2))
-for t in range(6, 12):
+bm.scan(48)
+pressed_on_first = list(ev)
+w0 = chain.writes
+bm.scan(56)
+held = chain.writes - w0
+for t in range(8, 30):
     bm.scan(t * 8)
 down.clear()
-for t in range(12, 18):
+for t in range(30, 36):
     bm.scan(t * 8)
-print(json.dumps({"per_scan": per_scan, "ev": ev}))
+w0 = chain.writes
+bm.scan(36 * 8)
+print(json.dumps({"idle": idle, "low": rows_low, "held": held, "first": pressed_on_first,
+                  "ev": ev, "idle_again": chain.writes - w0}))
 """)
     r = json.loads(out.strip().splitlines()[-1])
-    assert r["per_scan"] == 15  # one chain load per row
-    assert r["ev"] == [[3 * 8 + 2, 1], [3 * 8 + 2, 2]]
+    assert r["idle"] == 1 and r["low"] == [0] * 15  # every row low in one load
+    assert r["held"] == 15  # one load a row while a key is down (no look first)
+    key = 3 * 8 + 2
+    assert r["first"] == [[key, 1]]  # still pressed on the scan that first sees it
+    assert r["ev"] == [[key, 1], [key, 3], [key, 2]]  # long press while held, then release
+    assert r["idle_again"] == 1
 
 
 def test_the_picos_columns_are_read_at_once_from_gpio_in_in_runs_of_pins() -> None:

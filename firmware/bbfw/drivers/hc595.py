@@ -10,7 +10,9 @@
 #                                      value(0) selects row i alone in one chain
 #                                      load, value(1) is free (one pin object
 #                                      pointed at the row asked for: use it
-#                                      before asking for the next)
+#                                      before asking for the next);
+#                                      rows.all_low() drives every row low in
+#                                      one load (an idle matrix read at once)
 #   chain.cs(i)                        Pin-like chip select i, active low;
 #                                      cs.retarget(j) makes it select j instead
 #
@@ -159,6 +161,15 @@ class Rows:
             raise IndexError("row %d outside 0..%d" % (i, self._n - 1))
         self._pin._i = i
         return self._pin
+
+    def all_low(self):
+        # every output low (the chain drives the rows alone): a key down
+        # anywhere pulls its column low, through its diode
+        c = self._pin._chain
+        st = c.state
+        for k in range(len(st)):
+            st[k] = 0
+        c.latch()
 
 
 class RowPin(_PinLike):
