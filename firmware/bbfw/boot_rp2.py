@@ -10,17 +10,17 @@ from machine import Pin
 from .drivers.hc595 import HC595
 from .drivers.ntag_reader import NtagReader
 from .drivers.ws2812 import WS2812
-from .hal_rp2 import SharedReaders
-from .readers import ReaderBank
+from .readers import ReaderBank, SharedReaders
 
 
 def make_readers(spi, p, cfg):
     slots = cfg["slots"]
-    chain = HC595(spi, Pin(p["cs_latch"], Pin.OUT, value=0),
-                  Pin(p["cs_oe"], Pin.OUT, value=1), max(slots, 1))
-    cs = chain.cs(0)  # one driver and chip select for every reader
+    oe = Pin(p["cs_oe"], Pin.OUT, value=1)
+    chain = HC595(spi, Pin(p["cs_latch"], Pin.OUT, value=0), oe, max(slots, 1))
+    # one driver for every reader, its chip select the /OE pin itself (a
+    # GPIO write in C: SharedReaders points the chain at the slot)
     # the field groups, gain/drive and zones are used once, here: out of the config kept
-    bank = ReaderBank(SharedReaders(NtagReader(spi, cs), cs, slots), cfg.pop("fields", None),
+    bank = ReaderBank(SharedReaders(NtagReader(spi, oe), chain, slots), cfg.pop("fields", None),
                       cfg.pop("rf", None), cfg.pop("zones", None))
     bank.init()
     return bank

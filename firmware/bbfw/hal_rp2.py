@@ -29,7 +29,6 @@ from micropython import const
 
 from .drivers.buttons import ButtonMatrix, GpioColumns
 from .drivers.hc595 import HC595
-from .drivers.mfrc522 import STATE_BYTES
 from .watchdog import TASKS, Watchdog, make_wdt
 
 CONFIG_PATH = "board.json"
@@ -158,30 +157,6 @@ class Hal:
         micropython.kbd_intr(3)
         if handoff:
             _stop_watchdog()  # deploy copies files for longer than the timeout
-
-
-class SharedReaders:
-    # drivers[slot] for a ReaderBank whose readers share one bus and are used
-    # one at a time (the Pico): one driver and one chip select, pointed at the
-    # slot asked for, each reader's state a part of one buffer.  36 readers
-    # then cost one driver object, not 36 drivers and 36 chip selects (about
-    # 150 bytes each).
-    #   SharedReaders(driver, cs, count)   driver: NtagReader on cs; cs: Pin-like
-    #                                      with retarget(i) (hc595.ChipSelect)
-    def __init__(self, driver, cs, count):
-        self._driver = driver
-        self._cs = cs
-        self._count = count
-        self._states = bytearray(STATE_BYTES * count)
-
-    def __len__(self):
-        return self._count
-
-    def __getitem__(self, slot):
-        d = self._driver
-        self._cs.retarget(slot)
-        d.use_state(self._states, STATE_BYTES * slot)
-        return d
 
 
 def _stop_watchdog():

@@ -130,7 +130,6 @@ def write_payload(bank, slot, payload):
     n = len(payload)
     if n == 0 or n % 4 or n > 144:
         raise ValueError("payload must be 4..144 bytes, a multiple of 4; got %d" % n)
-    d = bank._d[slot]
     # the other groups' fields off while it writes: a tile in a neighbour's
     # slot, powered by its own field, would answer this reader too and could
     # be the one written; they come back (guard time kept) when it is done
@@ -140,7 +139,8 @@ def write_payload(bank, slot, payload):
         bank.field(s, False)
     bank.field(slot, True)
     bank.settle(slot)
-    st = bank._activate(slot)
+    d = bank._d[slot]  # after the switches: a shared driver is pointed at the slot last asked for
+    st = bank._activate(slot, d)
     page = tilecheck.FIRST_PAGE
     mv = memoryview(payload)
     for p in range(n // 4):
@@ -157,7 +157,7 @@ def write_payload(bank, slot, payload):
     if st != OK:
         bank._selected[slot] = 0
     if d.errors:
-        bank._count(slot)
+        bank._count(slot)  # (before the fields come back on: the shared driver points elsewhere then)
     bank.status[slot] = st
     for s in off:
         bank.field(s, True)

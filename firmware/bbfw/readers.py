@@ -1,7 +1,12 @@
 # The slot readers: one NtagReader (MFRC522) driver per slot, seen as tags and payloads.
 #
 #   bank = ReaderBank(drivers)       drivers[i] reads slot i (MFRC522 objects,
-#                                    or one shared: hal_rp2.SharedReaders)
+#                                    or one shared: SharedReaders)
+#   SharedReaders(driver, chain, count)   drivers[slot] of readers on one bus
+#                                    used one at a time (the Pico): one
+#                                    driver whose chip select is the 74HC595
+#                                    chain's /OE pin, the chain pointed at the
+#                                    slot asked for (hc595.point)
 #   bank.init() -> int               readers that answered (the others are
 #                                    probed again on every poll, 2 SPI bytes)
 #   bank.poll(slot) -> memoryview | None
@@ -66,7 +71,7 @@ from micropython import const
 
 from bbshared import tilecheck  # the tile payload's layout and check (not the encoder: host side)
 from bbshared.messages import TAG_STATUS
-from .drivers.mfrc522 import MFRC522, OK, CHIP_TIMEOUT, TIMEOUT
+from .drivers.mfrc522 import MFRC522, OK, CHIP_TIMEOUT, TIMEOUT, STATE_BYTES
 from .drivers.ntag_reader import crc_a
 
 NO_PAYLOAD = const(7)  # the tag answered but holds no tile payload
@@ -152,8 +157,7 @@ class ReaderBank:
 
     def _count(self, slot):
         # ErrorReg bits the driver saw in the last operation on this reader
-        d = self._d[slot]
-        e = d.errors
+        e = MFRC522.errors
         MFRC522.errors = 0  # a class attribute, shared by all readers (never type(d): a subclass)
         c = self.errors
         o = 3 * slot
@@ -169,9 +173,8 @@ class ReaderBank:
             if self.on_hot is not None:
                 self.on_hot(slot, True)
 
-    def _wake(self, slot):
+    def _wake(self, slot, d):
         # halt a tag left selected, then WUPA + select; returns a status
-        d = self._d[slot]
         if not self.alive[slot]:
             if not d.init():
                 return CHIP_TIMEOUT
@@ -217,35 +220,35 @@ class ReaderBank:
         if not self.on[slot]:
             self.field(slot, True)  # outside the scanner's plan (a test, a write)
         self.settle(slot)
-        st = self._wake(slot)
-        if self._d[slot].errors:
+        st = self._wake(slot, self._d[slot])
+        if MFRC522.errors:
             self._count(slot)
         self.status[slot] = st
         if st == OK:
-            return self._d[slot].uid
+            return MFRC522.uid  # (the driver's results are the class's: see mfrc522)
         return None
 
     def read_payload(self, slot):
         self.settle(slot)
         p = self._read_payload(slot)
-        if self._d[slot].errors:
+        if MFRC522.errors:
             self._count(slot)
         return p
 
-    def _activate(self, slot):
+    def _activate(self, slot, d):
         # the slot's tag selected (ACTIVE) for READ or WRITE; returns a status.
         # A known tag by its UID alone: _wake's second-tag check (REQA) would
         # leave it idle, and an idle tag answers no READ or WRITE
         sel = self._selected[slot]
         if sel == _SELECTED:
             return OK
-        st = self._d[slot].reselect() if sel == _KNOWN else self._wake(slot)
+        st = d.reselect() if sel == _KNOWN else self._wake(slot, d)
         self._selected[slot] = _SELECTED if st == OK else 0
         return st
 
     def _read_payload(self, slot):
         d = self._d[slot]
-        st = self._activate(slot)
+        st = self._activate(slot, d)
         if st != OK:
             self.status[slot] = st
             return None
@@ -267,3 +270,25 @@ class ReaderBank:
         from .rare import write_payload
 
         return write_payload(self, slot, payload)
+
+
+class SharedReaders:
+    # 36 readers cost one driver object, not 36 drivers and 36 chip selects
+    # (about 150 bytes each), each reader's state a part of one buffer.  The
+    # driver's chip select is the chain's /OE pin: a register access then
+    # moves one GPIO (C code), and the chain is shifted only when another
+    # reader is asked for.  A ReaderBank asks once an operation.
+    def __init__(self, driver, chain, count):
+        self._driver = driver
+        self._chain = chain
+        self._count = count
+        self._states = bytearray(STATE_BYTES * count)
+
+    def __len__(self):
+        return self._count
+
+    def __getitem__(self, slot):
+        d = self._driver
+        self._chain.point(slot)
+        d.use_state(self._states, STATE_BYTES * slot)
+        return d

@@ -68,3 +68,42 @@ print(json.dumps({"cells": hal.config["cells"], "errors": hal.boot_errors}))
 """, {"layout": "x", "cells": 3})
     assert r["cells"] == 0
     assert r["errors"][0][0] == 7 and "lacks 'leds_per_cell'" in r["errors"][0][2]
+
+
+def test_the_picos_readers_share_one_driver_whose_chip_select_is_the_chains_oe_pin() -> None:
+    # the reference wiring on the chip models: every reader's NSS through the 74HC595
+    # chain, the driver's chip select the /OE pin itself; each slot reads its own tile
+    cfg = layouts.load("ttb-big").board_config()
+    path = Path("/tmp") / "bb-rp2-shared.json"
+    path.write_text(json.dumps(cfg))
+    try:
+        out = run_mpy("""
+import sys
+sys.path.insert(0, %r)
+import json, machine
+from bbfw.sim.spi_model import SimReaderField
+from bbfw.sim.box import uid, PAYLOAD
+from bbfw import hal_rp2
+field = SimReaderField(36, chain=True)
+pins = hal_rp2.PINS
+machine.wire(field.spi, {pins["cs_latch"]: field.shift.latch_pin, pins["cs_oe"]: field.shift.oe_pin})
+hal = hal_rp2.Hal(%r)
+bank = hal.readers
+for s in (0, 9, 35):
+    field.place(s, uid(s), PAYLOAD)
+got = {}
+for s in (9, 0, 35, 1):
+    bank.field(s, True)
+    u = bank.poll(s)
+    got[s] = bytes(u).hex() if u else None
+    got[s + 100] = bank.read_payload(s) == PAYLOAD if u else None
+print(json.dumps({"alive": sum(bank.alive), "got": got, "contention": field.spi.contention,
+                  "want": {s: uid(s).hex() for s in (0, 9, 35)}}))
+""" % (str(STUBS), str(path)), heap="256K")  # 36 chip models beside the board
+    finally:
+        path.unlink()
+    r = json.loads(out.strip().splitlines()[-1])
+    assert r["alive"] == 36 and r["contention"] == 0
+    want = r["want"]
+    assert r["got"] == {"9": want["9"], "0": want["0"], "35": want["35"], "1": None,
+                        "109": True, "100": True, "135": True, "101": None}

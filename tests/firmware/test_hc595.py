@@ -80,3 +80,23 @@ print(json.dumps({"seen": seen, "loads": loads, "other": other, "after": c.write
     assert r["seen"] == [[9], [], [9], [], [9], []]
     assert r["loads"] == 1  # the one-hot pattern was shifted once, then only /OE moved
     assert r["other"] == [3] and r["after"] == 2
+
+
+def test_point_latches_one_reader_low_at_a_time_across_chips_with_outputs_off() -> None:
+    r = run("""
+bus = SPIBus()
+sr = ShiftRegModel(36)
+bus.clock_into(sr)
+c = HC595(bus, sr.latch_pin, sr.oe_pin, 36)
+seen = []
+for i in (5, 5, 13, 35, 0, 8, 7, 35):
+    c.point(i)
+    off = all(sr.output(j) for j in range(36))   # /OE high: every output Hi-Z (pulled up)
+    sr.oe_pin.value(0)
+    seen.append([off] + [j for j in range(36) if sr.output(j) == 0])
+    sr.oe_pin.value(1)
+print(json.dumps({"seen": seen, "loads": c.writes}))
+""")
+    assert r["seen"] == [[True, 5], [True, 5], [True, 13], [True, 35], [True, 0], [True, 8],
+                         [True, 7], [True, 35]]
+    assert r["loads"] == 1 + 7  # the chain's first load, then one each time the reader changed

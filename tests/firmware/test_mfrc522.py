@@ -134,9 +134,9 @@ def test_empty_slot_poll_allocates_nothing_and_costs_14_spi_bytes(chain: bool) -
     r = run_json("""
 r = rs[0]
 r.detect()
-b0 = r.spi_bytes
+b0 = f.spi.bytes
 r.detect()
-per_poll = r.spi_bytes - b0
+per_poll = f.spi.bytes - b0
 def alloc_of(fn):   # bytes allocated by fn(); locals only, so nothing else counts
     gc.collect()
     a = gc.mem_alloc()

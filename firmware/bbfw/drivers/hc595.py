@@ -13,8 +13,12 @@
 #                                      before asking for the next);
 #                                      rows.all_low() drives every row low in
 #                                      one load (an idle matrix read at once)
-#   chain.cs(i)                        Pin-like chip select i, active low;
-#                                      cs.retarget(j) makes it select j instead
+#   chain.cs(i)                        Pin-like chip select i, active low
+#   chain.point(i)                     (with /OE) reader i's one-hot pattern
+#                                      latched, outputs still Hi-Z: the /OE
+#                                      pin alone then selects reader i, so a
+#                                      driver may take that machine.Pin as
+#                                      its chip select (readers.SharedReaders)
 #
 # Output i is chip i // 8 (chip 0 nearest the MCU), pin Q(A + i % 8): bit
 # i % 8 of byte i // 8 in chain.state.  Bytes go out MSB first, the byte for
@@ -95,15 +99,31 @@ class HC595:
         # made when asked for: a chain of button rows needs none
         return ChipSelect(self, i)
 
+    def point(self, i):
+        # one-hot pattern for reader i; with /OE the outputs stay Hi-Z here.
+        # Two bytes change (the last reader's goes high, this one's low), in
+        # state and in its reversed copy: no loop (a field switch points the
+        # chain too, a dozen times an input step)
+        last = self.selected
+        if last == i:
+            return
+        s = self.state
+        o = self._out
+        top = len(s) - 1
+        if last < 0:
+            for k in range(top + 1):
+                s[k] = o[k] = _ALL_HIGH
+        else:
+            s[last >> 3] = o[top - (last >> 3)] = _ALL_HIGH
+        s[i >> 3] = o[top - (i >> 3)] = ~(1 << (i & 7)) & 0xFF
+        self._spi.write(o)
+        self._latch.value(1)
+        self._latch.value(0)
+        self.writes += 1
+        self.selected = i
+
     def _select(self, i):
-        # one-hot pattern for reader i; with /OE the outputs stay Hi-Z here
-        if self.selected != i:
-            s = self.state
-            for k in range(len(s)):
-                s[k] = _ALL_HIGH
-            self.set(i, 0)
-            self.latch()
-            self.selected = i
+        self.point(i)
         if self._oe is not None:
             self._oe.value(0)
 
@@ -139,11 +159,6 @@ class ChipSelect(_PinLike):
             self._chain._select(self._i)
             self._v = 0
         return self._v
-
-    def retarget(self, i):
-        # select output i from now on: readers used one at a time share one
-        # chip select (readers.SharedReaders)
-        self._i = i
 
 
 class Rows:

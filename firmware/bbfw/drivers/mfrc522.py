@@ -16,7 +16,6 @@
 #   MFRC522.errors           ErrorReg bits seen since the owner last cleared it
 #                            (TempErr, CollErr; CRCErr for an answer whose
 #                            CRC_A the protocol layer refused); 0 when all was clean
-#   r.spi_bytes              running count of SPI bytes clocked by all readers
 #   for the protocol layer: _transceive (one frame out, one answer back, with
 #   the chip's no-answer timer in 25 us ticks), _transmit, _crc_error,
 #   _coll_pos, _publish_uid and the reader's state _u[_o:]
@@ -164,7 +163,6 @@ class MFRC522:
     errors = 0  # ErrorReg bits seen since the owner cleared it (reader bank statistics)
     atqa = 0
     sak = 0
-    spi_bytes = 0  # SPI bytes clocked by all readers (for the figures)
     # (RFCfgReg, CWGsPReg, ModGsPReg) init() writes, or None for the chip's
     # reset values: the range a slot needs (board.json "rf", from the layout's
     # pitch and the coupling model: host/botboard/board/fields.py)
@@ -199,7 +197,6 @@ class MFRC522:
         self._cs.value(0)
         self._spi.write(b)
         self._cs.value(1)
-        MFRC522.spi_bytes += 2
 
     def _rreg(self, reg):
         b = _b2
@@ -208,7 +205,6 @@ class MFRC522:
         self._cs.value(0)
         self._spi.write_readinto(b, b)
         self._cs.value(1)
-        MFRC522.spi_bytes += 2
         return b[1]
 
     def _rreg3(self, r1, r2, r3):
@@ -221,7 +217,6 @@ class MFRC522:
         self._cs.value(0)
         self._spi.write_readinto(b, b)
         self._cs.value(1)
-        MFRC522.spi_bytes += 4
 
     def _fifo_write(self, n):
         self._cs.value(0)
@@ -230,7 +225,6 @@ class MFRC522:
             v = _txv[n] = _m[0][: 1 + n]
         self._spi.write(v)
         self._cs.value(1)
-        MFRC522.spi_bytes += 1 + n
 
     def _fifo_read(self, n):
         a = _rxa
@@ -243,7 +237,6 @@ class MFRC522:
         self._spi.write_readinto(_rxav[n], v)
         self._cs.value(1)
         a[n] = 0x80 | (_FIFODataReg << 1)
-        MFRC522.spi_bytes += 1 + n
 
     def _timer(self, ticks):
         # the reload is written only when this reader's timer changes; the

@@ -133,6 +133,7 @@ def _counts(config):
     c["driver_us"] = _driver_times(f, bank)
     c["buttons_scan_us"] = _buttons_time()
     c["scanner_overhead_us"] = _scanner_overhead()
+    c["scanner_arrival_extra_us"] = _scanner_arrival(c["scanner_overhead_us"])
     c["zoned_step_extra_us"] = _zoned_step_extra(config, c["scanner_overhead_us"])
     c["link_bytes_slot_arrival"] = _frame_len(m.SLOT, 3, 1, _uid(3), PAYLOAD)
     c["link_bytes_slot_departure"] = _frame_len(m.SLOT, 3, 0, _uid(3), b"")
@@ -183,39 +184,75 @@ class _Replay:
             r[k] = a[k]
 
 
-def _driver_times(f, bank):
-    # Driver-only interpreter time of each operation: record the chip
-    # model's answers once, then replay them to a second driver object.
-    from bbfw.drivers.ntag_reader import NtagReader, crc_a
+class _Gpio:
+    # a Pico GPIO (machine.Pin): its value() is C code there, so a built-in
+    # function stands for it here (an instance attribute: not a bound method),
+    # and no Python call is priced for a pin write
+    def __init__(self):
+        self.value = abs
 
-    def timed(slot, op, n=200):
+
+def _driver_times(f, bank):
+    # Interpreter time of each reader operation as the Pico runs it: the
+    # bank's poll through SharedReaders, one driver whose chip select is the
+    # 74HC595 chain's /OE pin (boot_rp2.make_readers), the chain shifted to
+    # the slot each time (consecutive polls are of other readers).  The chip
+    # model's answers are recorded once, then replayed: the firmware runs,
+    # the models do not.
+    from bbfw.drivers.hc595 import HC595
+    from bbfw.drivers.ntag_reader import NtagReader
+    from bbfw.drivers.mfrc522 import STATE_BYTES
+    from bbfw.readers import ReaderBank, SharedReaders, RECHECK_EVERY
+    from bbshared.tilecheck import FIRST_PAGE
+
+    def timed(slot, live_op, selected, bank_op, checks=0, n=200):
         rec = _Recorder(f.spi)
         live = NtagReader(rec, f.cs(slot))
         live._u[:] = bank._d[slot]._u
         start = bytes(live._u)
-        op(live)
+        live_op(live)
         rp = _Replay(rec.answers)
-        d = NtagReader(rp, _NullPin())
+        oe = _Gpio()
+        chain = HC595(rp, _Gpio(), oe, bank.count)
+        shared = SharedReaders(NtagReader(rp, oe), chain, bank.count)
+        pico = ReaderBank(shared)
+        pico.alive[slot] = pico.on[slot] = 1
+        pico._on_at[0] = 0xFFFF  # readers._SETTLED: the guard time is over
+        at = STATE_BYTES * slot
+        states = shared._states
+
+        def setup():
+            rp.i = 0
+            states[at:at + STATE_BYTES] = start
+            chain.selected = -1  # the last poll was another reader's
+            pico._selected[slot] = selected
+            pico._checks[slot] = checks
+            pico.on[slot] = 1
 
         def once():
-            rp.i = 0
-            d._u[:] = start
-            op(d)
-        return _per_call_us(once, n // 5)
+            setup()
+            bank_op(pico, slot)
+        return max(0, _per_call_us(once, n // 5) - _per_call_us(setup, n // 5))
 
-    t = {"empty_poll": timed(2, lambda d: d.detect(True))}
+    def poll(b, s):
+        b.poll(s)
+    sel, known = 1, 2  # readers._SELECTED, readers._KNOWN
+    t = {"empty_poll": timed(2, lambda d: d.detect(True), 0, poll)}
     f.place(6, _uid(6), PAYLOAD)
     bank.poll(6)  # selected by the bank's driver: the present-tag check works
-    t["present_poll"] = timed(6, lambda d: d.still_there())
+    t["present_poll"] = timed(6, lambda d: d.still_there(), sel, poll)
     f.place(6, _uid(6), PAYLOAD)  # a fresh tag, idle: a full select
-    t["arrival_select"] = timed(6, lambda d: d.detect(True))
-    t["payload_read_and_crc"] = timed(6, lambda d: (d.read(4), crc_a(d.data, 14)))
-    t["recheck"] = timed(6, lambda d: (d.halt(), d.detect(True)))
+    t["arrival_select"] = timed(6, lambda d: d.detect(True), 0, poll)
+    t["payload_read_and_crc"] = timed(6, lambda d: d.read(FIRST_PAGE), sel,
+                                      lambda b, s: b.read_payload(s))
+    t["recheck"] = timed(6, lambda d: (d.halt(), d.detect(True)), sel, poll, RECHECK_EVERY - 1)
     f.place(6, _uid(6), PAYLOAD)  # idle again, its UID the driver's last
-    t["reselect"] = timed(6, lambda d: (d.reselect(), d.wake_others()))
+    t["reselect"] = timed(6, lambda d: (d.reselect(), d.wake_others()), known, poll)
     f.remove(6)
-    t["gone"] = timed(6, lambda d: (d.still_there(), d.detect(True)))
-    t["field_switch"] = timed(2, lambda d: d.antenna(False))
+    t["gone"] = timed(6, lambda d: (d.still_there(), d.detect(True)), sel, poll)
+    # a reader's carrier off and on: the mean of the two
+    t["field_switch"] = timed(2, lambda d: (d.antenna(False), d.antenna(True)), 0,
+                              lambda b, s: (b.field(s, False), b.field(s, True))) / 2
     return t
 
 
@@ -259,6 +296,39 @@ def _scanner_overhead():
     sc = SlotScanner(_NoTags(36), 36, lambda *a: None)
     sc.set_priority(range(6))
     return _per_call_us(lambda: sc.step(4), 500) / 4
+
+
+class _OneTag(_NoTags):
+    # every slot answers with the same tile
+    def poll(self, slot):
+        return self.uid
+
+    def read_payload(self, slot):
+        return PAYLOAD
+
+
+def _scanner_arrival(per_poll):
+    # The scanner's own work for a tile arriving, beyond a poll's bookkeeping:
+    # its UID kept, the check that no other slot holds it (12 tiles on the
+    # board), the event; the bank's calls here cost next to nothing
+    from bbfw.scanner import SlotScanner
+
+    bank = _OneTag(36)
+    bank.uid = _uid(5)
+    sc = SlotScanner(bank, 36, lambda *a: None)
+    sc.present_after = 1
+    for s in range(12, 24):
+        sc._keep(s, _uid(s))
+        sc.present[s] = 1
+
+    def setup():
+        sc.present[5] = 0
+        sc._hits[5] = 0
+
+    def once():
+        setup()
+        sc._poll(5)
+    return max(0, _per_call_us(once, 200) - _per_call_us(setup, 200) - per_poll)
 
 
 def _zoned_step_extra(config, per_poll):

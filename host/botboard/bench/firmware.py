@@ -129,8 +129,9 @@ def op_costs(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: flo
     """Time (us) of each scanner operation on a board k times slower than here.
 
     Hardware time from the operation's SPI bytes and RF bits (the same on any
-    board); interpreter time is the driver's, measured alone, plus the scanner's
-    bookkeeping, scaled by k (the calibration loop).
+    board); interpreter time is the reader bank's and the driver's as the Pico
+    wires them (bench_figures._driver_times), plus the scanner's bookkeeping,
+    scaled by k (the calibration loop).
     """
     drv = counts["driver_us"]
     ovh = counts["scanner_overhead_us"]
@@ -142,7 +143,10 @@ def op_costs(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: flo
         sw.GONE_POLL: hw_us(counts["tag_gone_poll"], timeouts=1, requests=1) + (drv["gone"] + ovh) * k,
         sw.TAG_SELECT: hw_us(counts["tag_select"]) + (drv["arrival_select"] + ovh) * k,
         sw.TAG_RESELECT: hw_us(counts["tag_reselect"], requests=1) + (drv["reselect"] + ovh) * k,
-        sw.PAYLOAD_READ: hw_us(counts["payload_read"]) + drv["payload_read_and_crc"] * k,
+        # the confirming read, and the scanner's part of an arrival (its UID checked
+        # against the other slots')
+        sw.PAYLOAD_READ: hw_us(counts["payload_read"])
+        + (drv["payload_read_and_crc"] + counts["scanner_arrival_extra_us"]) * k,
         # the matrix scan every 8 ms and a frame every 20 ms: both, worst case
         sw.OTHER_TASKS: (t["render_frame_all_animated"] + counts["buttons_scan_us"]
                          + t["link_step_idle"]) * k,
