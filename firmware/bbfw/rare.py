@@ -137,6 +137,7 @@ def write_payload(bank, slot, payload):
     off = [s for s in range(bank.count) if g is not None and bank.on[s] and g[s] != g[slot]]
     for s in off:
         bank.field(s, False)
+    was_on = bank.on[slot]
     bank.field(slot, True)
     bank.settle(slot)
     d = bank._d[slot]  # after the switches: a shared driver is pointed at the slot last asked for
@@ -159,6 +160,8 @@ def write_payload(bank, slot, payload):
     if d.errors:
         bank._count(slot)  # (before the fields come back on: the shared driver points elsewhere then)
     bank.status[slot] = st
+    if g is not None and not was_on:
+        bank.field(slot, False)  # as the scanner left it: it switches only the fields it knows on
     for s in off:
         bank.field(s, True)
     for s in off:

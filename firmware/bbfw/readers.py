@@ -290,5 +290,6 @@ class SharedReaders:
     def __getitem__(self, slot):
         d = self._driver
         self._chain.point(slot)
-        d.use_state(self._states, STATE_BYTES * slot)
+        d._u = self._states  # MFRC522.use_state, without a call: every register access comes here
+        d._o = STATE_BYTES * slot
         return d

@@ -104,7 +104,8 @@ _GS_CYCLE = const(6)
 _GS_COLOURS = const(7)
 _GS_MOST = const(8)
 _GS_OTHERS = const(9)  # and 10: the rest track, the near track has unlisted slots
-_GS_CURSORS = const(11)
+_GS_LIT = const(11)  # and 12: how many fields each track has on (SlotScanner._lit)
+_GS_CURSORS = const(13)
 _UNPLANNED = const(255)  # _GS_STEP after a new priority list
 
 
@@ -163,6 +164,10 @@ class SlotScanner:
             # steps running; its length prime to the groups' count, so that
             # the checks come in every group's turn in turn
             gs[_GS_CYCLE] = 5 if nc % 5 else 7
+            # the slots whose fields each track switched on, the rest
+            # track's from 0, the near track's from `slots`: a turn switches
+            # off only these, not a pass over every slot
+            self._lit = bytearray(2 * slots)
         self.set_priority(())
 
     def set_priority(self, slots_first):
@@ -230,6 +235,7 @@ class SlotScanner:
         for i in range(_GS_CURSORS, len(gs)):
             gs[i] = 0
         gs[_GS_NEAR] = gs[_GS_REST] = 0
+        gs[_GS_LIT] = gs[_GS_LIT + 1] = 0
         gs[_GS_STEP] = _UNPLANNED
         for s in range(n):
             # the new tracks' groups may differ from the old: no two
@@ -266,6 +272,7 @@ class SlotScanner:
             self._switch(_REST, rest, rest_k, nxt == 0 or always)
         oldest = -1  # the listed slot holding a tag whose check is most overdue
         skips = self._skips
+        on = self._bank.on  # (the listed slots polled were switched on by _switch: this is a guard)
         for i in range(self._nprio):
             s = self._prio[i]
             if g[s] != near:
@@ -276,10 +283,14 @@ class SlotScanner:
                 if oldest < 0 or skips[s] > skips[oldest]:
                     oldest = s
                 continue
+            if not on[s]:
+                self._on(_NEAR, s)
             self._poll(s)
             polled += 1
         if oldest >= 0 and step == 2:
             skips[oldest] = 0
+            if not on[oldest]:
+                self._on(_NEAR, oldest)
             self._poll(oldest)
             polled += 1
         else:
@@ -309,12 +320,11 @@ class SlotScanner:
         if d != 255 and g[d] == group and t[d] & _NEAR == track:
             check = False
             made = 1
+            self._on(track, d)
             if poll:
                 self._poll(d)
                 if not self.present[d] or not self._miss[d]:
                     gs[_GS_DOUBT] = 255  # gone, or still there (a true cross-read): no doubt
-            else:
-                self._bank.field(d, True)
         for _ in range(nr if gs[_GS_OTHERS + track] else 0):
             if made >= k:
                 break
@@ -329,32 +339,50 @@ class SlotScanner:
                     continue
                 check = False
             made += 1
+            self._on(track, s)  # (planned by the last turn; a poll outside the plan waits its guard time)
             if poll:
                 self._poll(s)
-            else:
-                self._bank.field(s, True)
         if poll:
             gs[at] = c if skipped < 0 else skipped
         return made
 
     def _switch(self, track, group, k, check):
-        # A track's fields: off but for its listed slots of the group, which
-        # come on with the k next unlisted ones of the group (_turn's plan for
-        # the track's next turn: poll() switches a field on itself should a
-        # slot outside it be polled)
+        # A track's fields for its next turn: its listed slots of the group
+        # that turn polls (the empty ones, and those holding tiles when it
+        # checks one), with the k next unlisted ones of the group (_turn's
+        # plan); every other field it has on goes off first, so that no two
+        # neighbours are on together, even for a moment
         bank = self._bank
-        on = bank.on
         g = self._groups
         t = self._trk
-        for s in range(self.slots):  # off first: no neighbours on together, even for a moment
-            if on[s] and t[s] & _NEAR == track and not (t[s] == _LISTED and g[s] == group):
+        present = self.present
+        lit = self._lit
+        gs = self._gs
+        base = track * self.slots
+        kept = 0
+        for i in range(gs[_GS_LIT + track]):
+            s = lit[base + i]
+            if t[s] == _LISTED and g[s] == group and (check or not present[s]) and bank.on[s]:
+                lit[base + kept] = s
+                kept += 1
+            else:
                 bank.field(s, False)
+        gs[_GS_LIT + track] = kept
         if track:  # the listed slots are the near track's
             for i in range(self._nprio):
                 s = self._prio[i]
-                if g[s] == group:
-                    bank.field(s, True)
+                if g[s] == group and (check or not present[s]):
+                    self._on(track, s)
         self._turn(track, group, k, 0, check)
+
+    def _on(self, track, s):
+        # a field on, kept in its track's list (_switch switches it off)
+        bank = self._bank
+        if not bank.on[s]:
+            bank.field(s, True)
+            at = _GS_LIT + track
+            self._lit[track * self.slots + self._gs[at]] = s
+            self._gs[at] += 1
 
     def watch(self):
         # under field groups a step's look is the turn's only one (see Field groups)
@@ -508,8 +536,16 @@ class SlotScanner:
                 self._fails[s] = 0
                 return
         uid = self._stored(s)
+        n = len(uid)
+        last = uid[n - 1]
+        b = self._uid
+        lens = self._uidlen
+        present = self.present
         for t in range(self.slots):
-            if t != s and self.present[t] and self._same(t, uid):
+            # the UID's last byte first: serial numbers differ there, and a
+            # dozen tiles' whole UIDs compared cost an RP2040 about 0.6 ms
+            if (present[t] and lens[t] == n and b[t * _UID_MAX + n - 1] == last
+                    and t != s and self._same(t, uid)):
                 # one tile heard by two readers: a fault, never a second tile
                 # (the host's words for SLOT_CROSS say what to do)
                 if self.trouble[s] != _CROSS:

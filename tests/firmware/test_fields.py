@@ -200,11 +200,14 @@ bank.poll(8)
 bank.field(8, False)                              # its group's turn is over: the tag loses power
 known = bank._selected[8]
 st = bank.write_payload(8, tile(3))
+left_on = bank.on[8]                              # left as the scanner had it: off
+bank.field(8, True)
 again = bank.read_payload(8)
-print(json.dumps({"known": known, "st": st, "again": again == tile(3)}))
+print(json.dumps({"known": known, "st": st, "again": again == tile(3), "on": left_on}))
 """)
     assert r["known"] == 2  # readers._KNOWN: the case under test
     assert r["st"] == 0 and r["again"]
+    assert r["on"] == 0  # the scanner switches off only the fields it switched on
 
 
 def test_a_tile_taken_from_a_waiting_station_is_seen_within_a_round_of_its_checks(

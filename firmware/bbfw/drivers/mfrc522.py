@@ -192,7 +192,7 @@ class MFRC522:
     # --- register access -------------------------------------------------
     def _wreg(self, reg, val):
         b = _b2
-        b[0] = (reg << 1) & 0x7E
+        b[0] = reg << 1  # (registers are 6 bits: bit 7, read, stays 0)
         b[1] = val
         self._cs.value(0)
         self._spi.write(b)
