@@ -218,14 +218,6 @@ class MFRC522:
         self._spi.write_readinto(b, b)
         self._cs.value(1)
 
-    def _fifo_write(self, n):
-        self._cs.value(0)
-        v = _txv[n]
-        if v is None:
-            v = _txv[n] = _m[0][: 1 + n]
-        self._spi.write(v)
-        self._cs.value(1)
-
     def _fifo_read(self, n):
         a = _rxa
         a[n] = 0
@@ -289,16 +281,53 @@ class MFRC522:
         return CRC_ERROR
 
     # --- one frame out, one answer back -------------------------------------
+    def _start(self, n, cmd, framing=0):
+        # the command stopped, its IRQs cleared, the FIFO flushed and loaded
+        # with frame[:n], then cmd, and for Transceive BitFramingReg (with
+        # StartSend): six transactions in one call (each _wreg call costs a
+        # Pico's interpreter more than its SPI bytes)
+        b = _b2
+        cs = self._cs
+        spi = self._spi
+        b[0] = _CommandReg << 1
+        b[1] = _CMD_IDLE
+        cs.value(0)
+        spi.write(b)
+        cs.value(1)
+        b[0] = _ComIrqReg << 1
+        b[1] = _IRQ_ALL
+        cs.value(0)
+        spi.write(b)
+        cs.value(1)
+        b[0] = _FIFOLevelReg << 1
+        b[1] = 0x80
+        cs.value(0)
+        spi.write(b)
+        cs.value(1)
+        v = _txv[n]
+        if v is None:
+            v = _txv[n] = _m[0][: 1 + n]
+        cs.value(0)
+        spi.write(v)
+        cs.value(1)
+        b[0] = _CommandReg << 1
+        b[1] = cmd
+        cs.value(0)
+        spi.write(b)
+        cs.value(1)
+        if framing:
+            b[0] = _BitFramingReg << 1
+            b[1] = framing
+            cs.value(0)
+            spi.write(b)
+            cs.value(1)
+
     def _transceive(self, n, last_bits=0, rx_align=0, ticks=_TICKS_SHORT):
         # Sends frame[:n] (last byte holds last_bits bits if non-zero) and
         # receives into answer[:rx_len]; returns a status.
-        self._timer(ticks)
-        self._wreg(_CommandReg, _CMD_IDLE)
-        self._wreg(_ComIrqReg, _IRQ_ALL)
-        self._wreg(_FIFOLevelReg, 0x80)
-        self._fifo_write(n)
-        self._wreg(_CommandReg, _CMD_TRANSCEIVE)
-        self._wreg(_BitFramingReg, 0x80 | (rx_align << 4) | last_bits)
+        if ticks & 0xFF != self._u[self._o + 11]:  # (_timer's test, without its call)
+            self._timer(ticks)
+        self._start(n, _CMD_TRANSCEIVE, 0x80 | (rx_align << 4) | last_bits)
         MFRC522.rx_len = 0
         t0 = time.ticks_us()
         guard = ticks * 25 + _GUARD_US  # the chip's timer (25 us a tick) must run out first
@@ -340,11 +369,7 @@ class MFRC522:
 
     def _transmit(self, n):
         # frame[:n] sent, no answer awaited (HLTA: the tag must not answer)
-        self._wreg(_CommandReg, _CMD_IDLE)
-        self._wreg(_ComIrqReg, _IRQ_ALL)
-        self._wreg(_FIFOLevelReg, 0x80)
-        self._fifo_write(n)
-        self._wreg(_CommandReg, _CMD_TRANSMIT)
+        self._start(n, _CMD_TRANSMIT)
         t0 = time.ticks_us()
         while not self._rreg(_ComIrqReg) & (_IRQ_IDLE | _IRQ_TX):
             if time.ticks_diff(time.ticks_us(), t0) > _GUARD_US:
