@@ -270,7 +270,7 @@ class SlotScanner:
             polled = self._turn(_REST, rest, rest_k, 1, step == 0 or always)
             rest = gs[_GS_REST] = (rest + 1) % gs[_GS_REST_GROUPS]
             self._switch(_REST, rest, rest_k, nxt == 0 or always)
-        oldest = -1  # the listed slot holding a tag whose check is most overdue
+        oldest = -1  # the listed slot holding a tag whose check is most overdue (as _overdue)
         skips = self._skips
         on = self._bank.on  # (the listed slots polled were switched on by _switch: this is a guard)
         for i in range(self._nprio):
@@ -348,10 +348,11 @@ class SlotScanner:
 
     def _switch(self, track, group, k, check):
         # A track's fields for its next turn: its listed slots of the group
-        # that turn polls (the empty ones, and those holding tiles when it
-        # checks one), with the k next unlisted ones of the group (_turn's
+        # that turn polls (the empty ones, and when it checks a tile, the
+        # most overdue), with the k next unlisted ones of the group (_turn's
         # plan); every other field it has on goes off first, so that no two
         # neighbours are on together, even for a moment
+        due = self._overdue(group) if check and track else -1
         bank = self._bank
         g = self._groups
         t = self._trk
@@ -362,7 +363,7 @@ class SlotScanner:
         kept = 0
         for i in range(gs[_GS_LIT + track]):
             s = lit[base + i]
-            if t[s] == _LISTED and g[s] == group and (check or not present[s]) and bank.on[s]:
+            if t[s] == _LISTED and g[s] == group and (s == due or not present[s]) and bank.on[s]:
                 lit[base + kept] = s
                 kept += 1
             else:
@@ -371,9 +372,22 @@ class SlotScanner:
         if track:  # the listed slots are the near track's
             for i in range(self._nprio):
                 s = self._prio[i]
-                if g[s] == group and (check or not present[s]):
+                if g[s] == group and (s == due or not present[s]):
                     self._on(track, s)
         self._turn(track, group, k, 0, check)
+
+    def _overdue(self, group):
+        # the listed slot of the group holding a tile whose check is most
+        # overdue, as _zoned_step picks it; -1: none
+        g = self._groups
+        skips = self._skips
+        present = self.present
+        oldest = -1
+        for i in range(self._nprio):
+            s = self._prio[i]
+            if g[s] == group and present[s] and (oldest < 0 or skips[s] > skips[oldest]):
+                oldest = s
+        return oldest
 
     def _on(self, track, s):
         # a field on, kept in its track's list (_switch switches it off)

@@ -59,12 +59,13 @@ print(json.dumps({"lows": lows, "all_high": all(sr.output(j) for j in range(20))
 
 def test_oe_gated_select_shifts_only_when_the_reader_changes() -> None:
     r = run("""
+from bbfw.sim.spi_model import ChainSelect
 bus = SPIBus()
 sr = ShiftRegModel(16)
 bus.clock_into(sr)
 c = HC595(bus, sr.latch_pin, sr.oe_pin, 16)
 w0 = c.writes
-cs = c.cs(9)
+cs = ChainSelect(c, sr.oe_pin, 9)
 seen = []
 for k in range(3):
     cs.value(0)
@@ -73,7 +74,7 @@ for k in range(3):
     cs.value(1)
     seen.append([j for j in range(16) if sr.output(j) == 0])
 loads = c.writes - w0
-c.cs(3).value(0)
+ChainSelect(c, sr.oe_pin, 3).value(0)
 other = [j for j in range(16) if sr.output(j) == 0]
 print(json.dumps({"seen": seen, "loads": loads, "other": other, "after": c.writes - w0}))
 """)

@@ -13,7 +13,6 @@
 #                                      before asking for the next);
 #                                      rows.all_low() drives every row low in
 #                                      one load (an idle matrix read at once)
-#   chain.cs(i)                        Pin-like chip select i, active low
 #   chain.point(i)                     (with /OE) reader i's one-hot pattern
 #                                      latched, outputs still Hi-Z: the /OE
 #                                      pin alone then selects reader i, so a
@@ -24,18 +23,16 @@
 # i % 8 of byte i // 8 in chain.state.  Bytes go out MSB first, the byte for
 # the farthest chip first, so after one write every chip holds its own byte.
 #
-# Chip selects, two wirings:
-# - With /OE wired (recommended): every reader's NSS has a 10k pull-up.  The
-#   chain is loaded once with a one-hot pattern (output i low, the rest high)
-#   while /OE is high (all outputs Hi-Z, pull-ups deselect every reader); then
-#   each select/deselect of reader i is one GPIO write on /OE.  The pattern is
-#   shifted again only when another reader is selected.  Because nothing
-#   latches while /OE is high, the 595 may share SCK/MOSI with the readers'
-#   SPI bus: reader traffic clocks garbage into the shift stage, never into
-#   the outputs.  Cost: a select of a new reader = ceil(count/8) SPI bytes.
-# - Without /OE (tied low): every select and deselect shifts and latches the
-#   whole chain, and the 595 needs its own SPI (or SoftSPI) pins, else the
-#   pattern bytes would reach the reader still selected.
+# Chip selects: /OE wired, every reader's NSS with a 10k pull-up.  The chain
+# is loaded with a one-hot pattern (output i low, the rest high) while /OE is
+# high (all outputs Hi-Z, pull-ups deselect every reader); then each
+# select/deselect of reader i is one GPIO write on /OE.  The pattern is
+# shifted again only when another reader is selected.  Because nothing
+# latches while /OE is high, the 595 may share SCK/MOSI with the readers'
+# SPI bus: reader traffic clocks garbage into the shift stage, never into the
+# outputs.  Cost: a select of a new reader = ceil(count/8) SPI bytes.  (With
+# /OE tied low every select would shift and latch the whole chain, on SPI
+# pins of its own: the firmware does not support that wiring.)
 #
 # MISO release: the MFRC522 tri-states MISO while NSS is high, but several
 # popular RC522 modules do not (level shifters or the chip's interface straps
@@ -95,10 +92,6 @@ class HC595:
         # which is harmless (columns are read only while scanning).
         return Rows(self, n)
 
-    def cs(self, i):
-        # made when asked for: a chain of button rows needs none
-        return ChipSelect(self, i)
-
     def point(self, i):
         # one-hot pattern for reader i; with /OE the outputs stay Hi-Z here.
         # Two bytes change (the last reader's goes high, this one's low), in
@@ -121,45 +114,6 @@ class HC595:
         self._latch.value(0)
         self.writes += 1
         self.selected = i
-
-    def _select(self, i):
-        self.point(i)
-        if self._oe is not None:
-            self._oe.value(0)
-
-    def _deselect(self, i):
-        if self._oe is not None:
-            self._oe.value(1)
-        else:
-            self.set(i, 1)
-            self.latch()
-            self.selected = -1
-
-
-class _PinLike:
-    # output i of a chain; its value() is what the drivers use of machine.Pin
-    def __init__(self, chain, i):
-        self._chain = chain
-        self._i = i
-
-
-class ChipSelect(_PinLike):
-    # Pin-like active-low chip select; value(0) selects reader i
-    def __init__(self, chain, i):
-        super().__init__(chain, i)
-        self._v = 1
-
-    def value(self, v=None):
-        if v is None:
-            return self._v
-        if v:
-            self._chain._deselect(self._i)
-            self._v = 1
-        else:
-            self._chain._select(self._i)
-            self._v = 0
-        return self._v
-
 
 class Rows:
     # HC595.rows: the rows of a matrix scanned one at a time share one pin
@@ -187,8 +141,12 @@ class Rows:
         c.latch()
 
 
-class RowPin(_PinLike):
-    # see HC595.rows
+class RowPin:
+    # see HC595.rows; its value() is what the matrix uses of machine.Pin
+    def __init__(self, chain, i):
+        self._chain = chain
+        self._i = i
+
     def value(self, v=None):
         if v is None:
             return self._chain.get(self._i)

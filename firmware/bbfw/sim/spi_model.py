@@ -20,9 +20,9 @@
 #       field.kill(slot, miso=0x00); field.revive(slot)
 #       field.tag(slot, k); field.engine (the one chip model all readers
 #       share, FieldChip: per-slot tags, dead chips; air-time counters)
-# With chain=True the chip selects are the real HC595 driver's cs objects
-# driving the shift-register model (the /OE-gated wiring); otherwise each
-# reader has its own SimPin.  Sim-only code (unix port).
+# With chain=True the chip selects drive the real HC595 driver and the /OE
+# pin of the shift-register model as the Pico does (ChainSelect); otherwise
+# each reader has its own SimPin.  Sim-only code (unix port).
 from array import array
 
 import time
@@ -248,6 +248,23 @@ class FieldChip(MFRC522Model):
         return time.ticks_diff(time.ticks_us(), self.slot_on_at[s]) >= GUARD_US
 
 
+class ChainSelect:
+    # Pin-like chip select of reader i on an /OE-gated 74HC595 chain, as the
+    # Pico selects it (readers.SharedReaders): the chain pointed at the
+    # reader, then /OE low; /OE high deselects every reader
+    def __init__(self, chain, oe, i):
+        self._chain = chain
+        self._oe = oe
+        self._i = i
+
+    def value(self, v=None):
+        if v is None:
+            return 0 if self._chain.selected == self._i and not self._oe.value() else 1
+        if not v:
+            self._chain.point(self._i)
+        self._oe.value(v)
+
+
 class SimReaderField:
     def __init__(self, count, chain=False, coupling=None, slot_mm=None):
         self.spi = SPIBus()
@@ -266,7 +283,7 @@ class SimReaderField:
             for i in range(count):
                 self.spi.attach(self.engine, self.shift, i, i)
             self.hc595 = HC595(self.spi, self.shift.latch_pin, self.shift.oe_pin, count)
-            self._cs = [self.hc595.cs(i) for i in range(count)]
+            self._cs = [ChainSelect(self.hc595, self.shift.oe_pin, i) for i in range(count)]
         else:
             self._cs = [SimPin(1, self.spi.cs_changed) for _ in range(count)]
             for i in range(count):
