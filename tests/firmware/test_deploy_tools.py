@@ -177,7 +177,7 @@ def test_firmware_bench_allocates_nothing_per_iteration_and_reports_its_figures(
     r = bench.run(args)
     assert r["alloc_per_iteration_bytes"] == 0
     assert r["per_event"]["led_bytes_per_frame"] == 3 * 427
-    assert r["per_event"]["empty_slot_poll"]["spi_bytes"] == 19  # 14 to the reader + 5 to the 595s
+    assert r["per_event"]["empty_slot_poll"]["spi_bytes"] == 22  # 17 to the reader + 5 to the 595s
     assert r["per_event"]["link_bytes_slot_arrival"] == 37
     assert r["frame_rate_fps"] > 0 and r["tag_to_event_ms_worst"] > 0
 

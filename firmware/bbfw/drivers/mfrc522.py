@@ -33,7 +33,7 @@
 # readers are used one at a time), valid until the next operation on any
 # reader; each reader keeps only its bus, chip select and a 16-byte state
 # (its UID, the timer setting, its SELECT frames' CRC_A), so 36 readers cost
-# about 36 small objects.  An empty slot costs 14 SPI bytes (11 us at
+# about 36 small objects.  An empty slot costs 17 SPI bytes (14 us at
 # 10 Mbit/s) plus the chip's 0.175 ms no-answer timer; see docs/benchmarks.md.
 #
 # CRC: the chip's TxCRCEn/RxCRCEn stay off so that the short frames (REQA,
@@ -113,7 +113,8 @@ _MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
 # with the first reader, not at import.  Module globals rather than instance
 # attributes: with 36 readers, each attribute costs a dict slot 36 times.
 _b2 = None  # one register access: address, value
-_b4 = None  # three register reads in one transaction
+_stx = None  # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg read in one transaction
+_st = None  # what they read, shifted by one (the address byte's answer first)
 _tx = None  # FIFO write: address byte, then the frame
 _txv = None  # views of _tx, one per length, each made when first needed
 _rxa = None  # FIFO read: the read address repeated, then 0
@@ -124,9 +125,11 @@ _uidv = None  # views of the shared UID buffer: 4, 7 and 10 bytes
 
 
 def _make_scratch():
-    global _b2, _b4, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _m
+    global _b2, _stx, _st, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _m
     _b2 = bytearray(2)
-    _b4 = bytearray(4)
+    _stx = bytes((0x80 | (_ComIrqReg << 1), 0x80 | (_ErrorReg << 1),
+                  0x80 | (_FIFOLevelReg << 1), 0x80 | (_ControlReg << 1), 0))
+    _st = bytearray(5)
     _tx = bytearray(1 + _MAXTX)
     _tx[0] = (_FIFODataReg << 1) & 0x7E
     txm = memoryview(_tx)
@@ -206,17 +209,6 @@ class MFRC522:
         self._spi.write_readinto(b, b)
         self._cs.value(1)
         return b[1]
-
-    def _rreg3(self, r1, r2, r3):
-        # one transaction: address bytes back to back, answers shifted by one
-        b = _b4
-        b[0] = 0x80 | (r1 << 1)
-        b[1] = 0x80 | (r2 << 1)
-        b[2] = 0x80 | (r3 << 1)
-        b[3] = 0
-        self._cs.value(0)
-        self._spi.write_readinto(b, b)
-        self._cs.value(1)
 
     def _fifo_read(self, n):
         a = _rxa
@@ -331,11 +323,20 @@ class MFRC522:
         MFRC522.rx_len = 0
         t0 = time.ticks_us()
         guard = ticks * 25 + _GUARD_US  # the chip's timer (25 us a tick) must run out first
+        b = _st
+        cs = self._cs
         while True:
             # the clock is read before the IRQs: a last look after the guard has
-            # passed still sees a timer that ran out (the CPU may have been away)
+            # passed still sees a timer that ran out (the CPU may have been away).
+            # The IRQs with ErrorReg, FIFOLevelReg and ControlReg, in one
+            # transaction: when RxIRq is set the answer is complete, and they
+            # describe it (three SPI bytes more a look, one transaction less
+            # an answer)
             late = time.ticks_diff(time.ticks_us(), t0) > guard
-            irq = self._rreg(_ComIrqReg)
+            cs.value(0)
+            self._spi.write_readinto(_stx, b)
+            cs.value(1)
+            irq = b[1]
             if irq == 0xFF:  # MISO floating high: no chip drives it
                 return CHIP_TIMEOUT
             if irq & _IRQ_RX:
@@ -344,17 +345,15 @@ class MFRC522:
                 if irq & _IRQ_ERR:
                     # ErrIRq: some ErrorReg bit is set (datasheet 9.3.1.5); TempErr
                     # shows here, the antenna off and nothing answering
-                    MFRC522.errors |= self._rreg(_ErrorReg)
+                    MFRC522.errors |= b[2]
                 return TIMEOUT
             if late:
                 return CHIP_TIMEOUT
-        self._rreg3(_ErrorReg, _FIFOLevelReg, _ControlReg)
-        b = _b4
-        err = b[1]
+        err = b[2]
         if err:
             MFRC522.errors |= err
-        level = b[2] & 0x7F
-        bits = b[3] & 0x07
+        level = b[3] & 0x7F
+        bits = b[4] & 0x07
         if err & _ERR_FAULTS:
             return PROTOCOL_ERROR
         if level > _MAXRX:
