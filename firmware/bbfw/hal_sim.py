@@ -84,9 +84,9 @@ class PinRows:
     def __getitem__(self, i):
         return self._pins[i]
 
-    def all_low(self):
-        for p in self._pins:
-            p.value(0)
+    def all_low(self, busy):
+        for r in range(len(self._pins)):
+            self._pins[r].value(1 if busy is not None and busy[r] else 0)
 
 
 class ModelMatrix:

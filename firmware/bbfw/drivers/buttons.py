@@ -4,8 +4,9 @@
 #                     stuck_ms=30000, on_error=None)
 #       rows  Pin-like outputs (idle high), a sequence (used by index: rows
 #             may be one pin retargeted, hc595.Rows); when it also has
-#             all_low() (every row driven low at once), an idle matrix is
-#             read in one look (see scan)
+#             all_low(busy) (every row driven low at once but those whose
+#             busy[r] is set; busy None: none is), its quiet rows are read in
+#             one look (see scan)
 #       cols  the column inputs (pull-ups): len(cols) and cols.read(), a bit
 #             per column that reads low (GpioColumns on the Pico;
 #             hal_sim.PinColumns elsewhere)
@@ -109,26 +110,34 @@ class ButtonMatrix:
         return bool(self._flags[key] & _F_DOWN)
 
     def scan(self, now_ms):
-        # An idle matrix (every key up and settled) is read with every row
-        # low at once: no column low, no key pressed, and the scan is one row
-        # load and one column read (on an RP2040 about 1.4 ms less than 15
-        # row selects, taken from every input step's other tasks).  Otherwise
-        # row by row; a row whose columns all read high and whose keys are
-        # all up and settled is skipped after reading it (no key updates).
-        if self._idle and self._all_low is not None:
-            self._all_low()
-            if not self._cols.read():
-                return
+        # The rows whose keys are all up and settled are read at once, every
+        # one of them low together: no column low, no key pressed there.  An
+        # idle matrix then costs one row load and one column read (on an
+        # RP2040 about 1.4 ms less than 15 row selects, taken from every
+        # input step's other tasks), and a key held down its own row's
+        # select and samples.  Otherwise (a key pressed in a quiet row, the
+        # boot scans, rows without all_low) row by row; a row whose columns
+        # all read high and whose keys are all up and settled is skipped
+        # after reading it (no key updates).
         boot = self._scans < self.debounce
+        busy = self._busy
+        quiet = False  # the rows that are not busy read all up
+        if not boot and self._all_low is not None:
+            self._all_low(None if self._idle else busy)
+            quiet = not self._cols.read()
+            if quiet and self._idle:
+                return
         cols = self._cols
         ncols = len(cols)
-        busy = self._busy
         flags = self._flags
         count = self._count
         rows = self._rows
         key = 0
         idle = not boot
         for r in range(len(rows)):
+            if quiet and not busy[r]:
+                key += ncols
+                continue
             row = rows[r]
             row.value(0)
             raw = cols.read()

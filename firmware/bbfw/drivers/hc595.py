@@ -11,8 +11,9 @@
 #                                      load, value(1) is free (one pin object
 #                                      pointed at the row asked for: use it
 #                                      before asking for the next);
-#                                      rows.all_low() drives every row low in
-#                                      one load (an idle matrix read at once)
+#                                      rows.all_low(busy) drives every row
+#                                      low in one load but those busy[r] names
+#                                      (the quiet rows of a matrix read at once)
 #   chain.point(i)                     (with /OE) reader i's one-hot pattern
 #                                      latched, outputs still Hi-Z: the /OE
 #                                      pin alone then selects reader i, so a
@@ -131,13 +132,18 @@ class Rows:
         self._pin._i = i
         return self._pin
 
-    def all_low(self):
-        # every output low (the chain drives the rows alone): a key down
-        # anywhere pulls its column low, through its diode
+    def all_low(self, busy):
+        # every row low but those whose busy[r] is set (busy None: every
+        # row; the chain drives the rows alone): a key down in any of them
+        # pulls its column low, through its diode
         c = self._pin._chain
         st = c.state
         for k in range(len(st)):
             st[k] = 0
+        if busy is not None:
+            for r in range(self._n):
+                if busy[r]:
+                    c.set(r, 1)
         c.latch()
 
 

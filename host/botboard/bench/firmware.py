@@ -158,12 +158,15 @@ def op_costs(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: flo
 
 
 def schedule_costs(fig: dict[str, Any], counts: dict[str, Any], k: float,
-                   link_us: float) -> dict[str, float]:
+                   link_us: float, key_held: bool = False) -> dict[str, float]:
     """op_costs under the field groups: a step's field plans and rotations (beyond its
     polls' bookkeeping, which each poll carries) priced once a step, with the other tasks
-    that mark the step's end in the recorded trace."""
+    that mark the step's end in the recorded trace; with key_held, every matrix scan is
+    one with a button held down (row by row) instead of an idle matrix's one look."""
     cost = op_costs(fig, counts, k, link_us)
     cost[sw.OTHER_TASKS] += counts["zoned_step_extra_us"] * k
+    if key_held:
+        cost[sw.OTHER_TASKS] += (counts["buttons_scan_held_us"] - counts["buttons_scan_us"]) * k
     return cost
 
 
@@ -254,15 +257,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     leds = layout.led_count
     fields: dict[str, Any] = {"skipped": "the layout gives no slot places: every field stays on"}
     if recorded is not None:
+        def on(loop: float) -> dict[str, Any]:
+            k = loop / loop_us
+            out = scheduled(recorded, layout.slot_count, schedule_costs(fig, counts, k, USB_FRAME_US))
+            held = scheduled(recorded, layout.slot_count,
+                             schedule_costs(fig, counts, k, USB_FRAME_US, key_held=True))
+            out["with_a_key_held"] = {"acting_ms": held["acting_ms"], "any_slot_ms": held["any_slot_ms"]}
+            return out
         fields = {
-            "rp2040": scheduled(recorded, layout.slot_count,
-                                schedule_costs(fig, counts, args.pico_loop_us / loop_us, USB_FRAME_US)),
-            "rp2350": scheduled(recorded, layout.slot_count,
-                                schedule_costs(fig, counts, args.pico2_loop_us / loop_us, USB_FRAME_US)),
+            "rp2040": on(args.pico_loop_us),
+            "rp2350": on(args.pico2_loop_us),
             "note": "the firmware's own poll order under its field groups, recorded in the simulated "
                     "board (bench/scan_trace.py) and priced with op_ms, a step's field plans "
                     "(zoned_step_extra_us) with its other tasks; the guard time (5.1 ms after a zone's "
-                    "field comes on) included where other work does not cover it"}
+                    "field comes on) included where other work does not cover it; with_a_key_held: "
+                    "every button scan in the wait a held key's (row by row)"}
     return {
         "layout": layout.id, "leds": leds, "slots": layout.slot_count,
         # the Pico's figures: 32-bit port, board only (docs/benchmarks.md)
@@ -320,6 +329,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "render_frame_us_here": fig["time_us"]["render_frame_all_animated"],
             "input_step_us_here_with_chip_models": fig["time_us"]["input_step"],
             "buttons_scan_us_here": counts["buttons_scan_us"],
+            "buttons_scan_key_held_us_here": counts["buttons_scan_held_us"],
             "zoned_step_extra_us_here": round(counts["zoned_step_extra_us"], 2),
         },
     }
