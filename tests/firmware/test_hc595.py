@@ -14,6 +14,12 @@ from bbfw.drivers.hc595 import HC595
 class Rec:   # records what goes out on the wire
     def __init__(s): s.sent = []
     def write(s, b): s.sent.append(bytes(b).hex())
+
+def oe_chain(n):   # a chain of n outputs with /OE wired, on the bus and shift-register models
+    bus = SPIBus()
+    sr = ShiftRegModel(n)
+    bus.clock_into(sr)
+    return bus, sr, HC595(bus, sr.latch_pin, sr.oe_pin, n)
 """
 
 
@@ -60,10 +66,7 @@ print(json.dumps({"lows": lows, "all_high": all(sr.output(j) for j in range(20))
 def test_oe_gated_select_shifts_only_when_the_reader_changes() -> None:
     r = run("""
 from bbfw.sim.spi_model import ChainSelect
-bus = SPIBus()
-sr = ShiftRegModel(16)
-bus.clock_into(sr)
-c = HC595(bus, sr.latch_pin, sr.oe_pin, 16)
+bus, sr, c = oe_chain(16)
 w0 = c.writes
 cs = ChainSelect(c, sr.oe_pin, 9)
 seen = []
@@ -85,10 +88,7 @@ print(json.dumps({"seen": seen, "loads": loads, "other": other, "after": c.write
 
 def test_point_latches_one_reader_low_at_a_time_across_chips_with_outputs_off() -> None:
     r = run("""
-bus = SPIBus()
-sr = ShiftRegModel(36)
-bus.clock_into(sr)
-c = HC595(bus, sr.latch_pin, sr.oe_pin, 36)
+bus, sr, c = oe_chain(36)
 seen = []
 for i in (5, 5, 13, 35, 0, 8, 7, 35):
     c.point(i)
