@@ -105,7 +105,8 @@ _GS_COLOURS = const(7)
 _GS_MOST = const(8)
 _GS_OTHERS = const(9)  # and 10: the rest track, the near track has unlisted slots
 _GS_LIT = const(11)  # and 12: how many fields each track has on (SlotScanner._lit)
-_GS_CURSORS = const(13)
+_GS_DUE = const(13)  # the tile the near track's next turn checks (255: none)
+_GS_CURSORS = const(14)
 _UNPLANNED = const(255)  # _GS_STEP after a new priority list
 
 
@@ -236,6 +237,7 @@ class SlotScanner:
             gs[i] = 0
         gs[_GS_NEAR] = gs[_GS_REST] = 0
         gs[_GS_LIT] = gs[_GS_LIT + 1] = 0
+        gs[_GS_DUE] = 255
         gs[_GS_STEP] = _UNPLANNED
         for s in range(n):
             # the new tracks' groups may differ from the old: no two
@@ -270,7 +272,6 @@ class SlotScanner:
             polled = self._turn(_REST, rest, rest_k, 1, step == 0 or always)
             rest = gs[_GS_REST] = (rest + 1) % gs[_GS_REST_GROUPS]
             self._switch(_REST, rest, rest_k, nxt == 0 or always)
-        oldest = -1  # the listed slot holding a tag whose check is most overdue (as _overdue)
         skips = self._skips
         on = self._bank.on  # (the listed slots polled were switched on by _switch: this is a guard)
         for i in range(self._nprio):
@@ -279,19 +280,18 @@ class SlotScanner:
                 continue
             if self.present[s]:
                 if skips[s] < 255:
-                    skips[s] += 1
-                if oldest < 0 or skips[s] > skips[oldest]:
-                    oldest = s
+                    skips[s] += 1  # (_overdue's order)
                 continue
             if not on[s]:
                 self._on(_NEAR, s)
             self._poll(s)
             polled += 1
-        if oldest >= 0 and step == 2:
-            skips[oldest] = 0
-            if not on[oldest]:
-                self._on(_NEAR, oldest)
-            self._poll(oldest)
+        due = gs[_GS_DUE]  # the tile this turn checks, planned by _switch
+        if due != 255 and step == 2:
+            skips[due] = 0
+            if not on[due]:
+                self._on(_NEAR, due)
+            self._poll(due)
             polled += 1
         else:
             polled += self._turn(_NEAR, near, near_k, 1, step == 2)
@@ -353,6 +353,8 @@ class SlotScanner:
         # plan); every other field it has on goes off first, so that no two
         # neighbours are on together, even for a moment
         due = self._overdue(group) if check and track else -1
+        if track:
+            self._gs[_GS_DUE] = due if due >= 0 else 255
         bank = self._bank
         g = self._groups
         t = self._trk
@@ -378,7 +380,7 @@ class SlotScanner:
 
     def _overdue(self, group):
         # the listed slot of the group holding a tile whose check is most
-        # overdue, as _zoned_step picks it; -1: none
+        # overdue; -1: none
         g = self._groups
         skips = self._skips
         present = self.present

@@ -74,6 +74,10 @@ _TReloadRegH = const(0x2C)  # timer reload value, high byte
 _TReloadRegL = const(0x2D)  # timer reload value, low byte
 _VersionReg = const(0x37)  # chip version
 
+# _start's first writes, (address << 1, value): CommandReg Idle, ComIrqReg
+# every flag cleared, FIFOLevelReg flushed (a constant: no global, no object)
+_SETUP = const(b"\x02\x00\x08\x7f\x14\x80")
+
 # Commands (datasheet 10.3)
 _CMD_IDLE = const(0x00)
 _CMD_TRANSMIT = const(0x04)
@@ -114,7 +118,6 @@ _MAXRX = const(24)  # longest answer: READ, 16 bytes + CRC
 # attributes: with 36 readers, each attribute costs a dict slot 36 times.
 _b2 = None  # one register access: address, value
 _stx = None  # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg read in one transaction
-_w = None  # _start's register writes: (address, value) pairs
 _st = None  # what they read, shifted by one (the address byte's answer first)
 _tx = None  # FIFO write: address byte, then the frame
 _txv = None  # views of _tx, one per length, each made when first needed
@@ -126,12 +129,8 @@ _uidv = None  # views of the shared UID buffer: 4, 7 and 10 bytes
 
 
 def _make_scratch():
-    global _b2, _stx, _st, _w, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _m
+    global _b2, _stx, _st, _tx, _txv, _rxa, _rxv, _rxav, _uidv, _m
     _b2 = bytearray(2)
-    # idle, every IRQ flag cleared, the FIFO flushed; the command and
-    # BitFramingReg filled in by _start
-    _w = bytearray((_CommandReg << 1, _CMD_IDLE, _ComIrqReg << 1, _IRQ_ALL,
-                    _FIFOLevelReg << 1, 0x80, _CommandReg << 1, 0, _BitFramingReg << 1, 0))
     _stx = bytes((0x80 | (_ComIrqReg << 1), 0x80 | (_ErrorReg << 1),
                   0x80 | (_FIFOLevelReg << 1), 0x80 | (_ControlReg << 1), 0))
     _st = bytearray(5)
@@ -281,27 +280,26 @@ class MFRC522:
     def _start(self, n, cmd, framing=0):
         # the command stopped, its IRQs cleared, the FIFO flushed and loaded
         # with frame[:n], then cmd, and for Transceive BitFramingReg (with
-        # StartSend): six transactions in one call, from a table (each _wreg
-        # call costs a Pico's interpreter more than its SPI bytes)
-        w = _w
-        w[7] = cmd
-        w[9] = framing
+        # StartSend): six transactions in one call (each _wreg call costs a
+        # Pico's interpreter more than its SPI bytes)
         b = _b2
         cs = self._cs
         spi = self._spi
-        v = _txv[n]
-        if v is None:
-            v = _txv[n] = _m[0][: 1 + n]
-        for i in range(0, 10 if framing else 8, 2):
-            if i == 6:  # after the flush: the frame into the FIFO
-                cs.value(0)
-                spi.write(v)
-                cs.value(1)
-            b[0] = w[i]
-            b[1] = w[i + 1]
+        for i in range(0, 6, 2):
+            b[0] = _SETUP[i]
+            b[1] = _SETUP[i + 1]
             cs.value(0)
             spi.write(b)
             cs.value(1)
+        v = _txv[n]
+        if v is None:
+            v = _txv[n] = _m[0][: 1 + n]
+        cs.value(0)
+        spi.write(v)
+        cs.value(1)
+        self._wreg(_CommandReg, cmd)
+        if framing:
+            self._wreg(_BitFramingReg, framing)
 
     def _transceive(self, n, last_bits=0, rx_align=0, ticks=_TICKS_SHORT):
         # Sends frame[:n] (last byte holds last_bits bits if non-zero) and
