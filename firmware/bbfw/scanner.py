@@ -553,14 +553,16 @@ class SlotScanner:
                 return
         uid = self._stored(s)
         n = len(uid)
-        last = uid[n - 1]
+        first = uid[1]
         b = self._uid
         lens = self._uidlen
         present = self.present
         for t in range(self.slots):
-            # the UID's last byte first: serial numbers differ there, and a
-            # dozen tiles' whole UIDs compared cost an RP2040 about 0.6 ms
-            if (present[t] and lens[t] == n and b[t * _UID_MAX + n - 1] == last
+            # the first serial byte before the whole UID (a dozen tiles' whole
+            # UIDs compared cost an RP2040 about 0.6 ms): NXP's serial numbers
+            # change fastest there, while a roll's tags often share the last
+            # bytes (28 80)
+            if (present[t] and lens[t] == n and b[t * _UID_MAX + 1] == first
                     and t != s and self._same(t, uid)):
                 # one tile heard by two readers: a fault, never a second tile
                 # (the host's words for SLOT_CROSS say what to do)
