@@ -74,19 +74,27 @@ class PinColumns:
 
 
 class PinRows:
-    # a matrix's row pins, with all_low() as hc595.Rows has it
+    # a matrix's row pins, with all_low(busy) as hc595.Rows has it: a row
+    # asked for after it finds the others high again (on the 595 chain a
+    # row's load raises the others)
     def __init__(self, pins):
         self._pins = pins
+        self._low = False
 
     def __len__(self):
         return len(self._pins)
 
     def __getitem__(self, i):
+        if self._low:
+            self._low = False
+            for p in self._pins:
+                p.value(1)
         return self._pins[i]
 
     def all_low(self, busy):
         for r in range(len(self._pins)):
             self._pins[r].value(1 if busy is not None and busy[r] else 0)
+        self._low = True
 
 
 class ModelMatrix:
@@ -95,7 +103,8 @@ class ModelMatrix:
     def __init__(self, keys, cols=8):
         self.cols = cols
         self.down = bytearray(keys)
-        self.rows = PinRows([SimPin(1) for _ in range((keys + cols - 1) // cols)])
+        self.row_pins = [SimPin(1) for _ in range((keys + cols - 1) // cols)]
+        self.rows = PinRows(self.row_pins)
         self.col_pins = [_ColumnPin(self, c) for c in range(cols)]
 
 
@@ -106,9 +115,9 @@ class _ColumnPin:
 
     def value(self, v=None):
         m = self._m
-        for r in range(len(m.rows)):
+        for r in range(len(m.row_pins)):
             key = r * m.cols + self._c
-            if key < len(m.down) and m.down[key] and not m.rows[r].value():
+            if key < len(m.down) and m.down[key] and not m.row_pins[r].value():
                 return 0
         return 1
 

@@ -290,6 +290,6 @@ class SharedReaders:
     def __getitem__(self, slot):
         d = self._driver
         self._chain.point(slot)
-        d._u = self._states  # MFRC522.use_state, without a call: every register access comes here
+        d._u = self._states  # (MFRC522.__init__ says why: a state by offset in one buffer)
         d._o = STATE_BYTES * slot
         return d

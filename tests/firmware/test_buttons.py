@@ -221,3 +221,34 @@ print(json.dumps({"len": len(cols), "runs": cols._runs, "per_scan": (len(mem.rea
     assert r["len"] == 8 and r["runs"] == [[10, 0x3F, 0], [26, 0x3, 6]]
     assert r["addrs"] == [0xD0000004] and r["per_scan"] == 6  # one read a row
     assert sorted(r["ev"]) == [[3 * 8 + 7, 1], [3 * 8 + 7, 2], [5 * 8 + 0, 1], [5 * 8 + 0, 2]]
+
+
+def test_the_simulated_boards_matrix_reads_its_quiet_rows_at_once_without_ghosts() -> None:
+    # hal_sim's row pins (PinRows) on the model matrix, as the simulated board scans them:
+    # after the quiet rows' look, a row read alone sees only its own keys
+    out = run_mpy("""
+import json
+from bbfw.drivers.buttons import ButtonMatrix
+from bbfw.hal_sim import ModelMatrix, PinColumns
+mx = ModelMatrix(24)
+ev = []
+bm = ButtonMatrix(mx.rows, PinColumns(mx.col_pins), lambda k, a: ev.append([k, a]))
+t = 0
+def scans(n):
+    global t
+    for _ in range(n):
+        bm.scan(t)
+        t += 8
+scans(5)
+mx.down[2] = 1
+scans(3)
+mx.down[17] = 1                  # a second key, another row, while the first is held
+scans(3)
+mx.down[2] = 0
+scans(5)
+mx.down[17] = 0
+scans(5)
+print(json.dumps(ev))
+""")
+    ev = json.loads(out.strip().splitlines()[-1])
+    assert ev == [[2, 1], [17, 1], [2, 2], [17, 2]]

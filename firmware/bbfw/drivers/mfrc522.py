@@ -12,7 +12,8 @@
 #   r.antenna(on)            RF field on/off (off also resets every tag)
 #   r.overheated() -> bool   ErrorReg TempErr now: the chip switched its antenna
 #                            drivers off (antenna(True) once it has cooled)
-#   r.use_state(buf, off)    keep this reader's state in a shared buffer
+#   r._u, r._o               its state's buffer and offset: readers.SharedReaders
+#                            points one object at each reader's in turn
 #   MFRC522.errors           ErrorReg bits seen since the owner last cleared it
 #                            (TempErr, CollErr; CRCErr for an answer whose
 #                            CRC_A the protocol layer refused); 0 when all was clean
@@ -184,17 +185,12 @@ class MFRC522:
         # this reader's own state, _u[_o:_o + STATE_BYTES]: UID bytes 0..9,
         # UID level (0/1/2) at 10, the timer now in the chip at 11 (0
         # unknown, else its ticks' low byte), the CRC_A of its SELECT
-        # frames at cascade levels 1 and 2 at 12..15 (kept for reselect)
+        # frames at cascade levels 1 and 2 at 12..15 (kept for reselect).
+        # readers.SharedReaders sets both to drive several readers in turn,
+        # each state a part of one buffer (an offset, not a view per reader:
+        # 36 views would cost about 0.7 KB of the heap)
         self._u = bytearray(STATE_BYTES)
         self._o = 0
-
-    def use_state(self, buf, offset):
-        # keep this reader's state at buf[offset:offset + STATE_BYTES] (one
-        # buffer for every reader): one object can then drive several readers
-        # in turn, each with its own state (hal_rp2.SharedReaders); an offset,
-        # not a view per reader: 36 views would cost about 0.7 KB of the heap
-        self._u = buf
-        self._o = offset
 
     # --- register access -------------------------------------------------
     def _wreg(self, reg, val):
