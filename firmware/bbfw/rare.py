@@ -158,7 +158,7 @@ def write_payload(bank, slot, payload):
     if st != OK:
         bank._selected[slot] = 0
     if d.errors:
-        bank._count(slot)  # (before the fields come back on: the shared driver points elsewhere then)
+        bank._count(slot)
     bank.status[slot] = st
     if g is not None and not was_on:
         bank.field(slot, False)  # as the scanner left it: it switches only the fields it knows on

@@ -223,13 +223,12 @@ class MFRC522:
         a[n] = 0x80 | (_FIFODataReg << 1)
 
     def _timer(self, ticks):
-        # the reload is written only when this reader's timer changes; the
-        # low byte tells the driver's timers apart (6, 20, 480: 224)
-        o = self._o + 11
-        if ticks & 0xFF != self._u[o]:
-            self._wreg(_TReloadRegH, ticks >> 8)
-            self._wreg(_TReloadRegL, ticks & 0xFF)
-            self._u[o] = ticks & 0xFF
+        # the reload written, and kept in the reader's state: _transceive
+        # writes it only when this reader's timer changes (the low byte
+        # tells the driver's timers apart: 6, 20, 480 is 224)
+        self._wreg(_TReloadRegH, ticks >> 8)
+        self._wreg(_TReloadRegL, ticks & 0xFF)
+        self._u[self._o + 11] = ticks & 0xFF
 
     # --- chip control ----------------------------------------------------
     def version(self):
@@ -300,7 +299,7 @@ class MFRC522:
     def _transceive(self, n, last_bits=0, rx_align=0, ticks=_TICKS_SHORT):
         # Sends frame[:n] (last byte holds last_bits bits if non-zero) and
         # receives into answer[:rx_len]; returns a status.
-        if ticks & 0xFF != self._u[self._o + 11]:  # (_timer's test, without its call)
+        if ticks & 0xFF != self._u[self._o + 11]:  # tested here: no call when unchanged
             self._timer(ticks)
         self._start(n, _CMD_TRANSCEIVE, 0x80 | (rx_align << 4) | last_bits)
         MFRC522.rx_len = 0

@@ -257,9 +257,7 @@ class ChainSelect:
         self._oe = oe
         self._i = i
 
-    def value(self, v=None):
-        if v is None:
-            return 0 if self._chain.selected == self._i and not self._oe.value() else 1
+    def value(self, v):
         if not v:
             self._chain.point(self._i)
         self._oe.value(v)
