@@ -10,7 +10,7 @@ import time
 import asyncio
 from bbshared import messages as m
 
-from .ntag import FAULTS
+from . import hands
 
 _HOLD_MS = {"click": 80, "long": 1200}  # how long a click or a long press holds the key
 _SEEN_MS = 10000  # longest wait for the scanner to see a key go down or up
@@ -113,27 +113,10 @@ async def _flood(board, count):
 
 def _control(hal, board, req):
     op = req.get("op")
-    if op == "place":
-        payload = req.get("payload")
-        fault = req.get("fault", "none")  # a noisy tag: ntag.FAULTS
-        if fault not in FAULTS:
-            raise ValueError("fault must be one of %s" % ", ".join(FAULTS))
-        data = bytes.fromhex(payload) if payload else None
-        # every reader that hears this slot (the wiring faults: sim/faults.py)
-        for reader in hal.faults.readers_hearing(req["slot"]):
-            if req.get("stack"):  # laid on the tag already there: two in the field
-                hal.field.add_second_tag(reader, bytes.fromhex(req["uid"]), data)
-            else:
-                hal.field.place(reader, bytes.fromhex(req["uid"]), data, FAULTS[fault])
-    elif op == "remove":
-        for reader in hal.faults.readers_hearing(req["slot"]):
-            hal.field.remove(reader)
-    elif op == "heat":  # the slot's reader overheats (hot true) or cools (false)
-        hal.field.overheat(req["slot"], req.get("hot", True))
-    elif op == "tag":  # what the tag on a slot holds in its payload pages (tests)
-        tag = hal.field.tag(hal.faults.readers_hearing(req["slot"])[0])
-        return {"ok": True, "payload": bytes(tag.byte(16 + i) for i in range(16)).hex()}
-    elif op == "button":  # action: press, release, or click / long (press, then release)
+    reply = hands.tile_op(hal.field, hal.faults, req)
+    if reply is not None:
+        return reply
+    if op == "button":  # action: press, release, or click / long (press, then release)
         _press(hal, board, req["button"], req.get("action", "click"))
     elif op == "touch":
         _press(hal, board, hal.config["buttons"] + req["cell"], req.get("action", "click"))

@@ -128,6 +128,18 @@ class SimBoard:
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> None:
+        self.proc = self._launch()
+        quota.release(self.proc.pid)  # the firmware stands for the Pico: a Pi-class host's quota is not its
+        try:
+            self.plug()
+        except BaseException:
+            self.stop()  # no firmware left running without its launcher
+            raise
+        threading.Thread(target=self._board_to_host, daemon=True).start()
+        threading.Thread(target=self._host_to_board, daemon=True).start()
+
+    def _launch(self) -> subprocess.Popen[bytes]:
+        """The firmware's process, its stdin and stdout the serial line: the unix port."""
         config = self.workdir / "board.json"
         # with the readers' places and the coupling model: tiles are heard by distance
         config.write_text(json.dumps(self.layout.sim_config()))
@@ -144,17 +156,9 @@ class SimBoard:
         faults = self.workdir / "faults.json"
         faults.write_text(json.dumps(self.faults))
         args.append(str(faults))
-        self.proc = subprocess.Popen(
+        return subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={heap_size(self.layout.slot_count)}", str(firmware / "main.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
-        quota.release(self.proc.pid)  # the firmware stands for the Pico: a Pi-class host's quota is not its
-        try:
-            self.plug()
-        except BaseException:
-            self.stop()  # no firmware left running without its launcher
-            raise
-        threading.Thread(target=self._board_to_host, daemon=True).start()
-        threading.Thread(target=self._host_to_board, daemon=True).start()
 
     def plug(self) -> None:
         self.master, self.slave = os.openpty()

@@ -1,0 +1,96 @@
+"""``ChipBoard``: the simulated board with the emulated Pico in place of the unix port.
+
+Everything the host meets is the simulated board's (board/sim.py): the serial line on a
+pty that pyserial opens, the pacing, damage and unplugging of the relay, and a control
+socket on 127.0.0.1 with the same ops for tiles and buttons. Behind them, node runs
+rp2040js with MicroPython's rp2 image, the firmware deployed on its flash filesystem
+(flash.py), and the chip models on its pins (node/board.mjs).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..board import firmware_build
+from ..board.sim import SimBoard
+from ..hardware.generate_layouts import PINS
+from ..resources import ROOT
+from . import flash, image
+
+NODE_DIR = Path(__file__).with_name("node")
+
+
+class ChipError(RuntimeError):
+    """The emulated Pico cannot start; the message says what to install or fix."""
+
+
+def node_binary() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise ChipError("the emulated Pico runs in node, which is not installed: install "
+                        "Node.js 18 or newer (Debian: apt-get install nodejs npm), then bash .ci/setup")
+    if not (NODE_DIR / "node_modules" / "rp2040js").is_dir():
+        raise ChipError(f"the emulator is not installed in {NODE_DIR}: run bash .ci/setup "
+                        f"(or: cd {NODE_DIR} && npm ci)")
+    return node
+
+
+class ChipBoard(SimBoard):
+    """The board as MicroPython's rp2 build on an emulated RP2040 runs it.
+
+    ``deployed=False`` starts a Pico that never had the firmware (an empty filesystem);
+    ``safe_mode`` holds GP28 low at power-on.
+    """
+
+    def __init__(self, layout: str = "ttb-small", baud: int | None = None,
+                 link_path: str | None = None, control_port: int | None = None,
+                 deployed: bool = True, safe_mode: bool = False, check_image: bool = True) -> None:
+        super().__init__(layout, baud, link_path, control_port=control_port)
+        self.deployed = deployed
+        self.safe_mode = safe_mode
+        self.check_image = check_image
+        self.resets: list[str] = []  # why the emulated Pico restarted, in order
+        self.log: list[str] = []  # what the emulator said on stderr (the last lines)
+
+    def _launch(self) -> subprocess.Popen[bytes]:
+        node = node_binary()
+        try:
+            rp2 = image.locate(self.check_image)
+        except image.ImageError as err:
+            raise ChipError(str(err)) from None
+        spec: dict[str, Any] = {
+            "image": str(rp2.firmware), "bootrom": str(rp2.bootrom), "flash": None,
+            "fs_offset": flash.FS_OFFSET, "config": self.layout.sim_config(),
+            "pins": self.layout.board_config().get("pins") or PINS,
+            "models": [[str(ROOT / "firmware" / "bbfw"), "/lib/bbfw"],
+                       [str(ROOT / "shared" / "bbshared"), "/lib/bbshared"]],
+            "control_port": self.control_port, "safe_mode": self.safe_mode}
+        if self.deployed:
+            fs = self.workdir / "littlefs.img"
+            fs.write_bytes(flash.image(firmware_build.build(board_only=True), self.layout.board_config()))
+            spec["flash"] = str(fs)
+        path = self.workdir / "chip.json"
+        path.write_text(json.dumps(spec))
+        proc = subprocess.Popen([node, str(NODE_DIR / "board.mjs"), str(path)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        threading.Thread(target=self._read_stderr, args=(proc,), daemon=True).start()
+        return proc
+
+    def _read_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stderr is not None
+        for raw in proc.stderr:
+            line = raw.decode("utf-8", "replace").rstrip()
+            if line.startswith('{"reset"'):
+                self.resets.append(json.loads(line)["reset"])
+            self.log = (self.log + [line])[-50:]
+            print(f"emulated Pico: {line}", file=sys.stderr, flush=True)
+
+    def last_words(self) -> str:
+        said = super().last_words()
+        return said or (":\n" + "\n".join(self.log[-10:]) if self.log else "")
