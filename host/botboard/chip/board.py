@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,9 @@ from ..resources import ROOT
 from . import flash, image
 
 NODE_DIR = Path(__file__).with_name("node")
+# How long the emulated Pico may take to bring up its USB: a second on a quiet host, but the
+# emulator shares the host's cores (a loaded machine runs it several times slower)
+USB_PATIENCE_S = 300.0
 
 
 class ChipError(RuntimeError):
@@ -57,6 +61,7 @@ class ChipBoard(SimBoard):
         self.check_image = check_image
         self.resets: list[str] = []  # why the emulated Pico restarted, in order
         self.log: list[str] = []  # what the emulator said on stderr (the last lines)
+        self._usb_up = threading.Event()
 
     def _launch(self) -> subprocess.Popen[bytes]:
         node = node_binary()
@@ -88,8 +93,23 @@ class ChipBoard(SimBoard):
             line = raw.decode("utf-8", "replace").rstrip()
             if line.startswith('{"reset"'):
                 self.resets.append(json.loads(line)["reset"])
+            elif line.startswith('{"usb"'):
+                self._usb_up.set()
+                continue
             self.log = (self.log + [line])[-50:]
             print(f"emulated Pico: {line}", file=sys.stderr, flush=True)
+
+    def plug(self) -> None:
+        # the port appears when the Pico's USB device is up, as /dev/ttyACM0 does: MicroPython
+        # starts USB early in its boot, a few host seconds into the emulation
+        deadline = time.monotonic() + USB_PATIENCE_S
+        while not self._usb_up.wait(0.2):
+            if self.proc is not None and self.proc.poll() is not None:
+                raise ChipError(f"the emulated Pico stopped before its USB came up{self.last_words()}")
+            if time.monotonic() > deadline:
+                raise ChipError(f"the emulated Pico did not bring up its USB in {USB_PATIENCE_S:g} s"
+                                f"{self.last_words()}")
+        super().plug()
 
     def last_words(self) -> str:
         said = super().last_words()

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ..board import layouts
+
+if TYPE_CHECKING:
+    from ..board.sim import SimBoard
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +31,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stall", type=float, default=0.0, metavar="RATE",
                    help="for tests: hold back this share of the link's chunks 20-400 ms (e.g. 0.01)")
     add_fault_argument(p)
+    add_chip_argument(p)
+    p.add_argument("--blank", action="store_true",
+                   help="with --chip: a Pico that never had the firmware (MicroPython's REPL, "
+                   "an empty filesystem: what `botboard deploy` meets on a new board)")
+    p.add_argument("--safe-mode", action="store_true",
+                   help="with --chip: hold the safe-mode button (GP28) at power-on")
     p.set_defaults(func=_run)
+
+
+def add_chip_argument(p: argparse.ArgumentParser) -> None:
+    """--chip, for the commands that start the simulated board."""
+    p.add_argument("--chip", choices=["rp2040"], default=None,
+                   help="run the firmware on MicroPython's own rp2 build in an emulated RP2040 "
+                   "(rp2040js) instead of the unix port: slower, closer to a Pico "
+                   "(docs/firmware.md)")
 
 
 def add_fault_argument(p: argparse.ArgumentParser) -> None:
@@ -41,12 +59,36 @@ def add_fault_argument(p: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from ..board.layouts import LayoutError
-    from ..board.sim import SimBoard, serve
+    from ..board.sim import serve
     from . import CliError
 
+    from ..chip.board import ChipError
+
     try:
-        board = SimBoard(args.layout, args.baud, args.link, args.damage, args.control_port,
-                         args.hardware, args.stall, args.fault)
+        board = make_board(args)
     except LayoutError as err:  # (a FaultError is one too)
         raise CliError(str(err)) from err
-    return serve(board)
+    try:
+        return serve(board)
+    except ChipError as err:
+        raise CliError(str(err)) from None
+
+
+def make_board(args: argparse.Namespace) -> SimBoard:
+    """The simulated board the flags ask for: the unix port's, or with --chip the emulated Pico."""
+    from ..board.sim import SimBoard
+    from . import CliError
+
+    if not getattr(args, "chip", None):
+        return SimBoard(args.layout, args.baud, args.link, args.damage, args.control_port,
+                        args.hardware, args.stall, args.fault)
+    unsupported = [flag for flag, value in (("--damage", args.damage), ("--stall", args.stall),
+                                            ("--hardware", args.hardware), ("--fault", args.fault))
+                   if value]
+    if unsupported:
+        raise CliError(f"{', '.join(unsupported)} work on the unix-port board only, not yet with "
+                       "--chip rp2040: leave --chip out to use them")
+    from ..chip.board import ChipBoard
+
+    return ChipBoard(args.layout, args.baud, args.link, args.control_port,
+                     deployed=not args.blank, safe_mode=args.safe_mode)

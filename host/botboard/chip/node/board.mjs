@@ -40,10 +40,14 @@ const HOLD_MS = { click: 80, long: 1200 }; // as the unix-port board's control s
 // The emulator's warnings (registers it does not model, such as the QSPI pads
 // the boot code sets up) are counted, not printed; its errors are printed.
 const unmodelled = new Map();
+console.warn = (...args) => logger.warn("console", args.join(" ")); // rp2040js warns through it too
 const logger = {
   debug() {}, info() {},
   warn: (tag, msg) => unmodelled.set(`${tag}: ${msg}`, (unmodelled.get(`${tag}: ${msg}`) || 0) + 1),
-  error: (tag, msg) => process.stderr.write(`rp2040js ${tag}: ${msg}\n`),
+  error: (tag, msg) => {
+    if (!unmodelled.has(`${tag}: ${msg}`)) process.stderr.write(`rp2040js ${tag}: ${msg}\n`); // once each
+    logger.warn(tag, msg);
+  },
 };
 
 const image = fs.readFileSync(spec.image);
@@ -101,6 +105,7 @@ function wireSerial(b) {
     }
     read(endpoint, size);
   };
+  cdc.onDeviceConnected = () => process.stderr.write(JSON.stringify({ usb: "connected" }) + "\n");
   cdc.onSerialData = (data) => {
     stats.cdcOut += data.length;
     process.stdout.write(Buffer.from(data));

@@ -13,7 +13,10 @@
 // instruction when the emulated clock reaches it: one instruction and its
 // delay cycles take (1 + delay) x CLKDIV system cycles (RP2040 datasheet
 // 3.5.5), so the WS2812 waveform on the pin has the program's real timing.
-// A machine stalled on an empty TX FIFO waits without being stepped.
+// A machine stalled on an empty TX FIFO waits without being stepped, and the
+// machines are looked at only when one is due or something woke them (a push
+// into a TX FIFO, a write to a PIO's registers): most core instructions cost
+// one comparison more.
 const SYS_HZ = 125_000_000; // the Pico's system clock as MicroPython sets it
 const CYCLE_NS = 1e9 / SYS_HZ;
 const BATCH = 200_000; // core instructions between looks at the host's I/O
@@ -25,9 +28,26 @@ export class Runner {
     this.stopped = true;
     this.edgeNs = 0;
     this.machines = [];
+    this.dueNs = Infinity; // the next PIO instruction due
+    this.woken = true; // something may have started or fed a machine
+    const wake = () => {
+      this.woken = true;
+    };
     for (const pio of mcu.pio) {
       pio.run = () => {}; // its own timer loop: replaced by ours
-      for (const sm of pio.machines) this.machines.push({ pio, sm, nextNs: 0 });
+      const write = pio.writeUint32.bind(pio);
+      pio.writeUint32 = (offset, value) => {
+        write(offset, value);
+        wake();
+      };
+      for (const sm of pio.machines) {
+        const push = sm.txFIFO.push.bind(sm.txFIFO);
+        sm.txFIFO.push = (value) => {
+          push(value);
+          wake();
+        };
+        this.machines.push({ pio, sm, nextNs: 0 });
+      }
     }
   }
 
@@ -48,26 +68,20 @@ export class Runner {
       if (core.waiting) {
         // asleep (WFI): on to the next alarm, or the next PIO instruction due
         let step = clock.nanosToNextAlarm;
-        const due = this.nextPioNs() - clock.nanos;
+        const due = this.dueNs - clock.nanos;
         if (due < step) step = Math.max(due, CYCLE_NS);
         clock.tick(step);
       } else {
         clock.tick(core.executeInstruction() * CYCLE_NS);
       }
-      this.stepPio(clock.nanos);
+      if (this.woken || clock.nanos >= this.dueNs) this.stepPio(clock.nanos);
     }
     setImmediate(() => this.batch());
   }
 
-  nextPioNs() {
-    let next = Infinity;
-    for (const m of this.machines) {
-      if (m.sm.enabled && !(m.sm.waiting && m.sm.txFIFO.empty) && m.nextNs < next) next = m.nextNs;
-    }
-    return next;
-  }
-
   stepPio(now) {
+    this.woken = false;
+    let due = Infinity;
     for (const m of this.machines) {
       const sm = m.sm;
       if (!sm.enabled) continue;
@@ -85,7 +99,9 @@ export class Runner {
         m.nextNs += Math.max(1, sm.cycles - before) * divNs;
         if (sm.waiting && sm.txFIFO.empty) break;
       }
+      if (!(sm.waiting && sm.txFIFO.empty) && m.nextNs < due) due = m.nextNs;
     }
+    this.dueNs = due;
     this.edgeNs = now;
   }
 }
