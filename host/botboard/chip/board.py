@@ -52,6 +52,11 @@ class ChipBoard(SimBoard):
     ``safe_mode`` holds GP28 low at power-on.
     """
 
+    # How much later than a Pico the emulated one answers, at most: rp2040js runs the
+    # RP2040 at a fifth to a tenth of its real speed on this class of host (docs/firmware.md);
+    # a host's waits on the board are this much longer.
+    SLOWER = 10.0
+
     def __init__(self, layout: str = "ttb-small", baud: int | None = None,
                  link_path: str | None = None, control_port: int | None = None,
                  deployed: bool = True, safe_mode: bool = False, check_image: bool = True) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import games
 from ..board import layouts
+from .sim import add_chip_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--speed", type=float, default=0.0,
                    help="animation seconds per step (default 0: no waiting)")
     p.add_argument("--port", default=None, help="use this (simulated) board instead of starting one")
+    add_chip_argument(p)
     p.add_argument("--wait", type=float, default=20.0, metavar="S",
                    help="longest wait for the board to report a hand's move before giving up "
                    "(default 20 s; give more on a damaged or slow link)")
@@ -73,6 +75,9 @@ def _run(args: argparse.Namespace) -> int:
         if args.console_port is not None:
             if args.port:
                 raise CliError("--console-port plays on the simulated board it starts: leave out --port")
+            if args.chip:
+                raise CliError("--console-port plays on the unix-port board: leave out --chip, or "
+                               "watch the emulated Pico's game with botboard sim --chip and run --port")
             result = asyncio.run(run_watched(args.players, args.seed, options, args.data_dir,
                                              args.layout, args.speed, args.resume, game,
                                              args.wait, args.console_port, computers, args.think,
@@ -80,7 +85,7 @@ def _run(args: argparse.Namespace) -> int:
         else:
             result = asyncio.run(run(args.players, args.seed, options, args.data_dir, args.layout,
                                      args.speed, args.port, args.control, args.resume, game,
-                                     args.wait, computers, args.think))
+                                     args.wait, computers, args.think, args.chip))
     except (SelfplayError, SessionError, games.GameError, ConfigError) as err:
         raise CliError(str(err)) from err
     print(json.dumps(result))

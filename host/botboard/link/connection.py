@@ -38,6 +38,10 @@ log = logging.getLogger("botboard.link")
 
 HELLO_TIMEOUT_S = 3.0
 HELLO_RETRY_S = 0.25  # a new HELLO_REQ this often until HELLO: on a damaged line most are lost
+# ... each wait half again as long, up to this: a board slower to answer than the wait would
+# otherwise see every HELLO it sends overtaken by the next HELLO_REQ's new epoch, forever
+# (a loaded host, a busy board, the emulated Pico: slow is not wrong)
+HELLO_RETRY_MAX_S = 2.0
 SILENT_AFTER_S = 2.0
 PING_EVERY_S = 0.5
 RECONNECT_EVERY_S = 0.5
@@ -288,6 +292,7 @@ class BoardConnection:
         assert self._loop is not None
         self._hello = self._loop.create_future()
         deadline = time.monotonic() + timeout
+        retry_s = HELLO_RETRY_S
         try:
             while time.monotonic() < deadline:
                 self._new_session()
@@ -295,7 +300,8 @@ class BoardConnection:
                           f"botboard {__version__}")
                 lost: asyncio.Future[Any] = asyncio.ensure_future(self._lost.wait())
                 waiting: list[asyncio.Future[Any]] = [self._hello, lost]
-                await asyncio.wait(waiting, timeout=min(HELLO_RETRY_S, deadline - time.monotonic()))
+                await asyncio.wait(waiting, timeout=min(retry_s, deadline - time.monotonic()))
+                retry_s = min(retry_s * 1.5, HELLO_RETRY_MAX_S)
                 lost.cancel()
                 if self._hello.done():
                     return self._hello.result()

@@ -368,8 +368,10 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
               layout_name: str | None = None, step_s: float = 0.0, port: str | None = None,
               control: str | None = None, resume: bool = False,
               game: str | None = None, wait_s: float = WAIT_S,
-              computers: dict[int, str] | None = None, think_s: float = 2.0) -> dict[str, Any]:
-    """One selfplay game through a simulated board; the summary ``botboard selfplay`` prints."""
+              computers: dict[int, str] | None = None, think_s: float = 2.0,
+              chip: str | None = None) -> dict[str, Any]:
+    """One selfplay game through a simulated board (``chip="rp2040"``: the emulated Pico);
+    the summary ``botboard selfplay`` prints."""
     from .. import games
     from ..board import layouts
     from ..link.image import BoardImage
@@ -377,10 +379,19 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
     from .host import make_session
 
     layout = layouts.load(layout_name or games.table(game or games.default_name()).default_layout(players))
-    sim = None
+    sim: SimBoard | None = None
     if port is None:
-        sim = SimBoard(layout.id)
-        sim.start()
+        if chip:
+            from ..chip.board import ChipBoard
+
+            sim = ChipBoard(layout.id)
+            wait_s *= ChipBoard.SLOWER  # an emulated Pico answers that much later
+        else:
+            sim = SimBoard(layout.id)
+        try:
+            sim.start()
+        except RuntimeError as err:  # ChipError: no emulator, no image
+            raise SelfplayError(str(err)) from err
         port, control = sim.port, f"127.0.0.1:{sim.control_port}"
     if control is None:
         raise SelfplayError("a board given with --port needs its --control HOST:PORT "

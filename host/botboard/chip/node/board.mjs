@@ -55,7 +55,8 @@ const rom = fs.readFileSync(spec.bootrom);
 const bootrom = new Uint32Array(rom.buffer, rom.byteOffset, rom.length >> 2);
 const models = await loadModels(spec.models, spec.config);
 const pins = spec.pins;
-const stats = { resets: [], watchdogGapMaxUs: 0, watchdogFeeds: 0, cdcIn: 0, cdcOut: 0, started: Date.now() };
+const stats = { resets: [], watchdogGapMaxUs: 0, watchdogFeeds: 0, cdcIn: 0, cdcOut: 0, started: Date.now(),
+                matrixGapMaxUs: 0, rowLoadAt: 0 };
 
 let flash = null; // carried across resets: the filesystem is the flash's
 let board = null;
@@ -139,6 +140,7 @@ function wirePins(b) {
       if (v === last) return;
       last = v;
       setColumns(b, models.latch(which, v, b.micros()));
+      if (which === "row" && v) noteScan(b.micros());
     });
     models.latch(which, last, b.micros());
   };
@@ -189,18 +191,46 @@ function restart(why) {
 }
 
 // -- hands: keys held for emulated time -------------------------------------
+// A key let go is kept down until the firmware's matrix scan has read it down
+// twice and a click's 80 emulated ms have passed, however soon the release is
+// asked for: the host's clock runs several times faster than the emulated
+// one, and the firmware's scan comes only as often as its other tasks let it
+// (the unix-port board likewise keeps a key down until its scan saw it).
+// stats.matrix_gap_max_us says how long a press must last to be seen at all.
+const SEEN_SCANS = 2;
+const SEEN_PATIENCE_US = 10_000_000; // a key no scan reaches (the firmware stopped)
+const held = new Map(); // key -> {since: emulated us, scans: row loads that read it down}
+
+function noteScan(now) {
+  if (stats.rowLoadAt) stats.matrixGapMaxUs = Math.max(stats.matrixGapMaxUs, now - stats.rowLoadAt);
+  stats.rowLoadAt = now;
+  for (const [k, h] of held) if ((board.columns >> (k % pins.cols.length)) & 1) h.scans++;
+}
+
 function press(k, action) {
   if (!(Number.isInteger(k) && k >= 0 && k < keyCount)) throw new Error(`no button or touch pad ${k} on this board`);
   const steps = action === "release" ? [[0, 0]]
     : action === "press" ? [[1, 0]] : [[1, HOLD_MS[action] ?? HOLD_MS.click], [0, 0]];
   const previous = keys.get(k) || Promise.resolve();
-  keys.set(k, previous.then(() => runSteps(k, steps)));
+  keys.set(k, previous.then(() => runSteps(k, steps)).catch((err) => process.stderr.write(`key ${k}: ${err}\n`)));
 }
 
 async function runSteps(k, steps) {
   for (const [down, holdMs] of steps) {
+    if (down) held.set(k, { since: board.micros(), scans: 0 });
+    else if (held.has(k)) await untilSeen(k, held.get(k));
+    if (!down) held.delete(k);
     setColumns(board, models.key(k, down));
     if (holdMs) await emulatedDelay(holdMs * 1000);
+  }
+}
+
+async function untilSeen(k, h) {
+  const click = HOLD_MS.click * 1000;
+  while (board.micros() - h.since < SEEN_PATIENCE_US) {
+    const long = board.micros() - h.since;
+    if (h.scans >= SEEN_SCANS && long >= click) return;
+    await emulatedDelay(long < click ? click - long : 1000);
   }
 }
 
@@ -227,6 +257,7 @@ function answer(req, line) {
     case "stats":
       return { ok: true, emulated_us: board.micros(), host_ms: Date.now() - stats.started,
                watchdog_gap_max_us: stats.watchdogGapMaxUs, watchdog_feeds: stats.watchdogFeeds,
+               matrix_gap_max_us: stats.matrixGapMaxUs,
                resets: stats.resets, cdc_in: stats.cdcIn, cdc_out: stats.cdcOut,
                ws2812: board.strip.timing() };
     default:
@@ -266,3 +297,4 @@ process.stdin.on("data", (chunk) => {
 process.stdin.on("end", () => process.exit(0)); // the launcher is gone
 board = boot();
 serveControl(spec.control_port);
+
