@@ -19,6 +19,7 @@ import pytest
 from pioemu import ShiftRegister, State, emulate
 
 from botboard.bench import firmware as bench
+from botboard.chip.waveform import CLASSIC, V5
 from tests.mpy import run_mpy
 
 STUBS = Path(__file__).resolve().parents[2] / "firmware" / "bbfw" / "sim" / "rp2stubs"
@@ -28,11 +29,7 @@ RP2040_200_HZ = 200_000_000  # the RP2040's certified maximum since pico-sdk 2.1
 # Data through the chain: every bit pair, inside and across bytes.
 DATA = bytes([0xAA, 0x00, 0xFF, 0x01, 0x80, 0x55])
 
-# Windows in ns, (min, max).
-# Worldsemi WS2812B datasheet, data transfer time: T0H 0.4, T1H 0.8, T0L 0.85, T1L 0.45 us, +-150 ns.
-CLASSIC = {"T0H": (250, 550), "T1H": (650, 950), "T0L": (700, 1000), "T1L": (300, 600)}
-# Worldsemi WS2812B-V5 (and WS2812B-Mini-V3) datasheet: T0H 220-380 ns, the others 580 ns-1 us.
-V5 = {"T0H": (220, 380), "T1H": (580, 1000), "T0L": (580, 1000), "T1L": (580, 1000)}
+# Windows in ns, (min, max), of both parts (the datasheets' figures: botboard/chip/waveform.py).
 # What ws2812.py claims: every time at least this far (ns) inside both windows, jitter included.
 CLAIMED_MARGIN_NS = {PICO_HZ: 8.0, PICO2_HZ: 6.6, RP2040_200_HZ: 5.0}
 

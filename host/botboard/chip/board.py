@@ -49,7 +49,7 @@ class ChipBoard(SimBoard):
     """The board as MicroPython's rp2 build on an emulated RP2040 runs it.
 
     ``deployed=False`` starts a Pico that never had the firmware (an empty filesystem);
-    ``safe_mode`` holds GP28 low at power-on.
+    ``safe_mode`` holds GP28 low at power-on; ``firmware`` deploys another firmware tree.
     """
 
     # How much later than a Pico the emulated one answers, at most: rp2040js runs the
@@ -59,8 +59,10 @@ class ChipBoard(SimBoard):
 
     def __init__(self, layout: str = "ttb-small", baud: int | None = None,
                  link_path: str | None = None, control_port: int | None = None,
-                 deployed: bool = True, safe_mode: bool = False, check_image: bool = True) -> None:
+                 deployed: bool = True, safe_mode: bool = False, check_image: bool = True,
+                 firmware: Path | None = None) -> None:
         super().__init__(layout, baud, link_path, control_port=control_port)
+        self.firmware = Path(firmware or ROOT / "firmware")  # deployed from here (tests change a copy)
         self.deployed = deployed
         self.safe_mode = safe_mode
         self.check_image = check_image
@@ -78,12 +80,13 @@ class ChipBoard(SimBoard):
             "image": str(rp2.firmware), "bootrom": str(rp2.bootrom), "flash": None,
             "fs_offset": flash.FS_OFFSET, "config": self.layout.sim_config(),
             "pins": self.layout.board_config().get("pins") or PINS,
-            "models": [[str(ROOT / "firmware" / "bbfw"), "/lib/bbfw"],
+            "models": [[str(self.firmware / "bbfw"), "/lib/bbfw"],
                        [str(ROOT / "shared" / "bbshared"), "/lib/bbshared"]],
             "control_port": self.control_port, "safe_mode": self.safe_mode}
         if self.deployed:
             fs = self.workdir / "littlefs.img"
-            fs.write_bytes(flash.image(firmware_build.build(board_only=True), self.layout.board_config()))
+            build = firmware_build.build(self.firmware, ROOT / "shared", board_only=True)
+            fs.write_bytes(flash.image(build, self.layout.board_config()))
             spec["flash"] = str(fs)
         path = self.workdir / "chip.json"
         path.write_text(json.dumps(spec))

@@ -61,6 +61,10 @@ const stats = { resets: [], watchdogGapMaxUs: 0, watchdogFeeds: 0, cdcIn: 0, cdc
 let flash = null; // carried across resets: the filesystem is the flash's
 let board = null;
 const toDevice = { chunks: [], at: 0 }; // host bytes the CDC has not taken yet
+// the last chunks the Pico sent, each with its emulated time: the benchmark finds
+// the frame an input caused and when it left (the control socket's "sent")
+const sent = [];
+const SENT_KEPT = 512;
 const keyCount = spec.config.buttons + (spec.config.touch ? spec.config.cells : 0);
 const keys = new Map(); // key -> a promise chain of what was asked of it
 
@@ -109,6 +113,8 @@ function wireSerial(b) {
   cdc.onDeviceConnected = () => process.stderr.write(JSON.stringify({ usb: "connected" }) + "\n");
   cdc.onSerialData = (data) => {
     stats.cdcOut += data.length;
+    sent.push([b.micros(), Buffer.from(data).toString("hex")]);
+    if (sent.length > SENT_KEPT) sent.shift();
     process.stdout.write(Buffer.from(data));
   };
   b.cdc = cdc;
@@ -243,6 +249,12 @@ function emulatedDelay(us) {
 
 // -- the control socket -------------------------------------------------------
 function answer(req, line) {
+  const reply = act(req, line);
+  reply.emulated_us = board.micros(); // when it was done, on the Pico's clock
+  return reply;
+}
+
+function act(req, line) {
   switch (req.op) {
     case "place": case "remove": case "heat": case "tag":
       return JSON.parse(models.control(line, board.micros()));
@@ -252,6 +264,8 @@ function answer(req, line) {
     case "touch":
       press(spec.config.buttons + req.cell, req.action || "click");
       return { ok: true };
+    case "sent": // what the Pico sent since an emulated time: [[us, hex], ...]
+      return { ok: true, sent: sent.filter(([t]) => t >= (req.since_us || 0)) };
     case "leds":
       return { ok: true, leds: Buffer.from(board.strip.leds()).toString("hex"), frames: board.strip.frames() };
     case "stats":

@@ -1,0 +1,164 @@
+"""The firmware on MicroPython's own rp2 build, on an emulated RP2040 with the chips on its pins.
+
+Each test is a claim only the emulated Pico can check: the real port's boot, USB CDC, heap,
+PIO and DMA, under a host that talks to it exactly as to a Pico on /dev/ttyACM0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bbshared import messages as m
+from bbshared import tilepayload as tp
+
+from botboard import __version__
+from botboard.board.sim import SimBoard
+from botboard.chip.board import ChipBoard
+from botboard.chip.waveform import violations
+from botboard.link.connection import BoardConnection
+from botboard.link.image import BoardImage, CellState
+from botboard.resources import ROOT
+from tests.chip.conftest import control, needs_chip, patience, until
+
+# a hang guard only (pytest-timeout): the waits inside scale with load
+pytestmark = [needs_chip, pytest.mark.timeout(3600)]
+BOTBOARD = str(Path(sys.executable).parent / "botboard")
+RED = 2  # the firmware's default palette: index 2 is red, 3 green (render.PALETTE)
+LIT = {0: CellState(RED, effect=m.SOLID), 7: CellState(RED, facing=2, effect=m.SOLID),
+       30: CellState(RED + 1, effect=m.SOLID)}
+
+
+def test_probe_knocking_from_the_moment_the_port_appears_gets_the_layout_and_version(
+        chip: ChipBoard) -> None:
+    """The host sends HELLO_REQ as soon as the port opens, while the Pico is still booting:
+    before main.py turned Ctrl-C off, a frame's 0x03 byte stopped the boot and the board
+    never answered (found here; a Pico under a running service meets the same)."""
+    done = subprocess.run([BOTBOARD, "probe", "--port", chip.port, "--timeout", f"{patience():.0f}"],
+                          capture_output=True, text=True, timeout=2 * patience())
+    assert done.returncode == 0, done.stderr
+    info = json.loads(done.stdout)
+    assert info["layout"] == "ttb-small" and info["firmware_version"] == __version__
+    assert 100_000 < info["heap_free"] < 264 * 1024  # the rp2 port's own heap, in the RP2040's RAM
+    assert chip.resets == []  # it came up once, and stayed up
+
+
+async def _lit(board: SimBoard) -> bytes:
+    """Connect a host to the board, show LIT, and return the LEDs once cell 0 is lit."""
+    conn = BoardConnection(board.port, BoardImage.blank(61))
+    link = asyncio.create_task(conn.run())
+    try:
+        while conn.state != "connected":
+            await asyncio.sleep(0.05)
+        conn.set_cells(LIT)
+        while True:
+            leds = bytes.fromhex(control(board, "leds")["leds"])
+            if any(leds[:21]) and any(leds[30 * 21:31 * 21]):
+                return leds
+            await asyncio.sleep(0.1)
+    finally:
+        link.cancel()
+        conn.close()
+
+
+def _lit_within_patience(board: SimBoard) -> bytes:
+    async def bounded() -> bytes:
+        return await asyncio.wait_for(_lit(board), patience())
+    return asyncio.run(bounded())
+
+
+def test_the_leds_read_off_the_data_pins_are_what_the_unix_port_board_draws(chip: ChipBoard) -> None:
+    """The same cells sent to both boards: the colours decoded from the emulated Pico's pins
+    (PIO and DMA of the real port) equal, byte for byte, the buffer the unix-port firmware drew."""
+    on_chip = _lit_within_patience(chip)
+    unix = SimBoard("ttb-small")
+    unix.start()
+    try:
+        on_unix = _lit_within_patience(unix)
+    finally:
+        unix.stop()
+    assert len(on_chip) == 427 * 3
+    assert on_chip == on_unix
+
+
+def test_every_bit_on_the_led_pins_lies_in_both_parts_windows(chip: ChipBoard) -> None:
+    _lit_within_patience(chip)
+    timing = until(lambda: (t := control(chip, "stats")["ws2812"]).get("T1L") and t, "a lit frame")
+    assert violations(timing) == []
+    assert timing["T1H"]["min"] == timing["T1H"]["max"] == 800  # 50 PIO cycles of 16 ns, no jitter
+
+
+def test_a_t1l_one_cycle_short_in_ws2812_py_is_caught_on_the_pin(tmp_path: Path) -> None:
+    """T1L binds: 37 cycles give 592 ns, 8 ns over the V5's 580 minimum; 36 give 576."""
+    firmware = tmp_path / "firmware"
+    shutil.copytree(ROOT / "firmware", firmware, ignore=shutil.ignore_patterns("__pycache__"))
+    driver = firmware / "bbfw" / "drivers" / "ws2812.py"
+    text = driver.read_text()
+    assert "_T1L = const(37)" in text
+    driver.write_text(text.replace("_T1L = const(37)", "_T1L = const(36)"))
+    board = ChipBoard("ttb-small", firmware=firmware)
+    board.start()
+    try:
+        _lit_within_patience(board)
+        timing = until(lambda: (t := control(board, "stats")["ws2812"]).get("T1L") and t, "a lit frame")
+    finally:
+        board.stop()
+    found = violations(timing)
+    assert found and all(v.startswith("T1L 576") for v in found), found
+
+
+def test_a_tile_laid_on_the_emulated_board_reaches_the_host(chip: ChipBoard) -> None:
+    payload = bytes(tp.encode(1, 3, 1, 77))
+
+    async def lay() -> dict[str, Any]:
+        conn = BoardConnection(chip.port, BoardImage.blank(61))
+        heard: list[dict[str, Any]] = []
+        conn.listeners.append(lambda msg: heard.append(msg.fields) if msg.type == m.SLOT else None)
+        link = asyncio.create_task(conn.run())
+        try:
+            while conn.state != "connected":
+                await asyncio.sleep(0.05)
+            assert control(chip, "place", slot=9, uid="04a1b2c3d4e5f6", payload=payload.hex())["ok"]
+            while not any(f["slot"] == 9 and f["present"] for f in heard):
+                await asyncio.sleep(0.05)
+            return next(f for f in heard if f["slot"] == 9 and f["present"])
+        finally:
+            link.cancel()
+            conn.close()
+            control(chip, "remove", slot=9)
+
+    slot = asyncio.run(asyncio.wait_for(lay(), patience()))
+    assert slot["uid"] == bytes.fromhex("04a1b2c3d4e5f6") and slot["payload"] == payload
+
+
+@pytest.mark.parametrize("game", ["twin-tin-bots"])
+def test_a_short_game_on_the_emulated_pico_ends_hash_equal_to_the_unix_port(
+        game: str, tmp_path: Path) -> None:
+    """Tiles read through the real port's SPI, confirms through its matrix, the scene on its
+    PIO: the same seed gives the same journal on both boards. (BotWars: the slow tier.)"""
+    _same_game_on_both(game, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["botwars"])
+def test_a_short_game_of_another_kind_on_the_emulated_pico(game: str, tmp_path: Path) -> None:
+    _same_game_on_both(game, tmp_path)
+
+
+def _same_game_on_both(game: str, tmp_path: Path) -> None:
+    results = []
+    for chip_flag in ([], ["--chip", "rp2040"]):
+        done = subprocess.run([BOTBOARD, "selfplay", "--sim", "--game", game, "--players", "2",
+                               "--seed", "3", "--data-dir", str(tmp_path / (chip_flag[-1] if chip_flag else "unix")),
+                               *chip_flag], capture_output=True, text=True, timeout=20 * patience())
+        assert done.returncode == 0, done.stderr[-2000:]
+        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    unix, on_chip = results
+    assert on_chip["state_hash"] == unix["state_hash"] and on_chip["actions"] == unix["actions"] > 0
