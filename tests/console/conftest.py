@@ -24,7 +24,7 @@ from botboard.console.app import create_app
 from botboard.daemon import Daemon, DaemonConfig
 from botboard.board.sim import free_tcp_port
 
-from ..simboard import wait_for
+from ..patience import ms, scaled, wait_for
 
 TOKEN = "test-token-123"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -69,7 +69,7 @@ class LiveDaemon:
 
     def start(self) -> None:
         self._thread.start()
-        self._ready.wait(30)
+        self._ready.wait(scaled(30))
         if self._error:
             raise self._error
         wait_for(lambda: self.status()["link"]["connected"], 15, "the simulated board to connect")
@@ -77,7 +77,7 @@ class LiveDaemon:
     def stop(self) -> None:
         if self.loop and self._task:
             self.loop.call_soon_threadsafe(self._task.cancel)
-        self._thread.join(10)
+        self._thread.join(scaled(10))
 
     def call(self, fn: Callable[[], Any]) -> Any:
         """Run fn on the daemon's loop and return its result."""
@@ -91,7 +91,7 @@ class LiveDaemon:
                 future.set_exception(err)
 
         self.loop.call_soon_threadsafe(run)
-        return future.result(10)
+        return future.result(scaled(10))
 
     @property
     def url(self) -> str:
@@ -105,7 +105,7 @@ class LiveDaemon:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
         try:
-            with urllib.request.urlopen(req, timeout=10) as response:
+            with urllib.request.urlopen(req, timeout=scaled(10)) as response:
                 return response.status, json.loads(response.read() or b"null")
         except urllib.error.HTTPError as err:
             raw = err.read()
@@ -146,7 +146,7 @@ def browser() -> Iterator[Any]:
 
     from playwright.sync_api import expect, sync_playwright
 
-    expect.set_options(timeout=15000)  # a loaded machine (2 shared cores) is slow, not wrong
+    expect.set_options(timeout=ms(15))  # a loaded machine (2 shared cores) is slow, not wrong
 
     if not Path("/usr/bin/chromium").exists():
         if os.environ.get("CI"):  # CI installs it (.ci/setup --test): missing means broken
@@ -168,7 +168,7 @@ def open_console(browser: Any, live: LiveDaemon) -> Iterator[Any]:
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(live.url)
-    expect(page.locator("#link-state")).to_have_text("connected", timeout=10000)
+    expect(page.locator("#link-state")).to_have_text("connected", timeout=ms(10))
     yield page
     assert not errors, f"script errors in the console: {errors}"
     page.close()

@@ -7,7 +7,6 @@ import argparse
 import json
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from botboard.board import deploy, firmware_build, layouts
 from botboard.bench import firmware as bench
 from botboard.hardware.draw import svg
 from botboard.board.sim import SimBoard
+from ..patience import scaled, until, wait_for
 
 
 def test_the_board_build_holds_the_firmware_and_no_simulator_code() -> None:
@@ -95,11 +95,8 @@ def test_handoff_stops_the_simulated_firmware() -> None:
     board = SimBoard("ttb-small")
     board.start()
     try:
-        assert deploy.handoff(board.port, timeout=5) is True
-        for _ in range(100):
-            if board.proc and board.proc.poll() is not None:
-                break
-            time.sleep(0.05)
+        assert deploy.handoff(board.port, timeout=scaled(5)) is True
+        wait_for(lambda: board.proc and board.proc.poll() is not None, 5, "the firmware to stop")
         assert board.proc is not None and board.proc.poll() == 0  # the loop ended, cleanly
     finally:
         board.stop()
@@ -108,7 +105,7 @@ def test_handoff_stops_the_simulated_firmware() -> None:
 def test_handoff_to_a_silent_port_says_nothing_answered() -> None:
     master, slave = os.openpty()
     try:
-        assert deploy.handoff(os.ttyname(slave), timeout=0.3) is False
+        assert deploy.handoff(os.ttyname(slave), timeout=scaled(0.3)) is False
     finally:
         os.close(master)
         os.close(slave)
@@ -196,9 +193,10 @@ def test_the_simulated_board_reports_a_config_for_another_layout_over_the_link()
         try:
             info = await conn.connect(5)
             assert info.layout == "ttb-big"
-            await asyncio.sleep(0.5)
-            return [(msg.fields["code"], msg.fields["ref"]) for msg in conn.trace
-                    if msg.type == m.ERROR]
+            said = lambda: [(msg.fields["code"], msg.fields["ref"]) for msg in conn.trace  # noqa: E731
+                            if msg.type == m.ERROR]
+            await until(lambda: {(7, 24), (10, 0), (10, 1)} <= set(said()), 10, "the layout's errors")
+            return said()
         finally:
             conn.close()
 

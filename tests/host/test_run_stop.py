@@ -17,6 +17,7 @@ from botboard import games
 
 from ..simboard import BOTBOARD
 from .test_sim_cli import _alive, _children
+from ..patience import scaled
 
 STARTS = 20
 
@@ -44,8 +45,8 @@ def _start(tmp: Path, *flags: str) -> tuple[subprocess.Popen[str], str]:
 def _stop_within(proc: subprocess.Popen[str], family: list[int]) -> float:
     t0 = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    proc.wait(10)
-    while any(_alive(p) for p in family) and time.monotonic() - t0 < 10:
+    proc.wait(scaled(10))
+    while any(_alive(p) for p in family) and time.monotonic() - t0 < scaled(10):
         time.sleep(0.02)
     return time.monotonic() - t0
 
@@ -53,7 +54,7 @@ def _stop_within(proc: subprocess.Popen[str], family: list[int]) -> float:
 def test_run_with_no_flags_starts_a_two_player_game_of_the_default_game(tmp_path: Path) -> None:
     proc, url = _start(tmp_path)
     try:
-        with urllib.request.urlopen(url + "api/game", timeout=10) as reply:
+        with urllib.request.urlopen(url + "api/game", timeout=scaled(10)) as reply:
             game = json.load(reply)
         assert game["game"] == games.default_name()
         assert game["view"]["players"] == 2 and game["view"]["phase"] != "idle", game["view"]["phase"]
@@ -68,7 +69,7 @@ def test_sigterm_stops_the_daemon_and_its_simulated_board_every_time(tmp_path: P
         family = _descendants(proc.pid)
         assert family, "the simulated board runs as a child of the daemon"
         with connect(url.replace("http://", "ws://") + "ws") as console:  # a console left open
-            console.recv(timeout=10)
+            console.recv(timeout=scaled(10))
             took.append(round(_stop_within(proc, family), 2))
         left = [p for p in [proc.pid, *family] if _alive(p)]
         assert not left, f"start {n + 1}: still running after SIGTERM: {left}"

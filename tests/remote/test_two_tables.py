@@ -100,7 +100,7 @@ def _same_game(tmp_path: Path, host_session) -> None:
 def test_a_broker_restart_mid_game_loses_nothing(broker: Broker, tmp_path: Path) -> None:
     async def restart_broker(tables, hands) -> None:
         broker.kill()
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0)  # pace: the broker down a while
         broker.start()
 
     async def play() -> None:
