@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT / "shared"))
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """pytest-timeout's limit (a hang guard: pyproject's timeout, or a test's own mark) stretched
     by the machine's load when the test starts, as every wait in the tests is (tests/patience.py)."""
-    from botboard.session.selfplay import load_factor
+    from botboard.patience import load_factor
 
     if item.config.pluginmanager.hasplugin("timeout"):
         marker = item.get_closest_marker("timeout")

@@ -18,7 +18,7 @@ import asyncio
 import time
 from typing import Any, Callable
 
-from botboard.session.selfplay import load_factor
+from botboard.patience import load_factor
 
 POLL_S = 0.02
 

@@ -1,19 +1,34 @@
-"""Child processes given the time this machine needs: slow is never wrong.
+"""Waits given the time this machine needs: slow is never wrong.
 
-A limit written for a child process is what it needs on an idle machine; ``run`` stretches it
-by the machine's load (``session.selfplay.load_factor``, the rule every wait follows), looks
-again while the child runs, says on stderr when the child takes longer than its idle time,
-and ends a child that still overruns with ``SlowChild``: a sentence, not a traceback.
+``load_factor`` is the one rule: a limit is written for an idle machine and multiplied by it
+(the selfplay hands, a tag write, the tests' waits in tests/patience.py). ``run`` gives a child
+process such a limit: it looks again while the child runs, says on stderr when the child takes
+longer than its idle time, and ends a child that still overruns with ``SlowChild``: a sentence,
+not a traceback.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
 from typing import Any
 
-from .session.selfplay import load_factor
+
+def load_factor() -> float:
+    """How many times slower than idle this machine runs its processes now: the run queue
+    per core (1 when idle), the larger of the last minute's average and this instant's
+    (busy work just started has not reached the average yet). The board, the host and the
+    hands share the cores: waits for them grow with it, so that a loaded machine is slow,
+    never wrong."""
+    queue = os.getloadavg()[0]
+    try:  # Linux: "1.0 0.5 0.2 RUNNING/TOTAL LASTPID", RUNNING counting this process
+        with open("/proc/loadavg") as stat:
+            queue = max(queue, int(stat.read().split()[3].split("/")[0]) - 1)
+    except (OSError, IndexError, ValueError):
+        pass
+    return max(1.0, queue / (os.cpu_count() or 1))
 
 
 class SlowChild(RuntimeError):
