@@ -66,7 +66,7 @@ def _texts(doc: Any) -> set[str]:
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("game, options, secret", [
     ("botwars", {"max_turns": 2}, "hand"),
-    ("goblins", {}, "agenda"),
+    ("goblins", {"rounds": 1}, "agenda"),  # one round: its agendas dealt and kept
 ])
 def test_a_subscriber_without_the_key_learns_no_hand_program_or_agenda(
         broker: Broker, tmp_path: Path, game: str, options: dict[str, Any], secret: str) -> None:
