@@ -139,14 +139,47 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
     yield from running(tmp_path_factory)
 
 
+def _clicks_in_front() -> None:
+    """Every Playwright action that waits for its target to stand still brings its page to the
+    front first, as a person looks at the screen they touch. Headless Chromium gives a page behind
+    others no animation frames, and Playwright's check that a target is still counts frames: a
+    click on a phone's page while the console was in front took seconds, in front milliseconds."""
+    from functools import wraps
+
+    from playwright.sync_api import Locator, Page
+
+    def fronted(action: Any, page_of: Callable[[Any], Any]) -> Any:
+        @wraps(action)
+        def act(self: Any, *args: Any, **kwargs: Any) -> Any:
+            page_of(self).bring_to_front()
+            return action(self, *args, **kwargs)
+        act.fronted = True  # type: ignore[attr-defined]
+        return act
+
+    for cls, page_of in ((Locator, lambda loc: loc.page), (Page, lambda page: page)):
+        for name in ("click", "dblclick", "check", "uncheck", "set_checked", "hover", "tap"):
+            action = getattr(cls, name)
+            if not getattr(action, "fronted", False):
+                setattr(cls, name, fronted(action, page_of))
+
+
+@pytest.fixture(autouse=True)
+def _patient_expect() -> None:
+    """Playwright's expect waits as long as the load at each test's start asks (its option
+    is global: set again for every test, never left at an earlier, quieter, machine's)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=ms(15))
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Debian chromium for a test module (never a downloaded browser)."""
     import tempfile
 
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
-    expect.set_options(timeout=ms(15))  # a loaded machine (2 shared cores) is slow, not wrong
+    _clicks_in_front()
 
     if not Path("/usr/bin/chromium").exists():
         if os.environ.get("CI"):  # CI installs it (.ci/setup --test): missing means broken

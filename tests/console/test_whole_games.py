@@ -3,7 +3,8 @@ virtual-tile picker and slots, each seat's phone (its settings, decisions and co
 the New game form to the end screen. At every step the shared screen and the acting seat's phone
 name who acts and what to do, no refusal stays once a move is made, and the end screen names the
 winner. The test plays like a player who knows the rules: it asks the game for a legal program
-(``random_program``), then lays it by hand."""
+(``random_program``), then lays it by hand. Each page clicked is brought to the front first
+(conftest's browser): a whole Goblins game took ten minutes of clicks waiting on background pages."""
 
 from __future__ import annotations
 
