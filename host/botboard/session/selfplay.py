@@ -192,7 +192,7 @@ class Hands:
                 reading = table.reading(slot)
                 if reading is not None:
                     await self.at(seat).ctl.place(slot, reading.uid, reading.payload)
-                    await asyncio.sleep(0.3)
+                    await asyncio.sleep(0.3 * load_factor())  # held long enough for a busy board's scan
                     await self.at(seat).ctl.remove(slot)
 
     async def press(self, seat: int, role: str) -> None:
