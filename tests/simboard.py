@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .patience import Deadline, scaled, wait_for  # noqa: F401  (wait_for: the tests import it from here too)
+
 BOTBOARD = str(Path(sys.executable).parent / "botboard")
 
 
@@ -29,7 +31,8 @@ class SimProcess:
         self.lines: queue.Queue[str] = queue.Queue()
         self.stderr_tail = ""
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
         self.port = self._next_line()
         control = self._next_line()
         if not self.port or not control.startswith("control "):
@@ -50,6 +53,7 @@ class SimProcess:
             self.stderr_tail = (self.stderr_tail + line)[-4000:]
 
     def _next_line(self, timeout: float = 60.0) -> str:
+        timeout = scaled(timeout)
         try:
             return self.lines.get(timeout=timeout)
         except queue.Empty:
@@ -61,8 +65,8 @@ class SimProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        self.proc.wait(10)
-        time.sleep(0.2)  # the reader thread takes the last of stderr
+        self.proc.wait(scaled(10))
+        self._stderr_reader.join(scaled(10))  # the reader thread takes the last of stderr
         raise RuntimeError(f"botboard sim did not start: {what}; exit {self.proc.returncode}; "
                            f"stderr: {self.stderr_tail}")
 
@@ -84,30 +88,21 @@ class SimProcess:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(5)
+                self.proc.wait(scaled(5))
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
 
 
 def _connect(host: str, port: int) -> socket.socket:
-    deadline = time.monotonic() + 10
+    deadline = Deadline(10)
     while True:
         try:
             # generous: under a full parallel test run the simulated board may be
             # starved of CPU for seconds; an answer that comes late still counts
-            return socket.create_connection((host, port), timeout=30)
+            return socket.create_connection((host, port), timeout=scaled(30))
         except OSError:
-            if time.monotonic() > deadline:
+            if deadline.passed():
                 raise
             time.sleep(0.05)
 
-
-def wait_for(predicate: Any, timeout: float = 10.0, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")

@@ -23,6 +23,7 @@ from typing import Any
 
 from botboard import games
 
+from ..patience import Deadline
 from .conftest import LiveDaemon
 
 GAP_S = 0.3  # between clicks: a person's fastest double click is slower than the board's debounce
@@ -35,12 +36,17 @@ def presses_heard(live: LiveDaemon, click: Any, samples: int) -> int:
     try:
         for _ in range(samples):
             click()
-            time.sleep(GAP_S)
-        time.sleep(1.0)  # the last report on its way
-        events = live.call(lambda: [queue.get_nowait() for _ in range(queue.qsize())])
+            time.sleep(GAP_S)  # pace: a person's clicks
+        events: list[dict[str, Any]] = []
+        heard = lambda: sum(e["kind"] == "button" and e["button"] == 0  # noqa: E731
+                            and e["action"] == "press" for e in events)
+        late = Deadline(1.0)  # the last reports on their way; a click never heard ends the look
+        while heard() < samples and not late.passed():
+            events += live.call(lambda: [queue.get_nowait() for _ in range(queue.qsize())])
+            time.sleep(0.02)
     finally:
         live.call(lambda: daemon.unsubscribe(queue))
-    return sum(e["kind"] == "button" and e["button"] == 0 and e["action"] == "press" for e in events)
+    return heard()
 
 
 def measure(game: str, samples: int) -> str:

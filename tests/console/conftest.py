@@ -24,7 +24,7 @@ from botboard.console.app import create_app
 from botboard.daemon import Daemon, DaemonConfig
 from botboard.board.sim import free_tcp_port
 
-from ..simboard import wait_for
+from ..patience import ms, scaled, wait_for
 
 TOKEN = "test-token-123"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -69,7 +69,7 @@ class LiveDaemon:
 
     def start(self) -> None:
         self._thread.start()
-        self._ready.wait(30)
+        self._ready.wait(scaled(30))
         if self._error:
             raise self._error
         wait_for(lambda: self.status()["link"]["connected"], 15, "the simulated board to connect")
@@ -77,7 +77,7 @@ class LiveDaemon:
     def stop(self) -> None:
         if self.loop and self._task:
             self.loop.call_soon_threadsafe(self._task.cancel)
-        self._thread.join(10)
+        self._thread.join(scaled(10))
 
     def call(self, fn: Callable[[], Any]) -> Any:
         """Run fn on the daemon's loop and return its result."""
@@ -91,7 +91,7 @@ class LiveDaemon:
                 future.set_exception(err)
 
         self.loop.call_soon_threadsafe(run)
-        return future.result(10)
+        return future.result(scaled(10))
 
     @property
     def url(self) -> str:
@@ -105,7 +105,7 @@ class LiveDaemon:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
         try:
-            with urllib.request.urlopen(req, timeout=10) as response:
+            with urllib.request.urlopen(req, timeout=scaled(10)) as response:
                 return response.status, json.loads(response.read() or b"null")
         except urllib.error.HTTPError as err:
             raw = err.read()
@@ -139,14 +139,47 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
     yield from running(tmp_path_factory)
 
 
+def _clicks_in_front() -> None:
+    """Every Playwright action that waits for its target to stand still brings its page to the
+    front first, as a person looks at the screen they touch. Headless Chromium gives a page behind
+    others no animation frames, and Playwright's check that a target is still counts frames: a
+    click on a phone's page while the console was in front took seconds, in front milliseconds."""
+    from functools import wraps
+
+    from playwright.sync_api import Locator, Page
+
+    def fronted(action: Any, page_of: Callable[[Any], Any]) -> Any:
+        @wraps(action)
+        def act(self: Any, *args: Any, **kwargs: Any) -> Any:
+            page_of(self).bring_to_front()
+            return action(self, *args, **kwargs)
+        act.fronted = True  # type: ignore[attr-defined]
+        return act
+
+    for cls, page_of in ((Locator, lambda loc: loc.page), (Page, lambda page: page)):
+        for name in ("click", "dblclick", "check", "uncheck", "set_checked", "hover", "tap"):
+            action = getattr(cls, name)
+            if not getattr(action, "fronted", False):
+                setattr(cls, name, fronted(action, page_of))
+
+
+@pytest.fixture(autouse=True)
+def _patient_expect() -> None:
+    """Playwright's expect waits as long as the load at each test's start asks (its option
+    is global: set again for every test, never left at an earlier, quieter, machine's)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=ms(15))
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Debian chromium for a test module (never a downloaded browser)."""
     import tempfile
 
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
-    expect.set_options(timeout=15000)  # a loaded machine (2 shared cores) is slow, not wrong
+    _clicks_in_front()
 
     if not Path("/usr/bin/chromium").exists():
         if os.environ.get("CI"):  # CI installs it (.ci/setup --test): missing means broken
@@ -168,7 +201,7 @@ def open_console(browser: Any, live: LiveDaemon) -> Iterator[Any]:
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(live.url)
-    expect(page.locator("#link-state")).to_have_text("connected", timeout=10000)
+    expect(page.locator("#link-state")).to_have_text("connected", timeout=ms(10))
     yield page
     assert not errors, f"script errors in the console: {errors}"
     page.close()

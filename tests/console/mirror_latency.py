@@ -19,6 +19,7 @@ from pathlib import Path
 from bbshared import messages as m
 from botboard.link.image import CellState
 
+from ..patience import scaled
 from .conftest import LiveDaemon
 
 
@@ -52,8 +53,8 @@ def main() -> None:
                 finally:
                     daemon.unsubscribe(queue)
 
-            latencies.append(asyncio.run_coroutine_threadsafe(one(), live.loop).result(10))
-            time.sleep(0.1)
+            latencies.append(asyncio.run_coroutine_threadsafe(one(), live.loop).result(scaled(10)))
+            time.sleep(0.1)  # pace: one change at a time
     finally:
         live.stop()
     latencies.sort()

@@ -11,6 +11,7 @@ from bbshared import messages as m
 
 from ..simboard import wait_for
 from .conftest import LiveDaemon
+from ..patience import scaled
 
 
 def test_bad_requests_name_what_is_wrong(live: LiveDaemon) -> None:
@@ -70,7 +71,7 @@ def test_status_carries_the_boards_own_link_counters(live: LiveDaemon) -> None:
     def board_stats() -> dict[str, int]:
         control = live.daemon.sim_control
         assert control is not None and live.loop is not None
-        reply = asyncio.run_coroutine_threadsafe(control.request("stats"), live.loop).result(10)
+        reply = asyncio.run_coroutine_threadsafe(control.request("stats"), live.loop).result(scaled(10))
         return reply["link"]  # type: ignore[no-any-return]
 
     before = board_stats()
@@ -95,7 +96,7 @@ def test_reader_errors_show_in_the_reader_panel_and_the_status(live: LiveDaemon)
     assert control is not None and live.loop is not None
 
     def heat(hot: bool) -> None:
-        asyncio.run_coroutine_threadsafe(control.request("heat", slot=9, hot=hot), live.loop).result(10)
+        asyncio.run_coroutine_threadsafe(control.request("heat", slot=9, hot=hot), live.loop).result(scaled(10))
 
     heat(True)
     try:

@@ -21,6 +21,7 @@ from botboard.link.image import CellState
 
 from ..simboard import wait_for
 from .conftest import TOKEN, LiveDaemon
+from ..patience import scaled
 
 REF = layouts.load("ttb-small")  # how the board was meant to be wired: where things physically are
 FAULTS = ("swap:0,1", "reverse:1", "dead:7", "cross:9,10", "sag")
@@ -29,7 +30,7 @@ DEAD_AFTER_S = 3.0  # a maker who hears nothing for this long presses "not heard
 
 def lit_cells(live: LiveDaemon) -> list[int]:
     """The cells lit on the board, by where they physically are (the reference wiring's order)."""
-    leds = asyncio.run_coroutine_threadsafe(live.daemon.sim_control.leds(), live.loop).result(20)
+    leds = asyncio.run_coroutine_threadsafe(live.daemon.sim_control.leds(), live.loop).result(scaled(20))
     size = 3 * REF.leds_per_cell
     return [p for p in range(len(REF.cells)) if any(leds[p * size:(p + 1) * size])]
 

@@ -15,6 +15,7 @@ from botboard.link.image import CellState
 
 from ..simboard import wait_for
 from .conftest import ARTIFACTS, LiveDaemon, open_console
+from ..patience import ms
 
 
 @pytest.fixture(scope="module")
@@ -293,7 +294,7 @@ def test_unplug_and_replug_the_simulated_board(page: Page, live: LiveDaemon) -> 
     expect(button).to_have_text("Unplug board")
     blur(page)
     page.keyboard.press("c")  # the shortcut pulls the cable
-    expect(page.locator("#link-state")).not_to_have_text("connected", timeout=10000)
+    expect(page.locator("#link-state")).not_to_have_text("connected", timeout=ms(10))
     expect(button).to_have_text("Replug board")
     assert live.status()["tools"]["plugged"] is False
     expect(page.locator("#link dd[data-key='connected']")).to_have_text("no")
@@ -303,7 +304,7 @@ def test_unplug_and_replug_the_simulated_board(page: Page, live: LiveDaemon) -> 
     wait_for(lambda: "board is not answering" in live.get("/api/game")["view"]["message"], 10,
              "the game to say the board is gone")
     button.click()  # and the button puts it back
-    expect(page.locator("#link-state")).to_have_text("connected", timeout=15000)
+    expect(page.locator("#link-state")).to_have_text("connected", timeout=ms(15))
     expect(page.locator("#arena")).not_to_have_class("offline")
     expect(page.locator("#arena-offline")).to_be_hidden()
     assert live.status()["link"]["reconnects"] >= 1

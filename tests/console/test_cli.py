@@ -13,6 +13,7 @@ from botboard.board.sim import free_tcp_port
 
 from ..simboard import BOTBOARD, wait_for
 from .conftest import TOKEN, LiveDaemon
+from ..patience import scaled
 
 
 def botboard(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -67,7 +68,7 @@ def test_trace_prints_live_frames_filtered(live: LiveDaemon) -> None:
         live.post("/api/sim/place", {"slot": 20, "kind": 2, "colour": 1})
         wait_for(lambda: live.get("/api/slots")[20]["present"], what="tile in slot 20")
         live.post("/api/sim/remove", {"slot": 20})
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=scaled(20))
     finally:
         proc.kill()
     frames = [json.loads(line) for line in out.splitlines()]
@@ -122,7 +123,7 @@ def test_leds_config_sends_set_config(live: LiveDaemon) -> None:
     (["--game", "chess"], "chess"),
 ])
 def test_run_refuses_a_game_it_could_not_begin_before_starting_anything(args: list[str], words: str) -> None:
-    done = botboard("run", "--console-port", "1", *args, timeout=30)
+    done = botboard("run", "--console-port", "1", *args, timeout=scaled(30))
     assert done.returncode == 2 and words in done.stderr, done.stderr
     assert "console:" not in done.stdout  # nothing started
 
@@ -131,5 +132,5 @@ def test_a_command_piped_into_head_ends_quietly() -> None:
     import shlex
 
     done = subprocess.run(f"{shlex.quote(BOTBOARD)} tiles kinds --game botwars --all | head -c 10",
-                          shell=True, capture_output=True, text=True, timeout=30)
+                          shell=True, capture_output=True, text=True, timeout=scaled(30))
     assert done.stdout.startswith('{"') and "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr

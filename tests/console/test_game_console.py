@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from botboard.games import get
 
 from .conftest import ARTIFACTS, LiveDaemon, open_console
+from ..patience import ms, scaled
 
 # a position where red's robot A zaps blue's at once: the engine asks red which order blue runs
 ZAP_READY = {"crystals": {}, "robots": {"redA": {"at": "0,0", "facing": 0},
@@ -173,8 +174,8 @@ def test_game_panel_figures_and_the_undo_and_skip_keys(page: Page, live: LiveDae
     page.evaluate("document.activeElement && document.activeElement.blur()")
     pressed = time.monotonic()
     page.keyboard.press("k")  # skip the animation
-    expect(fact("phase")).to_have_text("program", timeout=4000)
-    assert time.monotonic() - pressed < 5
+    expect(fact("phase")).to_have_text("program", timeout=ms(4))
+    assert time.monotonic() - pressed < scaled(5)  # not the 5 s of even one step
     expect(fact("turn")).to_have_text("red")
     expect(fact("countdown")).to_have_text("2")  # red discarded a counter as its round began
     expect(page.locator("#game-log")).to_contain_text("Red discards countdown counter 3")

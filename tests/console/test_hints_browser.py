@@ -15,6 +15,7 @@ from botboard.console.seats import SeatKeys
 
 from ..simboard import wait_for
 from .conftest import TOKEN, LiveDaemon, running
+from ..patience import ms
 
 
 @pytest.fixture(scope="module", params=games.table_names())
@@ -52,7 +53,7 @@ def test_a_hint_shows_on_the_asking_phone_and_board_only(table: LiveDaemon, brow
     phone.goto(f"{table.base}/seat/{seat}?key={SeatKeys(TOKEN).key(seat)}")
     expect(phone.locator("#hint-box")).to_be_visible()
     phone.locator("#hint-button").click()
-    expect(phone.locator("#hint")).to_have_text(re.compile(r"^(put|choose|play) "), timeout=30000)
+    expect(phone.locator("#hint")).to_have_text(re.compile(r"^(put|choose|play) "), timeout=ms(30))
     hint = table.request("GET", f"/api/seat/{seat}", token=SeatKeys(TOKEN).key(seat))[1]["hint"]
     words = hint["words"]
     if hint["places"]:
@@ -99,7 +100,7 @@ def test_the_first_tile_of_a_kind_is_explained_on_its_phone_only(table: LiveDaem
     expect(phone.locator("#explain-box")).to_be_visible()
     slot = table.call(lambda: session.seating.physical(seat, pos))
     table.post("/api/sim/place", {"slot": slot, "tile": session.mapping.catalogue.spec(tile)})
-    expect(phone.locator("#explain")).to_contain_text(text, timeout=15000)
+    expect(phone.locator("#explain")).to_contain_text(text, timeout=ms(15))
     assert text not in str(table.get("/api/game"))
     phone.locator("#explain-on").uncheck()  # this phone wants no more of them
     expect(phone.locator("#explain")).to_have_text("explanations are off")

@@ -28,6 +28,7 @@ from botboard.session.review import Review
 from botboard.session.selfplay import Hands
 
 from ..simboard import BOTBOARD, SimProcess, wait_for
+from ..patience import scaled
 
 Looks = list[str]  # per board cell "palette/facing/effect"
 
@@ -96,14 +97,14 @@ class Viewer:
         req = urllib.request.Request(self.base + path, data=data, method="POST" if data else "GET",
                                      headers={"content-type": "application/json"})
         try:
-            with urllib.request.urlopen(req, timeout=30) as response:
+            with urllib.request.urlopen(req, timeout=scaled(30)) as response:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as err:
             return err.code, json.loads(err.read())
 
     def stop(self) -> None:
         self.proc.terminate()
-        self.proc.wait(10)
+        self.proc.wait(scaled(10))
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import time
 import urllib.parse
 from typing import Any, Iterator
 
@@ -23,6 +22,8 @@ from botboard.games.botwars.cards import deck
 
 from ..simboard import wait_for
 from .conftest import TOKEN, LiveDaemon, open_console, running
+from .. import patience
+from ..patience import Deadline, scaled
 
 SHARED_GETS = ("/api/game", "/api/status", "/api/trace?limit=2000", "/api/slots", "/api/tools/readers",
                "/api/cells", "/api/seats")
@@ -60,10 +61,13 @@ def lay(live: LiveDaemon, seat: int, cards: list[str]) -> list[str]:
     return tags
 
 
-async def listen(url: str, until: asyncio.Event) -> list[str]:
-    """Every message on a websocket until ``until`` is set, and a second more."""
+async def listen(url: str, until: asyncio.Event, opened: list[str] | None = None) -> list[str]:
+    """Every message on a websocket until ``until`` is set, and a second more (``opened``: the
+    url is added once the socket is open)."""
     frames: list[str] = []
     async with websockets.connect(url) as ws:
+        if opened is not None:
+            opened.append(url)
         async def take(seconds: float) -> None:
             try:
                 frames.append(str(await asyncio.wait_for(ws.recv(), seconds)))
@@ -72,9 +76,9 @@ async def listen(url: str, until: asyncio.Event) -> list[str]:
 
         while not until.is_set():
             await take(0.5)
-        end = time.monotonic() + 1.0
-        while time.monotonic() < end:
-            await take(end - time.monotonic())
+        end = Deadline(1.0)
+        while not end.passed():
+            await take(end.left())
     return frames
 
 
@@ -116,10 +120,11 @@ def test_no_response_or_message_for_others_carries_a_hand_or_an_unrevealed_progr
 
     async def watch() -> tuple[list[str], list[str], list[str]]:
         done = asyncio.Event()
-        shared = asyncio.create_task(listen(f"{base}/ws?token={TOKEN}", done))
-        seat_one = asyncio.create_task(listen(f"{base}/ws/seat/1?key={key(botwars, 1)}", done))
-        seat_zero = asyncio.create_task(listen(f"{base}/ws/seat/0?key={key(botwars, 0)}", done))
-        await asyncio.sleep(0.5)
+        opened: list[str] = []
+        shared = asyncio.create_task(listen(f"{base}/ws?token={TOKEN}", done, opened))
+        seat_one = asyncio.create_task(listen(f"{base}/ws/seat/1?key={key(botwars, 1)}", done, opened))
+        seat_zero = asyncio.create_task(listen(f"{base}/ws/seat/0?key={key(botwars, 0)}", done, opened))
+        await patience.until(lambda: len(opened) == 3, 10, "the three websockets open")
         tags = await asyncio.to_thread(lay, botwars, 0, red[:5])
         status, _ = await asyncio.to_thread(botwars.request, "POST", "/api/seat/0/press",
                                             {"role": "confirm"}, key(botwars, 0))
@@ -216,7 +221,7 @@ def test_a_seat_websocket_needs_its_own_key(botwars: LiveDaemon) -> None:
     async def refused(url: str) -> bool:
         try:
             async with websockets.connect(url) as ws:
-                await asyncio.wait_for(ws.recv(), 3)
+                await asyncio.wait_for(ws.recv(), scaled(3))
         except websockets.exceptions.WebSocketException:
             return True
         return False

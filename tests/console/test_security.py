@@ -20,6 +20,7 @@ from botboard.board.sim import free_tcp_port
 
 from ..simboard import BOTBOARD
 from .conftest import TOKEN, LiveDaemon
+from ..patience import scaled
 
 
 @pytest.mark.parametrize("listen", ["0.0.0.0", "192.168.1.20", "::"])
@@ -32,7 +33,7 @@ def test_a_network_listen_without_a_token_is_refused(listen: str) -> None:
 
 def test_botboard_run_refuses_before_starting_anything() -> None:
     result = subprocess.run([BOTBOARD, "run", "--listen", "0.0.0.0", "--console-port", "1"],
-                            capture_output=True, text=True, timeout=30)
+                            capture_output=True, text=True, timeout=scaled(30))
     assert result.returncode == 2
     assert "--token" in result.stderr and "127.0.0.1" in result.stderr
 
@@ -54,14 +55,14 @@ def test_requests_without_the_right_token_are_rejected(live: LiveDaemon, method:
 def test_the_token_opens_the_page_and_sets_a_same_site_cookie(live: LiveDaemon) -> None:
     import urllib.request
 
-    with urllib.request.urlopen(f"{live.base}/?token={TOKEN}", timeout=10) as response:
+    with urllib.request.urlopen(f"{live.base}/?token={TOKEN}", timeout=scaled(10)) as response:
         cookie = response.headers["set-cookie"]
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
         assert response.headers["x-frame-options"] == "DENY"
         assert "default-src 'self'" in response.headers["content-security-policy"]
     name_value = cookie.split(";")[0]
     request = urllib.request.Request(f"{live.base}/api/status", headers={"cookie": name_value})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=scaled(10)) as response:
         assert response.status == 200
 
 
@@ -69,12 +70,12 @@ def test_websockets_need_the_token_and_our_origin(live: LiveDaemon) -> None:
     ws_url = f"ws://127.0.0.1:{live.port}/ws"
     for url in (ws_url, f"{ws_url}?token=wrong"):
         with pytest.raises(InvalidStatus) as refused:
-            connect(url, open_timeout=5).close()
+            connect(url, open_timeout=scaled(5)).close()
         assert refused.value.response.status_code == 403
     with pytest.raises(InvalidStatus):  # another site's page, even holding the token
-        connect(f"{ws_url}?token={TOKEN}", origin="http://evil.example", open_timeout=5).close()  # type: ignore[arg-type]
-    with connect(f"{ws_url}?token={TOKEN}", open_timeout=5) as ws:
-        assert json.loads(ws.recv(timeout=5))["kind"] == "status"
+        connect(f"{ws_url}?token={TOKEN}", origin="http://evil.example", open_timeout=scaled(5)).close()  # type: ignore[arg-type]
+    with connect(f"{ws_url}?token={TOKEN}", open_timeout=scaled(5)) as ws:
+        assert json.loads(ws.recv(timeout=scaled(5)))["kind"] == "status"
 
 
 def test_no_file_outside_the_static_assets_is_served(live: LiveDaemon) -> None:
@@ -102,7 +103,7 @@ def start_daemon(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str
     threading.Thread(target=read, daemon=True).start()
     try:
         while True:
-            line = lines.get(timeout=30)
+            line = lines.get(timeout=scaled(30))
             if line.startswith("console: "):
                 return proc, line.split()[1]
     except BaseException:
@@ -118,21 +119,21 @@ def test_token_auto_is_made_up_and_printed_at_start(tmp_path: Path, listen: str)
         assert token != "auto" and len(token) >= 16
         base = f"http://127.0.0.1:{urlparse(url).port}"
         with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"{base}/api/status", timeout=10)
+            urllib.request.urlopen(f"{base}/api/status", timeout=scaled(10))
         assert refused.value.code == 401
-        with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=10) as response:
+        with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=scaled(10)) as response:
             assert response.status == 200
 
         # the daemon runs, its board does not answer: status says so, exit 1 (not 0, not 2)
         result = subprocess.run([BOTBOARD, "status", "--console", f"{base}/?token={token}"],
-                                capture_output=True, text=True, timeout=30)
+                                capture_output=True, text=True, timeout=scaled(30))
         assert result.returncode == 1, result.stderr
         link = json.loads(result.stdout)["link"]
         assert link["connected"] is False and "no-such-tty" in link["last_error"]
         assert "the board is not connected" in result.stderr
     finally:
         proc.terminate()
-        proc.wait(10)
+        proc.wait(scaled(10))
 
 
 def test_the_console_works_offline_no_file_names_another_host() -> None:
@@ -158,7 +159,7 @@ def _raw(live: LiveDaemon, method: str, path: str, body: bytes = b"", **headers:
     request = urllib.request.Request(live.base + path, data=body or None, method=method,
                                      headers={"authorization": f"Bearer {TOKEN}", **headers})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=scaled(10)) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as err:
         return err.code, err.read().decode()

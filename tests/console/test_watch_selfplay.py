@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from ..simboard import BOTBOARD
+from ..patience import scaled
 
 
 def test_a_selfplay_game_can_be_watched_live_in_the_console(browser: Any, tmp_path: Path) -> None:
@@ -37,7 +38,7 @@ def test_a_selfplay_game_can_be_watched_live_in_the_console(browser: Any, tmp_pa
             assert said[-1], "selfplay ended without lingering"
         assert proc.poll() is None  # it stays until Ctrl-C
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=scaled(30))
         err = "".join(said) + err
         assert proc.returncode == 0, err[-2000:]
         result = json.loads(out)

@@ -3,7 +3,8 @@ virtual-tile picker and slots, each seat's phone (its settings, decisions and co
 the New game form to the end screen. At every step the shared screen and the acting seat's phone
 name who acts and what to do, no refusal stays once a move is made, and the end screen names the
 winner. The test plays like a player who knows the rules: it asks the game for a legal program
-(``random_program``), then lays it by hand."""
+(``random_program``), then lays it by hand. Each page clicked is brought to the front first
+(conftest's browser): a whole Goblins game took ten minutes of clicks waiting on background pages."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from botboard import games
 
 from ..simboard import wait_for
 from .conftest import LiveDaemon, running
+from ..patience import ms
 
 GAMES = games.table_names()
 MOST_STEPS = 400  # page actions (a program laid, a decision) before the game must be over
@@ -69,7 +71,7 @@ class Hands:
         for _ in range(10):
             try:
                 self.phones[seat].locator(f"#controls select[data-control='{name}']").select_option(
-                    label=label, timeout=2000)
+                    label=label, timeout=ms(2))
             except PlaywrightError:
                 continue
             if self.live.call(lambda: self.session.controls.get(seat, {}).get(name)) == value:
@@ -85,7 +87,7 @@ class Hands:
         # the button acts on what the page shows (full: out, empty: in), and the page may
         # still be catching up with the session on a loaded machine: wait for it to agree
         if held is not None:
-            expect(button).to_have_class(FULL, timeout=10000)
+            expect(button).to_have_class(FULL, timeout=ms(10))
             button.click()  # out
             wait_for(lambda: self.live.call(lambda: session.table.reading(slot)) is None, 10, "a tile out")
         if tile is None:
@@ -94,7 +96,7 @@ class Hands:
             self.console.select_option(f"#tile-{field}", value)
         self.serial += 1
         self.console.fill("#tile-serial", str(self.serial))
-        expect(button).not_to_have_class(FULL, timeout=10000)
+        expect(button).not_to_have_class(FULL, timeout=ms(10))
         button.click()  # in
         wait_for(lambda: self.live.call(lambda: session.table.reading(slot)) is not None, 10, "a tile in")
 
@@ -127,7 +129,7 @@ def test_a_whole_game_by_clicking(browser: Any, tmp_path_factory: pytest.TempPat
         console = browser.new_page()
         console.set_viewport_size({"width": 1400, "height": 1000})
         console.goto(live.url)
-        expect(console.locator("#link-state")).to_have_text("connected", timeout=10000)
+        expect(console.locator("#link-state")).to_have_text("connected", timeout=ms(10))
         console.fill("#speed", "0")
         console.locator("#speed").dispatch_event("change")
         console.fill("#ng-players", "2")

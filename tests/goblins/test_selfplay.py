@@ -12,8 +12,9 @@ from ..session.test_selfplay import _botboard, _replayed, _selfplay
 @pytest.mark.parametrize("players,seed", [(4, 2)])  # two seats: the conformance suite
 def test_goblins_selfplay_builds_and_fights_through_the_yards_and_replay_agrees(
         tmp_path: Path, players: int, seed: int) -> None:
+    # --full: the standard game's two rounds (the short form, selfplay's default, plays one)
     result = _selfplay(tmp_path, "--sim", "--game", "goblins", "--players", str(players),
-                       "--seed", str(seed))
+                       "--seed", str(seed), "--full")
     assert result["game_name"] == "goblins" and result["winner"] and "Boss" in result["reason"]
     assert result["actions"] >= 2 * 40  # two rounds of forty tiles laid on the yards, and decisions
     assert _replayed(tmp_path, result["game"]) == result["state_hash"]

@@ -55,7 +55,7 @@ async def _play(sim: SimProcess, tmp: Path) -> None:
 
         async def press(role: str) -> None:
             sim.control("button", button=session.seating.button_of(seat, role), action="click")
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # pace: a hand's presses, one after the other
 
         blocked = state.robots[team].blocked[0]
         sim.control("place", slot=slot_of[blocked], uid=uid.hex(), payload=payload.hex())

@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable
 
 from bbshared import messages as m
+
+from .. import patience
 from botboard.link.connection import BoardConnection
 from botboard.link.image import BoardImage
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: Any = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what() if callable(what) else what or predicate}")
+    """tests/patience.py's until (a deadline scaled by the machine's load)."""
+    return await patience.until(predicate, timeout, what or predicate)
 
 
 def numbered_lines(conn: BoardConnection) -> list[int]:

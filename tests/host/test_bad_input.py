@@ -24,6 +24,7 @@ from botboard.link.transport import PortError, open_port
 
 from ..simboard import SimProcess
 from .running import connected, until
+from ..patience import aquiet, scaled
 
 BOTBOARD = str(Path(sys.executable).parent / "botboard")
 
@@ -216,7 +217,7 @@ def test_probe_prints_the_board_and_fails_clearly_without_one() -> None:
     sim = SimProcess()
     try:
         out = subprocess.run([BOTBOARD, "probe", "--port", sim.port], capture_output=True,
-                             text=True, timeout=30)
+                             text=True, timeout=scaled(30))
         assert out.returncode == 0, out.stderr
         info = json.loads(out.stdout)
         assert info["layout"] == "ttb-small" and info["cells"] == 61 and info["leds"] == 427
@@ -229,7 +230,7 @@ def test_probe_prints_the_board_and_fails_clearly_without_one() -> None:
     silent.link = Link(lambda b: None, lambda: 0, lambda *a: None)  # hears, never answers
     try:
         out = subprocess.run([BOTBOARD, "probe", "--port", silent.port], capture_output=True,
-                             text=True, timeout=30)
+                             text=True, timeout=scaled(30))
         assert out.returncode != 0 and out.stdout == ""
         assert "no botboard answered" in out.stderr
     finally:
@@ -317,7 +318,7 @@ def test_oversize_frames_give_one_error_a_second_at_most_and_every_drop_is_count
             conn.listeners.append(lambda msg: seen.append((time.monotonic(), msg.fields))
                                   if msg.type == m.ERROR else None)
             start = time.monotonic()
-            while time.monotonic() - start < 2.5:  # 50 oversize frames in 2.5 s
+            while time.monotonic() - start < 2.5:  # pace: 50 oversize frames in 2.5 s
                 conn._write(b"\x07" * 700 + b"\x00")
                 await asyncio.sleep(0.05)
             sent = sim.control("stats")["link"]["oversize"]
@@ -355,7 +356,7 @@ def test_a_board_too_old_to_report_its_link_counters_is_asked_once_and_not_an_er
     async def scenario() -> None:
         async with connected(board.port) as conn:
             await until(lambda: not conn.status()["board_link_supported"], 5, "the old firmware noticed")
-            await asyncio.sleep(2.5)
+            await aquiet(2.5)  # no second ask meanwhile
             status = conn.status()
             assert status["board_link"] is None and status["board_errors"] == 0
             assert len(asked) == 1
@@ -400,8 +401,8 @@ def test_a_flood_of_bytes_from_the_host_starves_nothing_on_the_board() -> None:
             await until(lambda: any(b["action"] == m.RELEASE for b in buttons), 10,
                         "the click, during the flood")
             assert [(b["button"], b["action"]) for b in buttons] == [(3, m.PRESS), (3, m.RELEASE)]
-            await asyncio.sleep(0.5)
-            assert sim.control("leds")["frames"] > frames + 5  # the renderer still draws
+            await until(lambda: sim.control("leds")["frames"] > frames + 5, 5,
+                        "the renderer still drawing")
             assert flooding.is_alive() and sim.control("stats")["link"]["bytes_in"] > 20_000
 
     try:
@@ -450,7 +451,7 @@ def test_bytes_arriving_after_the_event_loop_closed_end_the_reader_thread_quietl
         reader = threading.Thread(target=conn._reader, args=(port, asyncio.Event()), daemon=True)
         reader.start()
         os.write(board.master, b"\x00late bytes\x00")
-        reader.join(5)
+        reader.join(scaled(5))
         assert not reader.is_alive() and crashes == []
     finally:
         threading.excepthook = before

@@ -15,6 +15,7 @@ from botboard.board import layouts
 from botboard.board.sim import free_tcp_port
 
 from ..simboard import BOTBOARD, wait_for
+from ..patience import scaled
 
 REF = layouts.load("ttb-small")
 
@@ -49,13 +50,13 @@ def test_answers_typed_at_the_terminal(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
 
     def flow() -> dict:  # type: ignore[type-arg]
-        with urllib.request.urlopen(f"{base}/api/bringup", timeout=10) as reply:
+        with urllib.request.urlopen(f"{base}/api/bringup", timeout=scaled(10)) as reply:
             return json.loads(reply.read())  # type: ignore[no-any-return]
 
     def press(button: int) -> None:
         req = urllib.request.Request(f"{base}/api/sim/button", json.dumps({"button": button}).encode(),
                                      {"content-type": "application/json"}, method="POST")
-        urllib.request.urlopen(req, timeout=30).close()
+        urllib.request.urlopen(req, timeout=scaled(30)).close()
 
     try:
         wait_for(lambda: _answers(flow), 60, "the console")

@@ -16,6 +16,7 @@ from botboard.link.image import BoardImage, CellState
 
 from ..simboard import SimProcess
 from .running import connected, until
+from ..patience import scaled
 
 
 @pytest.fixture
@@ -162,7 +163,7 @@ def test_silent_board_is_noticed_within_two_seconds(sim: SimProcess) -> None:
             try:
                 stopped = time.monotonic()
                 await until(lambda: conn.state != "connected", timeout=5, what="silence noticed")
-                assert time.monotonic() - stopped < 3.0
+                assert time.monotonic() - stopped < scaled(3.0)  # noticed in 2 s, on an idle machine
                 assert "silent" in conn.last_error
             finally:
                 sim.proc.send_signal(signal.SIGCONT)
@@ -201,7 +202,7 @@ def test_a_silent_host_gets_the_waiting_pattern_and_its_resync_restores_the_game
         for _ in range(20):  # a pulse: the blue level changes over 1.6 s
             level = await until(waiting_pattern, timeout=2, what="the waiting pattern")
             levels.add(level[0])
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.1)  # pace: samples across the pulse
         assert len(levels) >= 3 and all(0 < b <= 40 for b in levels)
         # the board still holds the game the host set, and a returning host's resync shows it
         cells = bytes.fromhex(sim.control("cells")["cells"])

@@ -16,6 +16,7 @@ from botboard.link.image import BoardImage
 from botboard.session.host import make_session
 
 from ..simboard import SimProcess
+from ..patience import aquiet
 from .running import until
 
 
@@ -82,7 +83,7 @@ def test_a_press_whose_ack_was_lost_is_not_delivered_again_after_a_reconnect() -
             await until(lambda: conn.reconnects > before and conn.state == "connected", 20,
                         "the reconnect")
             assert await conn.ping() > 0
-            await asyncio.sleep(0.5)  # time for anything resent to arrive
+            await aquiet(0.5)  # time for anything resent to arrive
             assert buttons == [(2, m.PRESS), (2, m.RELEASE)]  # once each, not again
             sim.control("button", button=5)  # and the next press still comes through
             await until(lambda: len(buttons) == 4, 10, "the next click")

@@ -13,6 +13,7 @@ import pytest
 
 from ..simboard import SimProcess
 from .running import connected, numbered_lines, until
+from ..patience import scaled, wait_for
 
 
 def _children(pid: int) -> list[int]:
@@ -42,11 +43,8 @@ def test_sim_exits_with_status_0_on_sigterm_and_takes_the_firmware_with_it() -> 
         assert firmware and all(_alive(pid) for pid in firmware)  # the micropython process
         assert sim.control("stats")["heap_free"] > 0  # it runs
         sim.proc.send_signal(signal.SIGTERM)
-        assert sim.proc.wait(15) == 0
-        deadline = time.monotonic() + 5
-        while any(_alive(pid) for pid in firmware) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(_alive(pid) for pid in firmware)
+        assert sim.proc.wait(scaled(15)) == 0
+        wait_for(lambda: not any(_alive(pid) for pid in firmware), 5, "the firmware to end")
         with pytest.raises(ProcessLookupError):  # nothing at all left in the launcher's process group
             os.killpg(sim.proc.pid, 0)
     finally:

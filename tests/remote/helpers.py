@@ -14,20 +14,19 @@ from botboard.remote.sequencer import Accepted, HostEntry, Refused
 
 from botboard.remote.local_broker import Broker
 
+from .. import patience
+
 # short keepalive and backoff keep the fault tests fast
 FAST: dict[str, Any] = {"keepalive": 2, "backoff": (0.05, 0.3)}
 
 
 def run(coro: Any, timeout: float = 20) -> Any:
-    return asyncio.run(asyncio.wait_for(coro, timeout))
+    return asyncio.run(asyncio.wait_for(coro, patience.scaled(timeout)))
 
 
 async def until(predicate: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
+    """tests/patience.py's until, ``what`` first (a deadline scaled by the machine's load)."""
+    await patience.until(predicate, timeout, what)
 
 
 def opened(reader: Room, message: Any) -> bytes:

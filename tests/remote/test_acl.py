@@ -4,7 +4,6 @@ speak for another table."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from botboard.remote.protocol import Proposal, Topics, encode
 from botboard.remote.room import HostRoom, JoinedRoom
 
 from botboard.remote.local_broker import Broker
+from .. import patience
 from .helpers import FAST, Adder, Seen, run, until
 
 USERS = {"host": "host-pw", "a": "a-pw", "b": "b-pw"}
@@ -66,7 +66,7 @@ def test_a_table_reads_only_its_own_private_parts_and_speaks_only_for_itself(acl
             await spy.publish(TOPICS.propose("a"), a.seal(TOPICS.propose("a"), forged), qos=1)
             await until(lambda: len(seen["a"].entries()) == 2 == len(seen["b"].entries()), "2 entries")
             await until(lambda: seen["host"].refusals(), "the forged proposal refused")
-            await asyncio.sleep(0.3)  # anything else the spy might get
+            await patience.aquiet(0.3)  # anything else the spy might get
             spied = []
             while len(spy.messages):
                 message = await anext(spy.messages)

@@ -19,6 +19,7 @@ from botboard.remote.seal import Identity
 from botboard.remote.table_keys import identity as table_identity
 
 from botboard.remote.local_broker import Broker
+from .. import patience
 from .helpers import FAST, Adder, Seen, opened, public_log, run, three_tables, until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +59,7 @@ def test_early_entries_wait_for_the_missing_one_which_is_asked_for(broker: Broke
                 for n in (2, 1, 3, 2):  # the missing one, then entries already applied
                     await fake_host.publish(TOPICS.to("a"), entry(n), qos=1)
                 await until(lambda: len(seen.entries()) == 4, "entries 2-4")
-                await asyncio.sleep(0.2)
+                await patience.aquiet(0.2)  # none applied twice
                 assert [e.n for e in seen.entries()] == [1, 2, 3, 4]
                 await fake_host.publish(TOPICS.to("a"), entry(5, "OTHER"), qos=1)
                 await fake_host.publish(TOPICS.to("a"), entry(5), qos=1)
@@ -73,17 +74,17 @@ def test_a_broker_killed_mid_game_loses_no_entry_and_applies_none_twice(broker: 
             async def table_a_plays() -> None:
                 for k in range(20):
                     assert (await t.a.propose(2, {"add": k})).ok
-                    await asyncio.sleep(0.02)
+                    await asyncio.sleep(0.02)  # pace: a player's moves
 
             async def host_plays() -> None:
                 for k in range(20):
                     await t.host.append({"tick": k}, {"b": f"secret {k}"})
-                    await asyncio.sleep(0.02)
+                    await asyncio.sleep(0.02)  # pace: the host's entries
 
             playing = asyncio.gather(table_a_plays(), host_plays())
             await until(lambda: t.host.last_n >= 8, "the game under way")
             broker.kill()
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # pace: the broker down a while
             broker.start()
             await playing
             await until(lambda: len(t.seen["a"].entries()) == 40 == len(t.seen["b"].entries()),
@@ -154,7 +155,7 @@ def test_a_killed_table_restarts_and_catches_up_from_its_last_entry(broker: Brok
                 await until(lambda: len(seen.entries()) == 4, "the missed entries")
                 await host.append({"step": 9})
                 await until(lambda: len(seen.entries()) == 5, "a live entry")
-                await asyncio.sleep(0.2)
+                await patience.aquiet(0.2)  # none applied twice
             assert [(e.n, e.public["step"], e.private) for e in seen.entries()] == [
                 (6, 5, "for a 5"), (7, 6, "for a 6"), (8, 7, "for a 7"), (9, 8, "for a 8"), (10, 9, None)]
     run(play())

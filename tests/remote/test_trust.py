@@ -19,6 +19,7 @@ from botboard.remote.protocol import CatchUp, Entry, Proposal, Topics, encode
 from botboard.remote.room import JoinedRoom
 from botboard.remote.seal import Identity, Seal, room_key
 
+from .. import patience
 from .helpers import FAST, Seen, run, three_tables, until
 from .test_two_tables import _play_with, _same_game
 from .two_tables import two_tables
@@ -65,7 +66,7 @@ def _texts(doc: Any) -> set[str]:
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("game, options, secret", [
     ("botwars", {"max_turns": 2}, "hand"),
-    ("goblins", {}, "agenda"),
+    ("goblins", {"rounds": 1}, "agenda"),  # one round: its agendas dealt and kept
 ])
 def test_a_subscriber_without_the_key_learns_no_hand_program_or_agenda(
         broker: Broker, tmp_path: Path, game: str, options: dict[str, Any], secret: str) -> None:
@@ -76,7 +77,7 @@ def test_a_subscriber_without_the_key_learns_no_hand_program_or_agenda(
                 await tables.hands().play()
                 assert tables.host.session.mode == "over"
                 private += [tables.host.session.seat_view(seat)["private"] for seat in (0, 1)]
-            await asyncio.sleep(0.3)
+            await patience.aquiet(0.3)  # the last messages reach the spy
         assert secret in json.dumps(private)  # the game does have the secret this test looks for
         assert spy.on("to/b") and spy.on("propose/b") and spy.on("entries")  # the spy heard the game
         words = {w for w in _texts(private) if len(w) >= 6}
@@ -138,7 +139,7 @@ def test_300_catch_up_requests_get_a_bounded_answer(broker: Broker) -> None:
             for k in range(40):
                 await t.host.append({"tick": k})
             await until(lambda: len(t.seen["a"].entries()) == 40, "40 entries at a")
-            await asyncio.sleep(0.3)
+            await patience.aquiet(0.3)  # the answers so far counted before the flood
             before = len(spy.on("to/a"))
             started = asyncio.get_running_loop().time()
             async with aiomqtt.Client("127.0.0.1", broker.port) as flood:  # sent with a's own keys
@@ -146,7 +147,7 @@ def test_300_catch_up_requests_get_a_bounded_answer(broker: Broker) -> None:
                     first = 1 if k < 150 else k  # the same request again and again, then ever other ones
                     data = t.a.seal(TOPICS.catchup("a"), encode(CatchUp("a", t.host.epoch, first)))
                     await flood.publish(TOPICS.catchup("a"), data, qos=1)
-            await asyncio.sleep(1.0)
+            await patience.aquiet(1.0)  # answers to the flood arrive; the bound below grows with the time
             elapsed = asyncio.get_running_loop().time() - started
             answers = len(spy.on("to/a")) - before
             # docs/remote-play.md: per table at most (BURST + RATE x seconds) answers, each at most

@@ -13,6 +13,7 @@ from botboard.games.twintinbots.table.frames import frames
 from botboard.session.animation import TABLE_SPEEDS
 from botboard.games.twintinbots.table.scene import Scene
 
+from ..patience import until
 from .helpers import Table
 
 
@@ -93,13 +94,9 @@ def test_animation_runs_at_its_speed_skips_and_a_returning_board_gets_the_end(tm
         t.place(0, "B1", "L/red")
         t.press(0, "confirm")
         assert t.session.mode == "animate"
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # pace: the robots under way when the board comes back
         t.reconnect()  # the board was unplugged and is back
-        for _ in range(50):
-            await asyncio.sleep(0.01)
-            if t.session.mode == "program":
-                break
-        assert t.session.mode == "program"
+        await until(lambda: t.session.mode == "program", 0.5, "the end of the game's steps")
         final = leds.picture(Scene.from_state(t.session.state))
         assert t.session.bmap is not None
         shown = {t.session.bmap.to_engine[b]: s for b, s in t.board.cells.items()}
@@ -110,7 +107,7 @@ def test_animation_runs_at_its_speed_skips_and_a_returning_board_gets_the_end(tm
         t.press(1, "confirm")
         assert t.session.mode == "animate"
         t.press(1, "next")  # next (or confirm) skips
-        await asyncio.sleep(0.05)
+        await until(lambda: t.session.mode == "program", 5, "the skip")
         assert t.session.mode == "program" and t.session.view()["turn"] == "red"
 
     asyncio.run(scenario())
@@ -128,7 +125,7 @@ def test_a_tile_moved_while_the_robots_run_is_refused(tmp_path: Path) -> None:
         t.remove(0, "A1")  # a hand pulls the tile while robot A moves
         assert "while the robots run" in t.session.message
         t.session.skip()
-        await asyncio.sleep(0.05)
+        await until(lambda: t.session.mode == "program", 5, "the skip")
         assert [a["action"] for a in t.journal.actions(gid)] == ["A1=F2 + B1=L"]  # untouched
         assert any(c.palette == leds.INDEX["alert"] for c in t.board.cells.values())
         t.place(0, "A1", "F2/red")
@@ -154,8 +151,7 @@ def test_previous_during_an_animation_steps_through_the_table_speeds(tmp_path: P
         t.press(0, "previous")
         assert t.session.animation.step_s == TABLE_SPEEDS["normal"]
         t.press(0, "next")
-        await asyncio.sleep(0.05)
-        assert t.session.mode == "program"
+        await until(lambda: t.session.mode == "program", 5, "the skip")
         t.press(1, "previous")  # outside an animation, previous does not touch the speed
         assert t.session.animation.step_s == TABLE_SPEEDS["normal"]
 

@@ -153,3 +153,30 @@ def test_at_a_running_table_a_hint_is_worked_out_in_a_worker_and_is_the_same_hin
         session.stop_thinking()
     assert hint is not None and hint["words"] == expected.words
     assert session.hints._pool is None  # noqa: SLF001  the worker goes with the session
+
+
+def test_a_hint_late_past_its_budget_is_said_to_be_late_not_left_promising(tmp_path: Path) -> None:
+    # on a busy machine the worker may start long after the "up to 0.3 s" the seat was told:
+    # the seat is then told why it waits (hints.LATE_S past the budget), and the hint still comes
+    from botboard.session import hints
+
+    table, _ = _table(tmp_path)
+    session = table.session
+    session.hints.iterations = None
+    session.hints.budget_s = 0.01
+
+    async def ask() -> None:
+        loop = asyncio.get_running_loop()
+        pending: asyncio.Future[Any] = loop.create_future()
+        session.hints.thinking.add(0)
+        session.hints._late(0, pending)  # noqa: SLF001  the moment LATE_S after the budget
+        assert "taking longer than 0.01 s" in session.seat_messages[0]
+        assert "busy" in session.seat_messages[0]
+        session.hints.thinking.discard(0)
+        session.seat_messages[0] = ""
+        pending.set_result(None)
+        session.hints._late(0, pending)  # noqa: SLF001  answered in time: nothing said
+        assert session.seat_messages[0] == ""
+        assert hints.LATE_S > 0
+
+    asyncio.run(ask())

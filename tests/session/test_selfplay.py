@@ -84,7 +84,7 @@ def test_a_board_killed_midway_is_replaced_and_the_game_goes_on(tmp_path: Path) 
         proc = _spawn_selfplay(tmp_path, board, control)
         wait_for(lambda: _actions(tmp_path) >= 3, 120, "three journaled actions")
         board.kill()
-        time.sleep(0.5)
+        time.sleep(0.5)  # pace: no board a while
         second = SimProcess("--control-port", str(control), link=link)
         result = _finish(proc)
     finally:
@@ -130,7 +130,7 @@ def test_a_whole_game_through_a_link_that_damages_5_percent_of_bytes_stalls_and_
                  "three journaled actions")
         assert proc.poll() is None, proc.communicate()[1][-3000:]  # still playing, or say why not
         board.proc.send_signal(signal.SIGUSR1)  # the cable pulled...
-        time.sleep(1.5)
+        time.sleep(1.5)  # pace: the cable out a while
         board.proc.send_signal(signal.SIGUSR2)  # ...and put back
         result = _finish(proc, timeout=600)
     finally:

@@ -16,6 +16,7 @@ from botboard import games
 from botboard.players import Situation, make
 from botboard.session.thinking import NICE, ThinkingPool
 
+from ..patience import until
 from .helpers import Table
 
 
@@ -80,10 +81,8 @@ def test_a_computer_seat_at_a_running_table_moves_through_its_worker(tmp_path: P
         table.place(0, "B1", "L/red")
         table.press(0, "confirm")
         done = len(session.journal.actions(session.game_id))
-        for _ in range(3000):  # a worker's first start is slow on a loaded machine
-            if not session._thinking and len(session.journal.actions(session.game_id)) > done:  # noqa: SLF001
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: not session._thinking  # noqa: SLF001
+                    and len(session.journal.actions(session.game_id)) > done, 30, "blue's program")
         session.stop_thinking()
         return len(session.journal.actions(session.game_id)) - done
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from bbshared import messages as m
 from botboard import doctor
 from botboard.board.sim import SimBoard
+from ..patience import scaled
 
 PROBLEM, OK = doctor.PROBLEM, doctor.OK
 
@@ -69,7 +70,7 @@ def test_a_real_handshake_with_the_simulated_board_and_a_silent_port() -> None:
     sim = SimBoard("ttb-small")
     sim.start()
     try:
-        info, error = doctor.handshake(sim.port, timeout=10)
+        info, error = doctor.handshake(sim.port, timeout=scaled(10))
     finally:
         sim.stop()
     assert error == "" and info == {"protocol": m.PROTOCOL_VERSION, "firmware": doctor.host_firmware_version(),
@@ -79,7 +80,7 @@ def test_a_real_handshake_with_the_simulated_board_and_a_silent_port() -> None:
 
     master, slave = pty.openpty()  # a port where nothing answers
     try:
-        info, error = doctor.handshake(os.ttyname(slave), timeout=0.5)
+        info, error = doctor.handshake(os.ttyname(slave), timeout=scaled(0.5))
         assert info is None and error
         found = doctor.board_info(info, error, "0.1.0", m.PROTOCOL_VERSION, os.ttyname(slave))
         assert _levels(found) == [PROBLEM] and "botboard deploy" in found[0].fix
@@ -89,7 +90,7 @@ def test_a_real_handshake_with_the_simulated_board_and_a_silent_port() -> None:
 
 
 def test_a_path_that_is_no_serial_port_is_not_offered_to_deploy(tmp_path: Path) -> None:
-    info, error = doctor.handshake("/etc/passwd", timeout=0.5)
+    info, error = doctor.handshake("/etc/passwd", timeout=scaled(0.5))
     found = doctor.board_info(info, error, "0.1.0", m.PROTOCOL_VERSION, "/etc/passwd")
     assert _levels(found) == [PROBLEM] and "deploy" not in found[0].fix
     assert "/etc/passwd is not a serial port" in found[0].detail and "--port" in found[0].fix
@@ -175,6 +176,6 @@ def test_the_room_broker_answers_or_not() -> None:
         listening.listen()
         port = listening.getsockname()[1]
         assert _levels(doctor.broker(f"mqtt://127.0.0.1:{port}/club")) == [OK]
-    closed = doctor.broker(f"mqtt://127.0.0.1:{port}/club", timeout=0.5)
+    closed = doctor.broker(f"mqtt://127.0.0.1:{port}/club", timeout=scaled(0.5))
     assert _levels(closed) == [PROBLEM] and "mosquitto" in closed[0].fix
     assert _levels(doctor.broker("http://x/club")) == [PROBLEM]

@@ -13,6 +13,7 @@ import pytest
 
 from botboard import service
 from botboard.settings import load_file
+from ..patience import scaled
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 UDEVADM = shutil.which("udevadm")
@@ -91,7 +92,7 @@ def test_udevadm_reads_the_rule(tmp_path: Path) -> None:
     help_text = subprocess.run([UDEVADM, "--help"], capture_output=True, text=True).stdout
     if " verify " not in help_text:
         pytest.skip("this udevadm has no verify command (systemd < 253); the syntax test covers it")
-    done = subprocess.run([UDEVADM, "verify", str(rule)], capture_output=True, text=True, timeout=30)
+    done = subprocess.run([UDEVADM, "verify", str(rule)], capture_output=True, text=True, timeout=scaled(30))
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from ..patience import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +41,7 @@ def _free_port() -> int:
 
 
 def _status(port: int) -> dict:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status", timeout=10) as reply:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status", timeout=scaled(10)) as reply:
         return dict(json.loads(reply.read()))
 
 
@@ -89,6 +90,6 @@ def test_botboard_run_from_the_wheel_plays_on_the_simulated_board(installed: Pat
         assert status["game"]["scores"] == {"red": 0, "blue": 0} and status["game"]["phase"] == "program"
     finally:
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=scaled(30)) == 0
     assert (installed / ".local/share/botboard/botboard.sqlite").is_file()  # the journal, outside a checkout
     assert not (installed / "var").exists() and os.path.isdir(installed / "venv")

@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import patience
 from ..board import firmware_build, layouts
 from ..board.sim import micropython_binary
 from . import scan_trace as st
@@ -77,9 +78,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _mpy(build: firmware_build.Build, heap_k: int, *args: str) -> dict[str, Any] | None:
-    proc = subprocess.run(
+    proc = patience.run(
         [micropython_binary(), "-X", f"heapsize={heap_k}K", "-m", "bbfw.sim.bench", *args],
-        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+        f"the MicroPython bench ({' '.join(args)}, {heap_k} KB)", 300, stdin=subprocess.DEVNULL,
         env={"MICROPYPATH": f"{build.directory}:.frozen", "PATH": "/usr/bin:/bin"})
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines:
@@ -205,9 +206,9 @@ TRACE_STEPS = 120  # input steps recorded per phase: every slot looked at severa
 def traces(build: firmware_build.Build, config: str, slots: int) -> dict[str, list[tuple[str, int]]]:
     """The firmware's recorded operations in each phase (scan_trace.py), as deployed."""
     def run_code(code: str, heap: str) -> str:
-        proc = subprocess.run(
+        proc = patience.run(
             [micropython_binary(), "-X", f"heapsize={heap}", "-c", code],
-            capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+            "the poll-order recording in MicroPython", 300, stdin=subprocess.DEVNULL,
             env={"MICROPYPATH": f"{build.directory}:.frozen", "PATH": "/usr/bin:/bin"})
         if proc.returncode != 0:
             raise RuntimeError(f"the poll-order recording failed in MicroPython: {proc.stdout[-500:]}")

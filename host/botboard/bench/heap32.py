@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import patience
 from ..board import firmware_build
 
 WASM = Path(__file__).parent / "wasm"
@@ -61,8 +61,8 @@ def run_wasm(code: str, heap_bytes: int, dirs: list[tuple[Path, str]] | None = N
     """Run code (then step() until false) in the 32-bit port: (printed lines, heap report)."""
     spec = {"heapsize": heap_bytes, "dirs": [[str(src), dest] for src, dest in dirs or []],
             "code": code, "step": step}
-    proc = subprocess.run([node(), str(SCRIPT)], input=json.dumps(spec), capture_output=True,
-                          text=True, timeout=timeout, cwd=WASM)
+    proc = patience.run([node(), str(SCRIPT)], "the webassembly MicroPython", timeout,
+                        input=json.dumps(spec), cwd=WASM)
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"the webassembly MicroPython failed: {proc.stderr.strip()[-600:]}")

@@ -26,6 +26,7 @@ from typing import Any, AsyncIterator, Callable
 from .. import games
 from ..console.app import create_app
 from ..daemon import Daemon, DaemonConfig
+from ..patience import load_factor
 from ..remote.local_broker import MOSQUITTO, ROOM_KEY, Broker
 from ..session.selfplay import Hands, Place
 from .table import _lay, _pct, _taken_at_first_confirm, confirm_to_frame
@@ -73,7 +74,8 @@ async def stop(task: asyncio.Task[None]) -> None:
 
 
 async def until(predicate: Callable[[], Any], timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
+    """Wait for ``predicate``: ``timeout`` on an idle machine, stretched by its load."""
+    deadline = time.monotonic() + timeout * load_factor()
     while time.monotonic() < deadline:
         value = predicate()
         if value:

@@ -6,6 +6,7 @@ import asyncio
 
 from bbshared import messages as m
 
+from ..patience import load_factor
 from .connection import BoardConnection, Message
 
 
@@ -14,8 +15,9 @@ class TagWriteError(RuntimeError):
 
 
 # A write takes the board about 0.1 s; a board starved of CPU (a loaded host running the
-# simulated one) may take seconds, and slow is never wrong. A firmware that does not know
-# the message says so at once (E_UNKNOWN_TYPE), so this long wait only meets a lost board.
+# simulated one) may take seconds, and slow is never wrong: the wait, for an idle machine, is
+# stretched by the load (botboard.patience). A firmware that does not know the message says so
+# at once (E_UNKNOWN_TYPE), so this long wait only meets a lost board.
 WRITE_WAIT_S = 20.0
 
 
@@ -33,6 +35,7 @@ async def write_tag(conn: BoardConnection, slot: int, payload: bytes, timeout: f
             answer.set_exception(TagWriteError(
                 "the board's firmware cannot write tags (older than the host): update it with 'botboard deploy'"))
 
+    timeout *= load_factor()
     conn.listeners.append(listen)
     try:
         conn.send(m.WRITE_TAG, slot, payload)

@@ -23,6 +23,7 @@ import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from ..patience import load_factor
 from .protocol import MAX_MESSAGE
 from .seal import OVERHEAD
 from .url import RemoteUrl
@@ -83,7 +84,10 @@ class Link:
         if client is None:
             return False
         try:
-            await self._unless_lost(client.publish(topic, payload, qos=1, retain=retain, timeout=self._timeout))
+            # the broker's answer may be slow on a busy machine: a "gone" given up on is never
+            # told (a clean disconnect sends no last will), so the wait grows with the load
+            await self._unless_lost(client.publish(topic, payload, qos=1, retain=retain,
+                                                   timeout=self._timeout * load_factor()))
         except aiomqtt.MqttError as exc:
             log.info("%s: not published to %s: %s", self.client_id, topic, exc)
             return False
@@ -92,7 +96,8 @@ class Link:
     async def subscribe(self, *topics: str) -> None:
         client = self._client
         if client is not None:
-            await self._unless_lost(client.subscribe([(topic, 1) for topic in topics], timeout=self._timeout))
+            await self._unless_lost(client.subscribe([(topic, 1) for topic in topics],
+                                                     timeout=self._timeout * load_factor()))
 
     async def _serve(self, client: aiomqtt.Client) -> None:
         """One connection: messages are read as they come (so a drop is seen at once, even

@@ -11,7 +11,6 @@ the session reads every move from the slots, as at a real table.
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import random
 import time
@@ -21,6 +20,7 @@ from typing import Any
 from bbshared import messages as m
 
 from ..link.connection import BoardConnection
+from ..patience import load_factor  # the one rule for waits (also the tests')
 from ..board.sim_control import SimControl, SimControlError
 from .mapping import TileError
 from .session import GameSession
@@ -28,22 +28,6 @@ from .session import GameSession
 HOLD_S = 0.05  # a press held this long (the simulated board holds it until its scan has seen it)
 PHONE_OVER = 6  # more choices than this on one cell are picked on the phone, as a player would
 WAIT_S = 20.0  # longest wait for the board or the session before giving up, on an idle machine
-
-
-def load_factor() -> float:
-    """How many times slower than idle this machine runs its processes now: the run queue
-    per core (1 when idle), the larger of the last minute's average and this instant's
-    (busy work just started has not reached the average yet). The board, the host and the
-    hands share the cores: waits for them grow with it, so that a loaded machine is slow,
-    never wrong."""
-    queue = os.getloadavg()[0]
-    try:  # Linux: "1.0 0.5 0.2 RUNNING/TOTAL LASTPID", RUNNING counting this process
-        with open("/proc/loadavg") as stat:
-            queue = max(queue, int(stat.read().split()[3].split("/")[0]) - 1)
-    except (OSError, IndexError, ValueError):
-        pass
-    return max(1.0, queue / (os.cpu_count() or 1))
-
 
 
 def random_program(session: GameSession, seat: int, rng: random.Random, phone: Any = None) -> list[Any]:
@@ -208,7 +192,7 @@ class Hands:
                 reading = table.reading(slot)
                 if reading is not None:
                     await self.at(seat).ctl.place(slot, reading.uid, reading.payload)
-                    await asyncio.sleep(0.3)
+                    await asyncio.sleep(0.3 * load_factor())  # held long enough for a busy board's scan
                     await self.at(seat).ctl.remove(slot)
 
     async def press(self, seat: int, role: str) -> None:

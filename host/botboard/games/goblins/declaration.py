@@ -15,4 +15,5 @@ GAME = GameDeclaration(
     commands=f"{_HERE}.commands:register",
     pictures=f"{_HERE}.table.pictures:pictures",
     docs=("docs/goblins.md", "docs/playing-goblins.md", "docs/scenarios-goblins.md"),
+    quick_options={"rounds": 1},  # one round: building, agendas, a combat, the score
 )

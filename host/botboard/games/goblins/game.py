@@ -37,7 +37,8 @@ from .state import Player, State
 from .tiles import load_box
 from .view import observe
 
-DEFAULTS: dict[str, JSON] = {"variant": "standard", "box": "placeholder", "tie_round": False}
+# rounds: 0 plays the variant's own number; fewer make a short game (selfplay, tests, benches)
+DEFAULTS: dict[str, JSON] = {"variant": "standard", "box": "placeholder", "tie_round": False, "rounds": 0}
 PROMPTS = {
     "keep": "keep 3 of the 5 tiles drawn; the other 2 go to the player opposite",
     "place": "place a tile on a free square of your yard, in any orientation",
@@ -67,7 +68,12 @@ class Goblins(RecordGame[State, Action]):
         box = load_box(str(opts["box"]))
         if not isinstance(opts["tie_round"], bool):
             raise GameError(f"option tie_round: true or false, not {opts['tie_round']!r}")
-        state = State(seed, str(opts["box"]), str(opts["variant"]), VARIANTS[str(opts["variant"])],
+        most = VARIANTS[str(opts["variant"])]
+        rounds = opts["rounds"]
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 0 <= rounds <= most:
+            raise GameError(f"option rounds: 1..{most} for the {opts['variant']} game (0: all {most}), "
+                            f"not {rounds!r}")
+        state = State(seed, str(opts["box"]), str(opts["variant"]), rounds or most,
                       [Player() for _ in range(players)], tie_round=opts["tie_round"])
         for player in state.players:
             player.agenda_deck = agenda_deck()
