@@ -9,47 +9,31 @@ from __future__ import annotations
 
 import json
 import socket
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from botboard.chip import image
 from botboard.chip.board import NODE_DIR, ChipBoard
-from botboard.session.selfplay import load_factor
+from tests.patience import scaled
 
 needs_chip = pytest.mark.skipif(
     not image.available() or not (NODE_DIR / "node_modules" / "rp2040js").is_dir(),
     reason="the emulated Pico needs the recorded rp2 image and boot ROM in "
            f"{image.directory()} (docs/firmware.md) and bash .ci/setup's npm packages")
 
-# How long the emulated Pico may take, host seconds, before load is counted: it runs a
-# Pico at a fifth to a tenth of real time on two quiet cores.
+# What the emulated Pico may take on an idle machine (host seconds; tests/patience.py
+# stretches it by the load): rp2040js runs a Pico at a fifth to a tenth of real time.
 PATIENCE_S = 120.0
-
-
-def patience() -> float:
-    return PATIENCE_S * load_factor()
 
 
 def control(board: ChipBoard, op: str, **fields: Any) -> dict[str, Any]:
     """One request to the board's control socket, its reply."""
-    with socket.create_connection(("127.0.0.1", board.control_port), timeout=patience()) as s:
+    with socket.create_connection(("127.0.0.1", board.control_port), timeout=scaled(PATIENCE_S)) as s:
         s.sendall((json.dumps({"op": op, **fields}) + "\n").encode())
         reply: dict[str, Any] = json.loads(s.makefile().readline())
     return reply
-
-
-def until(check: Callable[[], Any], what: str) -> Any:
-    """Wait (a deadline scaled by load) until check() gives something true, and return it."""
-    deadline = time.monotonic() + patience()
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {patience():.0f} s waiting for {what}")
 
 
 @pytest.fixture(scope="module")

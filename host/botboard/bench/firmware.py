@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     figures = _priced(args)
     if args.chip:
         from ..chip import figures as chip_figures
-        from ..session.selfplay import load_factor
+        from ..patience import load_factor
 
         # the emulated Pico's own clock times it; the host's patience only bounds the wait
         figures["chip_rp2040"] = asyncio.run(chip_figures.measure(args.layout, 600 * load_factor()))
