@@ -102,6 +102,30 @@ def test_a_board_of_protocol_1_is_refused_with_what_to_do_though_its_hello_is_sh
         board.close()
 
 
+def test_a_board_slower_to_answer_than_the_hello_retry_still_gets_its_session() -> None:
+    """A board that answers each HELLO_REQ 0.6 s late (a busy Pico, a loaded host; found on the
+    emulated RP2040): every answer used to be overtaken by the next HELLO_REQ's new epoch, 0.25 s
+    on, and the host never connected. The retries now wait longer each time, so one is answered."""
+    board = FakeBoard()
+    answer = board._on_message
+
+    def late(mtype: int, payload: bytes, version: int) -> None:
+        def now() -> None:
+            try:
+                answer(mtype, payload, version)
+            except OSError:
+                pass  # the test is over: the port is closed
+        threading.Timer(0.6, now).start()  # the board's own slowness, not a wait
+    board.link._on_message = lambda mtype, payload, version: late(mtype, bytes(payload), version)
+    conn = BoardConnection(board.port)
+    try:
+        info = asyncio.run(conn.connect(scaled(20)))
+        assert info.firmware == "9.9.9" and conn.state == "connected"
+    finally:
+        conn.close()
+        board.close()
+
+
 def test_a_message_naming_a_slot_the_board_lacks_never_reaches_the_game() -> None:
     board = FakeBoard()  # 24 slots, 16 buttons, 61 cells
 
