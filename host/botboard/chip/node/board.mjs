@@ -98,9 +98,17 @@ function wireSerial(b) {
   const cdc = new USBCDC(b.mcu.usbCtrl);
   const usb = b.mcu.usbCtrl;
   const read = usb.onEndpointRead;
-  usb.onEndpointRead = (endpoint, size) => {
-    // top up the CDC's FIFO from what the host sent (it holds 512 bytes)
-    const q = toDevice;
+  // The Pico arms its OUT endpoint and waits.  A real host sends nothing until it
+  // has data (the USB controller NAKs in hardware, the CPU never hears of it);
+  // rp2040js's CDC would answer at once with an empty packet, an interrupt every
+  // few microseconds that stole most of the emulated CPU.  So a read with
+  // nothing to give waits here until the host writes.
+  b.pendingRead = null;
+  b.serveRead = () => {
+    if (!b.pendingRead || !(toDevice.chunks.length || !cdc.txFIFO.empty)) return;
+    const [endpoint, size] = b.pendingRead;
+    b.pendingRead = null;
+    const q = toDevice; // top up the CDC's FIFO from what the host sent (it holds 512 bytes)
     while (q.chunks.length && !cdc.txFIFO.full) {
       cdc.sendSerialByte(q.chunks[0][q.at++]);
       if (q.at === q.chunks[0].length) {
@@ -109,6 +117,11 @@ function wireSerial(b) {
       }
     }
     read(endpoint, size);
+  };
+  usb.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return read(endpoint, size);
+    b.pendingRead = [endpoint, size];
+    b.serveRead();
   };
   cdc.onDeviceConnected = () => process.stderr.write(JSON.stringify({ usb: "connected" }) + "\n");
   cdc.onSerialData = (data) => {
@@ -307,6 +320,7 @@ function serveControl(port) {
 process.stdin.on("data", (chunk) => {
   stats.cdcIn += chunk.length;
   toDevice.chunks.push(chunk);
+  board.serveRead();
 });
 process.stdin.on("end", () => process.exit(0)); // the launcher is gone
 board = boot();
