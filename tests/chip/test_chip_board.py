@@ -53,7 +53,8 @@ def test_probe_knocking_from_the_moment_the_port_appears_gets_the_layout_and_ver
 
 async def _lit(board: SimBoard) -> bytes:
     """Connect a host to the board, show LIT, and return the LEDs once cell 0 is lit."""
-    conn = BoardConnection(board.port, BoardImage.blank(61))
+    conn = BoardConnection(board.port, BoardImage.blank(61),
+                           patience=ChipBoard.SLOWER if isinstance(board, ChipBoard) else 1.0)
     link = asyncio.create_task(conn.run())
     try:
         await until(lambda: conn.state == "connected", PATIENCE_S, "a session with the board")
@@ -115,7 +116,7 @@ def test_a_tile_laid_on_the_emulated_board_reaches_the_host(chip: ChipBoard) -> 
     payload = bytes(tp.encode(1, 3, 1, 77))
 
     async def lay() -> dict[str, Any]:
-        conn = BoardConnection(chip.port, BoardImage.blank(61))
+        conn = BoardConnection(chip.port, BoardImage.blank(61), patience=ChipBoard.SLOWER)
         heard: list[dict[str, Any]] = []
         conn.listeners.append(lambda msg: heard.append(msg.fields) if msg.type == m.SLOT else None)
         link = asyncio.create_task(conn.run())

@@ -83,7 +83,7 @@ async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
     layout = layouts.load(layout_name)
     board = ChipBoard(layout.id)
     board.start()
-    conn = BoardConnection(board.port, BoardImage.blank(len(layout.cells)))
+    conn = BoardConnection(board.port, BoardImage.blank(len(layout.cells)), patience=ChipBoard.SLOWER)
     link = asyncio.create_task(conn.run())
     ctl = Control(board.control_port, patience_s)
     try:

@@ -104,8 +104,11 @@ def decode(direction: str, mtype: int, payload: bytes) -> Message:
 
 class BoardConnection:
     def __init__(self, port: str, image: BoardImage | None = None, trace_size: int = 2000,
-                 layout: str | None = None) -> None:
+                 layout: str | None = None, patience: float = 1.0) -> None:
         self.port_name = port
+        # how many times longer than a Pico this board may take to answer or be silent (the
+        # emulated Pico: chip.board.ChipBoard.SLOWER)
+        self.patience = patience
         self.layout = layout  # the layout the host drives: a board set up for another is refused
         self.image = image
         self.state_listeners: list[Callable[[str], None]] = []  # called with each new state
@@ -218,8 +221,9 @@ class BoardConnection:
             self.reconnects += 1
             await asyncio.sleep(RECONNECT_EVERY_S)
 
-    async def connect(self, timeout: float = HELLO_TIMEOUT_S) -> BoardInfo:
+    async def connect(self, timeout: float | None = None) -> BoardInfo:
         """Open the port and do the handshake; PortError or HandshakeError if not."""
+        timeout = HELLO_TIMEOUT_S * self.patience if timeout is None else timeout
         self._loop = asyncio.get_running_loop()
         self.state = "opening"
         self._port = open_port(self.port_name)
@@ -342,9 +346,9 @@ class BoardConnection:
             if now - last_turn > PING_EVERY_S:  # this host was starved of CPU meanwhile (a
                 self._last_rx += now - last_turn  # loaded machine): not the board's silence
             last_turn = now
-            if now - self._last_rx > SILENT_AFTER_S:
+            if now - self._last_rx > SILENT_AFTER_S * self.patience:
                 raise HandshakeError(f"the board on {self.port_name} went silent for "
-                                     f"{SILENT_AFTER_S:.0f} s; reconnecting")
+                                     f"{SILENT_AFTER_S * self.patience:.0f} s; reconnecting")
             if now >= next_ping:
                 next_ping = now + PING_EVERY_S
                 asyncio.ensure_future(self._quiet_ping())

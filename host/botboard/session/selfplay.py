@@ -364,12 +364,14 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
 
     layout = layouts.load(layout_name or games.table(game or games.default_name()).default_layout(players))
     sim: SimBoard | None = None
+    slower = 1.0  # how much later than a Pico the board answers
     if port is None:
         if chip:
             from ..chip.board import ChipBoard
 
             sim = ChipBoard(layout.id)
-            wait_s *= ChipBoard.SLOWER  # an emulated Pico answers that much later
+            slower = ChipBoard.SLOWER
+            wait_s *= slower
         else:
             sim = SimBoard(layout.id)
         try:
@@ -381,7 +383,7 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
         raise SelfplayError("a board given with --port needs its --control HOST:PORT "
                             "(the simulated board prints it)")
     host, _, ctl_port = control.rpartition(":")
-    conn = BoardConnection(port, BoardImage.blank(len(layout.cells)))
+    conn = BoardConnection(port, BoardImage.blank(len(layout.cells)), patience=slower)
     session = make_session(layout, conn, data_dir, publish=progress, step_s=step_s, game=game)
     link = asyncio.create_task(conn.run())
     ctl = SimControl(host or "127.0.0.1", int(ctl_port))
