@@ -239,7 +239,7 @@ def scheduled(recorded: dict[str, list[tuple[str, int]]], slots: int,
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     figures = _priced(args)
-    if args.chip:
+    if getattr(args, "chip", None):
         from ..chip import figures as chip_figures
         from ..patience import load_factor
 
