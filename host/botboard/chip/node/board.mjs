@@ -26,7 +26,7 @@ import fs from "node:fs";
 import net from "node:net";
 import { GPIOPinState, Simulator, USBCDC } from "rp2040js";
 
-import { attachFlash, FACTORY_STATUS, W25Q16JV } from "./flash.mjs";
+import { attachFlash, FACTORY_STATUS, newCounts, W25Q16JV } from "./flash.mjs";
 import { loadModels } from "./models.mjs";
 import { Runner } from "./runner.mjs";
 import { Strip } from "./ws2812.mjs";
@@ -61,6 +61,7 @@ const stats = { resets: [], watchdogGapMaxUs: 0, watchdogFeeds: 0, cdcIn: 0, cdc
 
 let flash = null; // carried across resets: the filesystem is the flash's
 const flashStatus = FACTORY_STATUS.slice(); // the flash chip's non-volatile status bits, likewise
+const flashCounts = newCounts(); // what the flash chip did, over all resets
 let board = null;
 const toDevice = { chunks: [], at: 0 }; // host bytes the CDC has not taken yet
 // the last chunks the Pico sent, each with its emulated time: the benchmark finds
@@ -87,7 +88,7 @@ function boot() {
   const b = { sim, mcu, clock, micros, columns: 0, runner: new Runner(mcu, clock) };
   // a fresh chip state each start: boot2 runs first here (the boot ROM's
   // flash_exit_xip is skipped), so the chip must not still be in continuous read
-  b.flash = new W25Q16JV(mcu.flash, flashStatus, clock);
+  b.flash = new W25Q16JV(mcu.flash, flashStatus, clock, flashCounts);
   attachFlash(mcu, clock, b.flash);
   wireSerial(b);
   wireSpi(b);

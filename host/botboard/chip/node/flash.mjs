@@ -6,10 +6,12 @@
 // mcu.flash itself, so XIP reads see what was written.
 //
 //   attachFlash(mcu, clock, chip)     wires a chip to the SSI and IO_QSPI
-//   new W25Q16JV(mcu.flash, nv, clock) nv: the non-volatile status bits,
-//                                     kept across resets as the array is
+//   new W25Q16JV(mcu.flash, nv, clock, counts)
+//                                     nv: the non-volatile status bits, kept
+//                                     across resets as the array is; counts:
+//                                     erases, programs, commands ignored
 //
-// The chip (W25Q16JV datasheet, rev. H, 2019; sections 7 and 8):
+// The chip (Winbond's W25Q16JV datasheet: status registers, instructions):
 // - instructions 06h/04h/50h write enable/disable/volatile enable, 05h/35h/
 //   15h read status 1/2/3, 01h/31h/11h write status, 03h read, 0Bh fast read
 //   (and 3Bh/6Bh, 8 dummy clocks), BBh/EBh dual/quad I/O read with its
@@ -32,24 +34,24 @@
 import { CYCLE_NS } from "./runner.mjs";
 
 const SIZE = 2 * 1024 * 1024; // 16 Mbit
-const PAGE = 256; // 8.2.13: a page program writes up to 256 bytes of one page
-const ERASES = { 0x20: 4096, 0x52: 32 * 1024, 0xd8: 64 * 1024 }; // 8.2.15-17
-// 9.6 AC electrical characteristics, typical times
+const PAGE = 256; // Page Program (02h): up to 256 bytes of one page
+const ERASES = { 0x20: 4096, 0x52: 32 * 1024, 0xd8: 64 * 1024 }; // Sector, 32KB and 64KB Block Erase
+// AC Electrical Characteristics, typical times
 const T_W_NS = 10e6; // tW write status register 10 ms
 const T_PP_NS = 0.4e6; // tPP page program 0.4 ms
 const T_ERASE_NS = { 0x20: 45e6, 0x52: 120e6, 0xd8: 150e6 }; // tSE 45 ms, tBE1 120 ms, tBE2 150 ms
 const T_CE_NS = 5e9; // tCE chip erase 5 s
 const T_RST_NS = 30e3; // tRST 30 us after 66h 99h
-const JEDEC_ID = [0xef, 0x40, 0x15]; // 9.x: Winbond EFh, memory type 40h, capacity 15h
+const JEDEC_ID = [0xef, 0x40, 0x15]; // Manufacturer and Device Identification: Winbond EFh, type 40h, capacity 15h
 const DEVICE_ID = 0x14; // 90h / ABh device ID
-// 8.2.37: 64 bits unique to each part; this one is made up
+// Read Unique ID (4Bh): 64 bits unique to each part; this one is made up
 const UNIQUE_ID = [0xe6, 0x60, 0x58, 0x38, 0x83, 0x4a, 0x2b, 0x21];
-// 7.1: SR1 BUSY bit 0, WEL bit 1; writable BP0-2, TB, SEC, SRP (bits 2-7)
+// Status Register-1: BUSY bit 0, WEL bit 1; writable BP0-2, TB, SEC, SRP (bits 2-7)
 const BUSY = 0x01;
 const WEL = 0x02;
 const WRITABLE = [0xfc, 0x7b, 0x64]; // SR2: SRL, QE, LB1-3, CMP; SR3: WPS, DRV0-1
 const OTP_SR2 = 0x38; // LB1-3 are one-time programmable: once set they stay
-// IQ parts leave the factory with QE (SR2 bit 1) set (7.1.x), as the Pico's does
+// parts ordered as "IQ" (the Pico's W25Q16JVUXIQ) leave the factory with QE (SR2 bit 1) set
 export const FACTORY_STATUS = [0x00, 0x02, 0x60];
 
 const READ_STATUS = { 0x05: 0, 0x35: 1, 0x15: 2 };
@@ -64,8 +66,14 @@ const READS = {
   0xeb: { mode: true, dummy: 2 }, // M7-0, then 4 dummy clocks on 4 lines
 };
 
+// what the chip did, for the control socket's stats: a command ignored (busy, or
+// without WEL) is code that did not wait or did not enable, as on a real chip
+export function newCounts() {
+  return { erases: 0, programs: 0, ignored_busy: 0, ignored_no_wel: 0 };
+}
+
 export class W25Q16JV {
-  constructor(array, nv, clock) {
+  constructor(array, nv, clock, counts = newCounts()) {
     this.mem = array;
     this.nv = nv; // [sr1, sr2, sr3] as last written non-volatile
     this.sr = nv.slice(); // what the chip runs on (50h writes only these)
@@ -78,7 +86,7 @@ export class W25Q16JV {
     this.poweredDown = false;
     this.resetEnabled = false;
     this.selected = false;
-    this.counts = { erases: 0, programs: 0, ignored_busy: 0, ignored_no_wel: 0 };
+    this.counts = counts;
   }
 
   busy() {
@@ -193,7 +201,7 @@ export class W25Q16JV {
     const volatile = this.volatileWrite;
     this.volatileWrite = false;
     if (!volatile && !this.startWrite(T_W_NS)) return;
-    // 01h takes SR1 then SR2 in one frame (7.1, 8.2.5)
+    // 01h takes SR1 then SR2 in one frame (Write Status Register)
     values.slice(0, first === 0 ? 2 : 1).forEach((v, k) => {
       const n = first + k;
       const otp = n === 1 ? this.sr[1] & OTP_SR2 : 0;
@@ -226,7 +234,8 @@ export class W25Q16JV {
   }
 
   reset() {
-    // 8.2.43: back to the power-on state; the array and non-volatile bits stay
+    // Enable Reset (66h) then Reset Device (99h): back to the power-on state; the
+    // array and the non-volatile bits stay
     this.sr = this.nv.slice();
     this.wel = false;
     this.volatileWrite = false;
