@@ -178,7 +178,7 @@ def deploy(port: str, layout_name: str = "ttb-small", progress: Progress = print
     ran = handoff(port)
     if ran is not None:
         progress(f"  the firmware ({ran}) stopped; the REPL has the port")
-        time.sleep(0.3)  # the firmware's last ACK leaves before the REPL's first prompt
+        time.sleep(0.3 * patience.load_factor())  # its last ACK leaves before the REPL's first prompt
     else:
         progress("  no firmware answered (safe mode or plain MicroPython): going on")
     tool = mpremote()
