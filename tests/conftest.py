@@ -27,6 +27,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 # long test begun last would leave one worker alone at the end.
 LONGEST_FIRST = [
     "tests/chip/test_chip_games.py",  # the emulated RP2040: a Pico at a fifth of real time
+    "tests/chip/test_deploy.py",  # three deploys onto it with the real mpremote
     "tests/chip/test_chip_board.py",
     "tests/console/test_whole_games.py",
     "tests/remote/test_two_tables.py",

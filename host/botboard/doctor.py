@@ -288,11 +288,9 @@ def settings_file(path: Path | None) -> list[Finding]:
 
 def host_firmware_version() -> str:
     """The firmware version this host carries (what `botboard deploy` would install)."""
-    from .resources import ROOT
+    from .board import firmware_build
 
-    text = (ROOT / "firmware" / "bbfw" / "__init__.py").read_text()
-    found = re.search(r'FIRMWARE_VERSION\s*=\s*"([^"]+)"', text)
-    return found.group(1) if found else "?"
+    return firmware_build.version()
 
 
 def service_files() -> list[Finding]:

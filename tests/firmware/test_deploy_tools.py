@@ -41,7 +41,7 @@ def test_deploy_copies_modules_main_and_config_in_order(tmp_path: Path) -> None:
 def test_deploy_reports_a_failing_mpremote_step(monkeypatch: pytest.MonkeyPatch) -> None:
     import subprocess
 
-    monkeypatch.setattr(deploy, "handoff", lambda port: False)
+    monkeypatch.setattr(deploy, "handoff", lambda port: None)
     seen: list[str] = []
 
     def runner(cmd: list[str]) -> subprocess.CompletedProcess[str]:
@@ -63,7 +63,7 @@ def test_deploy_checks_the_boards_micropython_before_copying(monkeypatch: pytest
                                                              answer: str, words: str) -> None:
     import subprocess
 
-    monkeypatch.setattr(deploy, "handoff", lambda port: False)
+    monkeypatch.setattr(deploy, "handoff", lambda port: None)
     sent: list[list[str]] = []
 
     def runner(cmd: list[str]) -> subprocess.CompletedProcess[str]:
@@ -78,7 +78,7 @@ def test_deploy_checks_the_boards_micropython_before_copying(monkeypatch: pytest
 def test_deploy_copies_after_a_board_that_runs_a_fit_micropython(monkeypatch: pytest.MonkeyPatch) -> None:
     import subprocess
 
-    monkeypatch.setattr(deploy, "handoff", lambda port: False)
+    monkeypatch.setattr(deploy, "handoff", lambda port: None)
     sent: list[list[str]] = []
     said: list[str] = []
 
@@ -95,7 +95,7 @@ def test_handoff_stops_the_simulated_firmware() -> None:
     board = SimBoard("ttb-small")
     board.start()
     try:
-        assert deploy.handoff(board.port, timeout=scaled(5)) is True
+        assert deploy.handoff(board.port, timeout=scaled(5)) == firmware_build.version()
         wait_for(lambda: board.proc and board.proc.poll() is not None, 5, "the firmware to stop")
         assert board.proc is not None and board.proc.poll() == 0  # the loop ended, cleanly
     finally:
@@ -105,7 +105,7 @@ def test_handoff_stops_the_simulated_firmware() -> None:
 def test_handoff_to_a_silent_port_says_nothing_answered() -> None:
     master, slave = os.openpty()
     try:
-        assert deploy.handoff(os.ttyname(slave), timeout=scaled(0.3)) is False
+        assert deploy.handoff(os.ttyname(slave), timeout=scaled(0.3)) is None
     finally:
         os.close(master)
         os.close(slave)

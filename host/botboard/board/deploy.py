@@ -7,6 +7,9 @@ stops its tasks, restores Ctrl-C and returns to the REPL. A board in safe mode
 or freshly flashed with MicroPython does not answer, which is fine: its REPL
 is already there. Then mpremote removes the old modules, copies the compiled
 ``.mpy`` tree, ``main.py`` and ``board.json``, and resets the board.
+
+Every wait is an idle machine's stretched by the load (botboard.patience): the
+emulated Pico (`botboard sim --chip rp2040`) runs at a fifth of a real one's speed.
 """
 
 from __future__ import annotations
@@ -23,39 +26,57 @@ import serial
 from bbshared import messages as m
 from bbshared.frame import FLAG_RELIABLE, Deframer, build
 
+from .. import patience
 from . import firmware_build, layouts
 from .venv_tools import venv_tool
 
 Progress = Callable[[str], None]
 HANDOFF_EPOCH = 9  # any session number: HELLO_REQ starts it afresh
+# What each step takes at most on an idle machine (seconds; stretched by the load): a
+# firmware's HELLO comes within a main-loop turn, an mpremote step within two minutes
+HANDOFF_S = 3.0
+MPREMOTE_S = 120.0
 
 
 class DeployError(RuntimeError):
     """A deploy step failed; the message says which and what to do."""
 
 
-def handoff(port: str, timeout: float = 2.0, baud: int = 115200) -> bool:
+def handoff(port: str, timeout: float | None = None, baud: int = 115200) -> str | None:
     """Ask a running firmware to hand the port to the REPL.
 
-    True if a firmware answered and acknowledged, False if nothing answered
-    (no firmware running: safe mode, or plain MicroPython).
+    The version of the firmware that answered and acknowledged (its HELLO's), or None if
+    nothing answered (no firmware running: safe mode, or plain MicroPython). ``timeout``
+    defaults to HANDOFF_S stretched by the machine's load.
     """
+    if timeout is None:
+        timeout = HANDOFF_S * patience.load_factor()
     try:
         ser = serial.Serial(port, baud, timeout=0.05)
     except (serial.SerialException, OSError) as err:
         raise DeployError(f"cannot open {port}: {err}") from err
     got: list[tuple[int, int]] = []  # (type, seq) of what the board sent
-    deframer = Deframer(lambda v, t, seq, flags, payload: got.append((t, seq)), lambda reason: None)
+    versions: list[str] = []  # the firmware version each HELLO carried
+
+    def heard(v: int, t: int, seq: int, flags: int, payload: bytes) -> None:
+        got.append((t, seq))
+        if t == m.HELLO:
+            try:
+                versions.append(str(m.decode(m.HELLO, payload)[1]))
+            except ValueError:
+                versions.append("(unreadable HELLO)")
+
+    deframer = Deframer(heard, lambda reason: None)
     try:
         ser.write(build(m.PROTOCOL_VERSION, m.HELLO_REQ, 0, HANDOFF_EPOCH << 4,
                         m.encode(m.HELLO_REQ, m.PROTOCOL_VERSION, HANDOFF_EPOCH, 0, 0, "deploy")))
         if not _wait(ser, deframer, got, lambda: any(t == m.HELLO for t, _ in got), timeout):
-            return False
+            return None
         repl = build(m.PROTOCOL_VERSION, m.REPL, 0, FLAG_RELIABLE | HANDOFF_EPOCH << 4, b"")
         for _ in range(3):  # the link is reliable: resend until acknowledged
             ser.write(repl)
             if _wait(ser, deframer, got, lambda: any(t == m.ACK for t, _ in got), timeout / 2):
-                return True
+                return versions[0]
         raise DeployError(f"the firmware on {port} answered HELLO but did not acknowledge "
                           "the REPL message; hold the safe-mode button while plugging it in")
     finally:
@@ -152,14 +173,16 @@ def deploy(port: str, layout_name: str = "ttb-small", progress: Progress = print
     except firmware_build.BuildError as err:
         raise DeployError(str(err)) from err
     progress(f"  {len(build_.modules)} modules in {build_.directory}")
+    new = firmware_build.version()
     progress(f"handing {port} to the REPL")
-    if handoff(port):
-        progress("  the firmware stopped; the REPL has the port")
-        time.sleep(0.3)
+    ran = handoff(port)
+    if ran is not None:
+        progress(f"  the firmware ({ran}) stopped; the REPL has the port")
+        time.sleep(0.3 * patience.load_factor())  # its last ACK leaves before the REPL's first prompt
     else:
         progress("  no firmware answered (safe mode or plain MicroPython): going on")
     tool = mpremote()
-    run = runner or (lambda cmd: subprocess.run(cmd, capture_output=True, text=True, timeout=120))
+    run = runner or (lambda cmd: _mpremote_step(cmd))
     progress("checking the board's MicroPython")
     probe = run([tool, "connect", port, "exec", _PROBE])
     if probe.returncode != 0:
@@ -178,4 +201,12 @@ def deploy(port: str, layout_name: str = "ttb-small", progress: Progress = print
             if proc.returncode != 0:
                 raise DeployError(f"mpremote failed while {name}: "
                                   f"{(proc.stderr or proc.stdout).strip()[-400:]}")
-    progress("done: the board restarts with the new firmware")
+    before = f"the board ran firmware {ran}" if ran is not None else "no firmware answered before"
+    progress(f"done: {before}; now {new} (the board restarts with it)")
+
+
+def _mpremote_step(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+    try:
+        return patience.run(cmd, "mpremote " + " ".join(cmd[3:4]), MPREMOTE_S)
+    except patience.SlowChild as err:
+        raise DeployError(str(err)) from None

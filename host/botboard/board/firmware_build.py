@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -45,6 +46,13 @@ class Build:
     directory: Path  # the .mpy tree: put it on MICROPYPATH or copy it to the board
     modules: tuple[str, ...]  # relative .mpy paths, e.g. "bbfw/app.mpy"
     main: Path  # firmware/main.py, run as source
+
+
+def version(firmware: Path | None = None) -> str:
+    """The FIRMWARE_VERSION a firmware tree declares (firmware/bbfw/__init__.py), or "?"."""
+    text = (Path(firmware or ROOT / "firmware") / "bbfw" / "__init__.py").read_text()
+    found = re.search(r'FIRMWARE_VERSION\s*=\s*"([^"]+)"', text)
+    return found.group(1) if found else "?"
 
 
 def mpy_cross() -> str:

@@ -26,6 +26,7 @@ import fs from "node:fs";
 import net from "node:net";
 import { GPIOPinState, Simulator, USBCDC } from "rp2040js";
 
+import { attachFlash, FACTORY_STATUS, newCounts, W25Q16JV } from "./flash.mjs";
 import { loadModels } from "./models.mjs";
 import { Runner } from "./runner.mjs";
 import { Strip } from "./ws2812.mjs";
@@ -59,6 +60,8 @@ const stats = { resets: [], watchdogGapMaxUs: 0, watchdogFeeds: 0, cdcIn: 0, cdc
                 matrixGapMaxUs: 0, rowLoadAt: 0 };
 
 let flash = null; // carried across resets: the filesystem is the flash's
+const flashStatus = FACTORY_STATUS.slice(); // the flash chip's non-volatile status bits, likewise
+const flashCounts = newCounts(); // what the flash chip did, over all resets
 let board = null;
 const toDevice = { chunks: [], at: 0 }; // host bytes the CDC has not taken yet
 // the last chunks the Pico sent, each with its emulated time: the benchmark finds
@@ -83,6 +86,10 @@ function boot() {
   const clock = sim.clock;
   const micros = () => Math.floor(clock.nanos / 1000);
   const b = { sim, mcu, clock, micros, columns: 0, runner: new Runner(mcu, clock) };
+  // a fresh chip state each start: boot2 runs first here (the boot ROM's
+  // flash_exit_xip is skipped), so the chip must not still be in continuous read
+  b.flash = new W25Q16JV(mcu.flash, flashStatus, clock, flashCounts);
+  attachFlash(mcu, clock, b.flash);
   wireSerial(b);
   wireSpi(b);
   wirePins(b);
@@ -285,7 +292,7 @@ function act(req, line) {
       return { ok: true, emulated_us: board.micros(), host_ms: Date.now() - stats.started,
                watchdog_gap_max_us: stats.watchdogGapMaxUs, watchdog_feeds: stats.watchdogFeeds,
                matrix_gap_max_us: stats.matrixGapMaxUs,
-               resets: stats.resets, cdc_in: stats.cdcIn, cdc_out: stats.cdcOut,
+               resets: stats.resets, cdc_in: stats.cdcIn, cdc_out: stats.cdcOut, flash: board.flash.counts,
                ws2812: board.strip.timing() };
     default:
       return { ok: false, error: `the emulated Pico has no op ${JSON.stringify(req.op)}` +

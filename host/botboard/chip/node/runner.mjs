@@ -18,7 +18,7 @@
 // into a TX FIFO, a write to a PIO's registers): most core instructions cost
 // one comparison more.
 const SYS_HZ = 125_000_000; // the Pico's system clock as MicroPython sets it
-const CYCLE_NS = 1e9 / SYS_HZ;
+export const CYCLE_NS = 1e9 / SYS_HZ;
 const BATCH = 200_000; // core instructions between looks at the host's I/O
 
 export class Runner {
