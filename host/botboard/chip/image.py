@@ -60,7 +60,7 @@ def locate(check: bool = True) -> Rp2Image:
             raise ImageError(
                 f"{path} is not the recorded {entry['file']} (sha256 {sha256(path)}, recorded "
                 f"{entry['sha256']} in {RECORD_PATH.name}): figures from it would not compare "
-                "with docs/benchmarks.md; put the recorded file there, or pass --any-image")
+                "with docs/benchmarks.md; put the recorded file there")
         found[part] = path
     return Rp2Image(found["firmware"], found["bootrom"], rec["firmware"]["banner"])
 

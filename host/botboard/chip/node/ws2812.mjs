@@ -29,7 +29,6 @@ class Chain {
     this.bits = 0; // bits of the frame being received
     this.rise = -1; // when the line last went high (ns)
     this.fall = -1;
-    this.highNs = 0;
     this.timing = timing;
     this.onBeyond = onBeyond;
     this.frames = 0;
