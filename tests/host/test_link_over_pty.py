@@ -80,18 +80,35 @@ def test_5_percent_damage_stalls_and_a_cable_cut_lose_and_double_nothing(tmp_pat
             await aquiet(0.5)  # nothing doubled after the last
             assert lines == list(range(count))  # none lost, none doubled, in order
             assert conn.reconnects >= 1 and conn.status()["max_payload"] < 100  # frames shrank
-            before = sim.control("stats")
-            check = before["cell_updates_check"]
-            for i in range(count):
-                payload = bytes((0, i % 61, i % 16, m.look(i % 6, m.SOLID)))
-                check = (check * 31 + zlib.crc32(payload)) & 0xFFFFFFFF
-                conn.send_raw(m.SET_CELLS, payload)
-            await until(lambda: conn.link.pending == 0, 240, "every update acknowledged")
-            stats = sim.control("stats")
-            assert stats["cell_updates"] - before["cell_updates"] == count
-            assert stats["cell_updates_check"] == check  # the same updates, once, in order
+            await _updates_arrive_once_in_order(sim, conn, count)
 
     try:
         asyncio.run(scenario())
     finally:
         sim.stop()
+
+
+async def _updates_arrive_once_in_order(sim: SimProcess, conn: BoardConnection, count: int) -> None:
+    """`count` raw updates sent on one connection reach the board once each, in order.
+
+    What the host sends while the link is down is not queued but resynced (a whole picture)
+    at the next handshake, so the claim is per connection: at 5 % damage with stalls the
+    link may drop between or during the rounds, and a round it cut is played again.
+    """
+    for _ in range(5):
+        await until(lambda: conn.state == "connected", 120, "the link back up")
+        reconnects = conn.reconnects
+        before = sim.control("stats")
+        check = before["cell_updates_check"]
+        for i in range(count):
+            payload = bytes((0, i % 61, i % 16, m.look(i % 6, m.SOLID)))
+            check = (check * 31 + zlib.crc32(payload)) & 0xFFFFFFFF
+            conn.send_raw(m.SET_CELLS, payload)
+        await until(lambda: conn.link.pending == 0, 240, "every update acknowledged")
+        stats = sim.control("stats")
+        if conn.reconnects != reconnects or conn.state != "connected":
+            continue  # the link dropped during the round: what it cut was resynced, not resent
+        assert stats["cell_updates"] - before["cell_updates"] == count
+        assert stats["cell_updates_check"] == check  # the same updates, once, in order
+        return
+    raise AssertionError(f"the link dropped in each of 5 rounds of {count} updates: {conn.status()}")

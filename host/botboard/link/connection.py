@@ -38,9 +38,10 @@ log = logging.getLogger("botboard.link")
 
 HELLO_TIMEOUT_S = 3.0
 HELLO_RETRY_S = 0.25  # a new HELLO_REQ this often until HELLO: on a damaged line most are lost
-# ... each wait half again as long, up to this: a board slower to answer than the wait would
-# otherwise see every HELLO it sends overtaken by the next HELLO_REQ's new epoch, forever
-# (a loaded host, a busy board, the emulated Pico: slow is not wrong)
+# ... and half again as long after each HELLO that came for an earlier HELLO_REQ, up to this:
+# a board slower to answer than the wait would otherwise see every HELLO it sends overtaken
+# by the next HELLO_REQ's new epoch, forever (a loaded host, a busy board, the emulated Pico:
+# slow is not wrong). Only then: on a fast but damaged line, quick retries are what get through.
 HELLO_RETRY_MAX_S = 2.0
 SILENT_AFTER_S = 2.0
 PING_EVERY_S = 0.5
@@ -143,6 +144,7 @@ class BoardConnection:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_rx = 0.0
         self._hello: asyncio.Future[BoardInfo] | None = None
+        self._late_hellos = 0  # HELLOs that answered an earlier HELLO_REQ: the board is slow
         self._pongs: dict[int, asyncio.Future[float]] = {}
         self._lost = asyncio.Event()
         # the host never refuses to queue: memory is plenty, and a full resync
@@ -304,8 +306,10 @@ class BoardConnection:
                           f"botboard {__version__}")
                 lost: asyncio.Future[Any] = asyncio.ensure_future(self._lost.wait())
                 waiting: list[asyncio.Future[Any]] = [self._hello, lost]
+                late = self._late_hellos
                 await asyncio.wait(waiting, timeout=min(retry_s, deadline - time.monotonic()))
-                retry_s = min(retry_s * 1.5, HELLO_RETRY_MAX_S)
+                if self._late_hellos != late:
+                    retry_s = min(retry_s * 1.5, HELLO_RETRY_MAX_S)
                 lost.cancel()
                 if self._hello.done():
                     return self._hello.result()
@@ -456,7 +460,8 @@ class BoardConnection:
             elif info.epoch == 0 and self.state == "connected":
                 # the board restarted under us (it says HELLO at boot): new session
                 self._port_lost("the board restarted")
-            # else: the answer to an earlier HELLO_REQ, come late: the next one is awaited
+            else:  # the answer to an earlier HELLO_REQ, come late: the next one is awaited
+                self._late_hellos += 1
         elif msg.type == m.PONG:
             self.board_heap_free = f["heap_free"]
             future = self._pongs.get(f["token"])
