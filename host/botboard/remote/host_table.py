@@ -159,14 +159,19 @@ class HostTable:
         session = self.session
         if session.state is None or session.seating is None:
             return
+        self._put({"view": session.view(), "stations": list(session.seating.station_of)},
+                  self._changed_seat_views())
+
+    def _changed_seat_views(self) -> dict[str, Any]:
+        """The remote seats' views that changed since they were last sent, per owning table."""
         private: dict[str, Any] = {}
-        for seat in sorted(session.remote_seats):
+        for seat in sorted(self.session.remote_seats):
             owner = self._owner(seat)
-            view = session.seat_view(seat)
+            view = self.session.seat_view(seat)
             if owner is not None and self._seat_views.get(seat) != view:
                 self._seat_views[seat] = view
                 private.setdefault(owner, {"seat_views": {}})["seat_views"][str(seat)] = view
-        self._put({"view": session.view(), "stations": list(session.seating.station_of)}, private)
+        return private
 
     def _owner(self, seat: Any) -> str | None:
         if self.room is None or self.room.record is None or not isinstance(seat, int):
@@ -215,6 +220,11 @@ class HostTable:
             self._apply(kind, seat, payload, table)
         except (WireError, SessionError, ValueError) as err:
             return Refused(str(err))
+        # a tile read at its table changes no shared view, only its seat's: the seat's phone
+        # there shows what the host read (each tile, before its player confirms)
+        private = self._changed_seat_views()
+        if private:
+            self._put({}, private)
         return Accepted(None)  # the input itself stays with the host: what it causes is sent
 
     def _apply(self, kind: str, seat: int, p: dict[str, Any], table: str) -> None:
@@ -252,5 +262,5 @@ class HostTable:
             seats = " and ".join(self.session.seat_name(s) for s in event.seats) or "no seat"
             words = {"joined": "joined", "back": "is back", "gone": "is gone: its seats wait for it"}
             self.session.say(f"table {event.table} ({seats}) {words[event.change]}")
-        elif isinstance(event, Refusal):
-            log.warning("remote: refused %s: %s", event.table or "a message", event.reason)
+        elif isinstance(event, Refusal) and event.table is not None:  # the room logged the others
+            log.info("remote: refused %s: %s", event.table, event.reason)

@@ -20,6 +20,7 @@ from ..board.layouts import Layout
 from ..link.fields import census_holds
 from ..session.session import SessionError
 from .events import LinkChange, PresenceChange, Refusal, RoomChange
+from .notice import LinkNotice
 from .protocol import Entry, ProtocolError
 from .record import EntryStore
 from .room import JoinedRoom, SpectatorRoom
@@ -112,6 +113,7 @@ class JoinedTable:
         self.room = kind(url, table, epoch=epoch, last_n=store.last_n(epoch) if epoch else 0,
                          on_event=self._on_room_event, **extra, **room_options)
         self._task: asyncio.Task[None] | None = None
+        self._link_notice = LinkNotice(self._say)
 
     async def start(self) -> None:
         if self.epoch:  # what this table showed before a restart, before catching up
@@ -125,6 +127,7 @@ class JoinedTable:
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
+        self._link_notice.close()
         await self.room.close()
 
     def status(self) -> dict[str, Any]:
@@ -183,14 +186,19 @@ class JoinedTable:
         self._inbox.put_nowait((seat, payload))
 
     async def _send_inputs(self) -> None:
+        """Each input goes out as it comes, without waiting for the answers before it (a late
+        one must not hold up the next: the host keeps the order, room.py sends again)."""
         while (item := await self._inbox.get()) is not None:
             try:
-                answer = await self.room.propose(*item)
+                answer = self.room.submit(*item)
             except ProtocolError as err:
                 log.warning("remote: not sent: %s", err)
                 continue
-            if not answer.ok:
-                self._say(f"the host refused: {answer.reason}")
+            answer.add_done_callback(self._answered)
+
+    def _answered(self, answer: "asyncio.Future[Any]") -> None:
+        if not answer.cancelled() and answer.exception() is None and not answer.result().ok:
+            self._say(f"the host refused: {answer.result().reason}")
 
     # -- what the host sends ------------------------------------------------------------------
     def _on_room_event(self, event: Any) -> None:
@@ -213,10 +221,8 @@ class JoinedTable:
                 self._say(f"table {event.table} {'is gone' if event.change == 'gone' else event.change}")
         elif isinstance(event, LinkChange):
             self.link_up = event.up
-            if not event.up:
-                self._say(f"the link to the broker is down ({event.error}); play goes on when it is back")
+            self._link_notice.change(event.up, event.error)
         elif isinstance(event, Refusal):
-            log.warning("remote: %s", event.reason)
             if event.key:  # nothing of the room can be read: the players must hear why
                 self._say(f"this table cannot read the room {self.url.room}: {event.reason.split(': ', 1)[-1]}")
 

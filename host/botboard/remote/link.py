@@ -8,13 +8,23 @@ recover what was not sent).
 The link speaks MQTT 5 to announce a Maximum Packet Size (MAX_PACKET): the broker then never
 sends this client a larger message (it drops it instead), so an oversized message is refused
 before this process reads a byte of it, even on a broker that sets no limit of its own.
+
+Each connection has a fresh random client id: a broker pushes off the older of two clients
+with one id, so an id anyone can work out (the table's name) lets a stranger push a table
+off at will. Nothing is asked of the broker's session (clean start): what a table must keep
+across connections (entries, unanswered proposals) the room keeps itself.
+
+Incoming messages wait in an ``Inbox`` (inbox.py): bounded, with the room's cheap checks
+before anything is kept.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import functools
 import random
+import secrets
 import socket
 import ssl
 from collections.abc import Awaitable, Callable
@@ -24,6 +34,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from ..patience import load_factor
+from .inbox import Inbox, OnDrop, Sort
 from .protocol import MAX_MESSAGE
 from .seal import OVERHEAD
 from .url import RemoteUrl
@@ -38,12 +49,16 @@ MAX_PACKET = MAX_MESSAGE + OVERHEAD + 512
 
 
 class Link:
-    def __init__(self, url: RemoteUrl, client_id: str, *, on_connect: OnConnect, on_message: OnMessage,
+    def __init__(self, url: RemoteUrl, name: str, *, on_connect: OnConnect, on_message: OnMessage,
                  on_state: OnState, will: tuple[str, bytes] | None = None, keepalive: int = 30,
                  backoff: tuple[float, float] = (0.5, 30.0), tls_context: ssl.SSLContext | None = None,
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, sort: Sort = lambda topic: "room",
+                 on_drop: OnDrop = lambda topic, why: None) -> None:
         self.url = url
-        self.client_id = client_id
+        self.name = name  # for the logs; the broker sees a random client id (new_client_id)
+        self.client_id = ""  # the current connection's
+        self._sort, self._on_drop = sort, on_drop
+        self.inbox: Inbox | None = None  # the current connection's
         self._on_connect, self._on_message, self._on_state = on_connect, on_message, on_state
         self._will = aiomqtt.Will(will[0], will[1], qos=1, retain=True) if will else None
         self._keepalive = keepalive
@@ -63,17 +78,21 @@ class Link:
         """Connects, and reconnects after every failure, until cancelled."""
         delay = self._backoff[0]
         while True:
+            client = self._new_client()
             try:
-                async with self._new_client() as client:
+                async with client:
                     delay = self._backoff[0]
                     await self._serve(client)
                 error = "the broker closed the connection"
             except aiomqtt.MqttError as exc:
                 error = str(exc) or type(exc).__name__
+            except OSError as exc:  # a socket torn down under paho (EBADF) is a dropped link too
+                error = str(exc) or type(exc).__name__
             finally:
                 self._client = None
+                _settle(client)
             self._state(False, error)
-            log.info("%s: link to %s down (%s); again in %.2f s", self.client_id, self.url, error, delay)
+            log.info("%s: link to %s down (%s); again in %.2f s", self.name, self.url, error, delay)
             # a little jitter keeps the tables of a room from all coming back at the same instant
             await asyncio.sleep(delay * random.uniform(1.0, 1.25))
             delay = min(delay * 2, self._backoff[1])
@@ -89,7 +108,7 @@ class Link:
             await self._unless_lost(client.publish(topic, payload, qos=1, retain=retain,
                                                    timeout=self._timeout * load_factor()))
         except aiomqtt.MqttError as exc:
-            log.info("%s: not published to %s: %s", self.client_id, topic, exc)
+            log.info("%s: not published to %s: %s", self.name, topic, exc)
             return False
         return True
 
@@ -100,33 +119,17 @@ class Link:
                                                      timeout=self._timeout * load_factor()))
 
     async def _serve(self, client: aiomqtt.Client) -> None:
-        """One connection: messages are read as they come (so a drop is seen at once, even
-        while a handler waits) and handled one at a time, in order."""
+        """One connection: messages are handled one at a time, in order; a drop is seen at
+        once, even while a handler waits for the broker (``_lost``)."""
         self._client, self._lost = client, asyncio.Event()
-        inbox: asyncio.Queue[tuple[str, object]] = asyncio.Queue()
-        reader = asyncio.create_task(self._read(client, inbox, self._lost))
-        try:
-            self._state(True, None)
-            await self._on_connect()
-            while not (reader.done() and inbox.empty()):
-                item = asyncio.create_task(inbox.get())
-                await asyncio.wait({item, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if item.done():
-                    await self._deliver(*item.result())
-                else:
-                    item.cancel()
-            reader.result()  # how the connection ended: MqttError for a drop
-        finally:
-            reader.cancel()
-
-    @staticmethod
-    async def _read(client: aiomqtt.Client, inbox: asyncio.Queue[tuple[str, object]],
-                    lost: asyncio.Event) -> None:
-        try:
-            async for message in client.messages:
-                inbox.put_nowait((message.topic.value, message.payload))
-        finally:
-            lost.set()
+        ended = getattr(client, "_disconnected", None)  # aiomqtt's: done when the connection is
+        if isinstance(ended, asyncio.Future):
+            lost = self._lost
+            ended.add_done_callback(lambda _: lost.set())
+        self._state(True, None)
+        await self._on_connect()
+        async for message in client.messages:  # MqttError when the connection ends
+            await self._deliver(message.topic.value, message.payload)
 
     async def _unless_lost(self, call: Awaitable[object]) -> None:
         # aiomqtt leaves a QoS 1 publish waiting for its PUBACK until the timeout even when
@@ -148,14 +151,18 @@ class Link:
     def _new_client(self) -> aiomqtt.Client:
         connect = Properties(PacketTypes.CONNECT)
         connect.MaximumPacketSize = MAX_PACKET
-        return aiomqtt.Client(
+        self.client_id = new_client_id()
+        inbox = functools.partial(Inbox, sort=self._sort, on_drop=self._on_drop)
+        client = aiomqtt.Client(
             self.url.host, self.url.port, username=self.url.username, password=self.url.password,
-            identifier=self.client_id, will=self._will, keepalive=self._keepalive,
+            identifier=self.client_id, will=self._will, keepalive=self._keepalive, queue_type=inbox,  # type: ignore[arg-type]
             protocol=aiomqtt.ProtocolVersion.V5, clean_start=True, properties=connect,
             tls_context=self._tls, timeout=self._timeout,
             # small messages answered at once: with Nagle's algorithm, a PUBACK and the next
             # publish written back to back wait for the peer's delayed ACK (some 40 ms on Linux)
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
+        self.inbox = client._queue  # type: ignore[assignment]  # the Inbox just made
+        return client
 
     async def _deliver(self, topic: str, payload: object) -> None:
         data = payload if isinstance(payload, bytes) else str(payload or "").encode()
@@ -165,4 +172,18 @@ class Link:
             raise
         except Exception:
             # one message that breaks a handler must not take the whole link down
-            log.exception("%s: handling a message on %s failed", self.client_id, topic)
+            log.exception("%s: handling a message on %s failed", self.name, topic)
+
+
+def new_client_id() -> str:
+    """A client id no one can guess (MQTT 3.1.1 brokers take up to 23 characters)."""
+    return "bb-" + secrets.token_hex(10)
+
+
+def _settle(client: aiomqtt.Client) -> None:
+    """aiomqtt sets a dropped connection's error on a future that nobody may read when the
+    drop came while the link was busy elsewhere; reading it here keeps asyncio from printing
+    "Future exception was never retrieved" for a drop that was handled."""
+    ended = getattr(client, "_disconnected", None)
+    if isinstance(ended, asyncio.Future) and ended.done() and not ended.cancelled():
+        ended.exception()

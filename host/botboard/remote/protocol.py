@@ -208,9 +208,11 @@ class Proposal(Message):
     epoch: str
     seat: int
     payload: Any
+    first: int | None = None  # the run's first proposal still unanswered at the table (ordering.py)
     KIND = "proposal"
     FIELDS = {"table": _ident, "run": _ident, "counter": _int_from(1), "epoch": _ident,
-              "seat": _seat, "payload": _json}
+              "seat": _seat, "payload": _json, "first": _optional(_int_from(1))}
+    OPTIONAL = frozenset({"first"})
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,21 +17,24 @@ and faults.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 import ssl
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, Self
 
+from ..patience import load_factor
 from .events import Event, LinkChange, PresenceChange, Refusal, RoomChange, presence_change
+from .inbox import ROOM, STRANGER
 from .limits import CATCHUP_BATCH, CatchUpLimit
 from .link import Link
-from .ordering import InOrder
+from .ordering import InOrder, ProposalOrder
 from .protocol import (CHANNEL_KINDS, Answer, CatchUp, CaughtUp, ClaimRefused, Entry, Message,
                        PresenceRecord, ProtocolError, Proposal, RoomRecord, Topics, decode, encode, valid_id)
 from .seal import PAIRWISE, Identity, Seal, SealError, room_key
 from .sequencer import Accepted, AcceptFn, HostEntry, Refused, Sequencer
+from .tally import Tally
 from .url import RemoteUrl
 
 log = logging.getLogger(__name__)
@@ -63,12 +66,14 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._up = asyncio.Event()
         self._closing = False
-        room_hash = hashlib.sha1(url.room.encode()).hexdigest()[:8]
-        self._link = Link(url, f"botboard-{table}-{room_hash}", on_connect=self._connected,
+        # junk is counted, and logged once a minute (a flood must not fill the disk)
+        self._tally = Tally(log, f"room {url.room}, table {table}")
+        self._link = Link(url, table, on_connect=self._connected,
                           on_message=self._message, on_state=self._link_state,
                           will=(self.topics.presence(table), self._sealed(self.topics.presence(table),
                                                                           self._presence("gone"))),
-                          keepalive=keepalive, backoff=backoff, tls_context=tls_context)
+                          keepalive=keepalive, backoff=backoff, tls_context=tls_context,
+                          sort=self.sort, on_drop=self._tally.count)
 
     # --- life ---------------------------------------------------------------------------
 
@@ -86,6 +91,7 @@ class Room:
             except asyncio.CancelledError:
                 pass
             self._task = None
+        self._tally.flush()
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -115,6 +121,18 @@ class Room:
 
     # --- the link's callbacks -----------------------------------------------------------
 
+    def sort(self, topic: str) -> str | None:
+        """The inbox's cheap look at a message, before it is kept (inbox.py): ROOM for what the
+        room's known tables send, STRANGER for a topic naming a table not seen yet, None for a
+        topic that is not the room's."""
+        try:
+            channel, table = self.topics.split(topic)
+        except ProtocolError:
+            return None
+        if table is None or table == self.table or table in self.presence or table == self._host():
+            return ROOM
+        return ROOM if self.record is not None and table in self.record.seats else STRANGER
+
     def _link_state(self, up: bool, error: str | None) -> None:
         if not up:
             self._up.clear()
@@ -132,7 +150,7 @@ class Room:
             signature, body = self._seal.open(topic, channel, self._peer(channel, table), data)
         except (ProtocolError, SealError) as exc:
             # the room record unread: this table's key is not the room's, and it must say so
-            self._refuse(f"refused a message on {topic}: {exc}", key=topic == self.topics.room)
+            self._refuse(f"refused a message on {topic}: {exc}", key=topic == self.topics.room, topic=topic)
             return
         try:
             message = decode(body, CHANNEL_KINDS[channel])
@@ -141,7 +159,7 @@ class Room:
                 raise ProtocolError(f"table {getattr(message, 'table')!r} sent on {topic!r}")
             self._check_signature(topic, channel, table, message, signature, body)
         except (ProtocolError, SealError) as exc:
-            self._refuse(f"refused a message on {topic}: {exc}")
+            self._refuse(f"refused a message on {topic}: {exc}", topic=topic)
             return
         if isinstance(message, PresenceRecord):
             await self._presence_record(message)
@@ -204,8 +222,11 @@ class Room:
             return False
         return await self._link.publish(topic, data, retain=retain)
 
-    def _refuse(self, reason: str, **what: Any) -> None:
-        log.warning("room %s, table %s: refused: %s", self.url.room, self.table, reason)
+    def _refuse(self, reason: str, topic: str | None = None, **what: Any) -> None:
+        if topic is not None:  # a message dropped: counted per topic, a line a minute
+            self._tally.count(topic, reason.removeprefix(f"refused a message on {topic}: "))
+        else:
+            log.warning("room %s, table %s: refused: %s", self.url.room, self.table, reason)
         self._emit(Refusal(reason, **what))
 
     def _presence(self, state: str) -> PresenceRecord:
@@ -275,6 +296,7 @@ class HostRoom(Room):
         self._lock = asyncio.Lock()  # one decision at a time: the order of n is the order of decisions
         self._counter = 0
         self._limit = CatchUpLimit()
+        self._arrivals = ProposalOrder()  # each table's proposals decided in the order it made them
         self._game = (game, players, dict(options or {}), layout)
         epoch = epoch or secrets.token_hex(8)
         history = self._store.fetch(epoch, 1, last_n) if last_n else ()
@@ -296,6 +318,7 @@ class HostRoom(Room):
         async with self._lock:
             self._game = (game, players, dict(options or {}), layout)
             self._seq = Sequencer(self.table, secrets.token_hex(8), seats, claimable)
+            self._arrivals.clear()
             # the tables already here claim their seats again
             claims = [self._claim_seats(record) for record in self.presence.values()]
             await self._publish_room(new_epoch=True)
@@ -343,8 +366,9 @@ class HostRoom(Room):
 
     async def _handle(self, channel: str, table: str | None, message: Message) -> None:
         if isinstance(message, Proposal):
-            answer = await self._decide(message)
-            await self._publish(self.topics.to(message.table), answer)
+            for due in self._arrivals.due(message, lambda *key: self._seq.decided(*key)):
+                answer = await self._decide(due)
+                await self._publish(self.topics.to(due.table), answer)
         elif isinstance(message, CatchUp):
             await self._catch_up(message)
 
@@ -413,7 +437,13 @@ class JoinedRoom(Room):
     Entries come out of ``events()`` strictly in order n, each once, with this table's own
     private part. A restarted table passes the ``epoch`` and ``last_n`` it had applied and
     catches up from there; a new epoch in the room record starts again from n = 1.
+
+    Proposals go out at once, without waiting for the answers to earlier ones (the host
+    decides them in the order they were made: ordering.py); one still unanswered after
+    RESEND_S (stretched by the machine's load) is sent again, as after a reconnect.
     """
+
+    RESEND_S = 1.0
 
     def __init__(self, url: RemoteUrl, table: str, *, seats: Iterable[int] = (), epoch: str | None = None,
                  last_n: int = 0, **room_options: Any) -> None:
@@ -423,6 +453,10 @@ class JoinedRoom(Room):
         self._asked: int | None = None  # the n the last catch-up request asked from
         self._counter = 0
         self._pending: dict[int, tuple[int, Any, asyncio.Future[Answer]]] = {}  # counter -> unanswered
+        self._sent: dict[int, float] = {}  # counter -> when it last went out
+        self._sending: set[asyncio.Task[None]] = set()
+        self._resender: asyncio.Task[None] | None = None
+        self.resent = 0  # proposals sent again after RESEND_S without an answer
 
     @property
     def last_n(self) -> int:
@@ -436,15 +470,27 @@ class JoinedRoom(Room):
 
     async def propose(self, seat: int, payload: Any) -> Answer:
         """Sends an action for ``seat`` to the host and waits for its answer (accepted as entry n,
-        or refused). Unanswered proposals are sent again after a reconnect; the host applies
-        each once. Raises ProtocolError at once for a payload too large to send."""
+        or refused). Unanswered proposals are sent again; the host applies each once. Raises
+        ProtocolError at once for a payload too large to send."""
+        return await asyncio.shield(self.submit(seat, payload))
+
+    def submit(self, seat: int, payload: Any) -> asyncio.Future[Answer]:
+        """``propose`` without waiting: the proposal is numbered now, in call order, and sent;
+        the future gets its answer."""
+        encode(Proposal(self.table, self.run, self._counter + 1, self.epoch or "0", seat, payload))
         self._counter += 1
-        encode(Proposal(self.table, self.run, self._counter, self.epoch or "0", seat, payload))
         answer: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._pending[self._counter] = (seat, payload, answer)
         if self.epoch is not None:
-            await self._send(self._counter)
-        return await asyncio.shield(answer)
+            task = asyncio.create_task(self._send(self._counter))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+        return answer
+
+    async def close(self) -> None:
+        if self._resender is not None:
+            self._resender.cancel()
+        await super().close()
 
     # --- inside -------------------------------------------------------------------------
 
@@ -453,6 +499,22 @@ class JoinedRoom(Room):
 
     async def _after_connect(self) -> None:
         self._asked = None
+        if self._resender is None:
+            self._resender = asyncio.create_task(self._resend(), name=f"resend {self.table}")
+
+    async def _resend(self) -> None:
+        """Every proposal unanswered for RESEND_S goes out again, oldest first: the broker may
+        have dropped it, or its answer (a busy broker drops rather than waits)."""
+        while True:
+            wait = self.RESEND_S * load_factor()
+            await asyncio.sleep(wait / 2)
+            if self.epoch is None or not self._link.up:
+                continue  # the reconnect sends them all again
+            now = time.monotonic()
+            for counter in sorted(self._pending):
+                if counter in self._pending and now - self._sent.get(counter, now) >= wait:
+                    self.resent += 1
+                    await self._send(counter)
 
     async def _handle(self, channel: str, table: str | None, message: Message) -> None:
         if isinstance(message, RoomRecord):
@@ -462,7 +524,7 @@ class JoinedRoom(Room):
         elif isinstance(message, Entry):
             await self._entry(message)
         elif isinstance(message, Answer):
-            self._answer(message)
+            await self._answer(message)
         elif isinstance(message, CaughtUp):
             if self.last_n < message.last_n and self._asked is not None and self.last_n + 1 > self._asked:
                 await self._ask(self.last_n + 1)  # the rest of a long catch-up
@@ -490,6 +552,7 @@ class JoinedRoom(Room):
             if not answer.done():
                 answer.set_result(Answer(self.epoch or "0", self.run, counter, False, reason=reason))
         self._pending.clear()
+        self._sent.clear()
 
     async def _entry(self, entry: Entry) -> None:
         for due in self._order.offer(entry):
@@ -499,10 +562,14 @@ class JoinedRoom(Room):
             log.info("table %s: entry %d missing, asking the host", self.table, missing)
             await self._ask(missing)
 
-    def _answer(self, answer: Answer) -> None:
+    async def _answer(self, answer: Answer) -> None:
         pending = self._pending.pop(answer.counter, None) if answer.run == self.run else None
         if pending is None:
             return  # the answer to a proposal sent twice, or to an earlier run
+        self._sent.pop(answer.counter, None)
+        if answer.n is not None and answer.n > self.last_n and self._order.missing is None:
+            # the host sends entry n before its answer: entry n was lost on the way (a busy broker)
+            await self._ask(self.last_n + 1)
         seat, _, future = pending
         if not answer.ok:
             self._refuse(answer.reason or "refused", table=self.table, counter=answer.counter, seat=seat)
@@ -515,10 +582,12 @@ class JoinedRoom(Room):
             self._asked = first
 
     async def _send(self, counter: int) -> None:
+        if counter not in self._pending or self.epoch is None:
+            return  # answered, or failed by a new game, meanwhile
         seat, payload, _ = self._pending[counter]
-        assert self.epoch is not None
+        self._sent[counter] = time.monotonic()
         await self._publish(self.topics.propose(self.table),
-                            Proposal(self.table, self.run, counter, self.epoch, seat, payload))
+                            Proposal(self.table, self.run, counter, self.epoch, seat, payload, min(self._pending)))
 
 
 class SpectatorRoom(JoinedRoom):

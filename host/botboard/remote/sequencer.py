@@ -68,6 +68,10 @@ class Sequencer:
                 self._answers[entry.table, entry.run, entry.counter] = Answer(
                     epoch, entry.run, entry.counter, True, n=entry.n)
 
+    def decided(self, table: str, run: str, counter: int) -> bool:
+        """Whether proposal ``(table, run, counter)`` has its answer (a duplicate gets it again)."""
+        return (table, run, counter) in self._answers
+
     def owner(self, seat: int) -> str | None:
         return next((table for table, owned in self.seats.items() if seat in owned), None)
 
