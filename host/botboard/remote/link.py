@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import errno
 import functools
 import random
 import secrets
@@ -76,6 +77,7 @@ class Link:
 
     async def run(self) -> None:
         """Connects, and reconnects after every failure, until cancelled."""
+        _quiet_closed_sockets(asyncio.get_running_loop())
         delay = self._backoff[0]
         while True:
             client = self._new_client()
@@ -187,3 +189,25 @@ def _settle(client: aiomqtt.Client) -> None:
     ended = getattr(client, "_disconnected", None)
     if isinstance(ended, asyncio.Future) and ended.done() and not ended.cancelled():
         ended.exception()
+
+
+def _quiet_closed_sockets(loop: asyncio.AbstractEventLoop) -> None:
+    """aiomqtt asks the loop to watch paho's socket from a callback that may run after the
+    socket closed (a publish as the broker drops the link): the loop then prints a traceback
+    (KeyError "is not registered", EBADF) for a drop the link handles anyway. Those alone
+    are logged quietly; every other error goes to the handler there was."""
+    before = loop.get_exception_handler()
+    if getattr(before, "botboard_quiet", False):
+        return
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno == errno.EBADF and "add_" in repr(context.get("handle")):
+            log.debug("a socket closed under the link: %s", exc)
+        elif before is not None:
+            before(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler.botboard_quiet = True  # type: ignore[attr-defined]
+    loop.set_exception_handler(handler)
