@@ -11,10 +11,12 @@ POST /api/seat/N/explain     {on: bool}                     first-time explanati
 WS   /ws/seat/N              the seat view again whenever the game or the seat's slots
                              change, and this seat's private messages; nothing else
 
-GET  /api/seats              (shared console only) each seat's link and QR code
+GET  /api/seats              (shared console only) each seat's link and QR code, for the
+                             seats played at this table only
 
 The gate (security.py) lets a seat key through to its own seat's routes and
-nowhere else; these handlers never read another seat.
+nowhere else, and no one to a seat played at another table (remote play); these
+handlers never read another seat.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..daemon import is_loopback, reachable_host
 from .api_game import NO_SESSION
 from .common import ApiError, api, json_body
-from .seats import SeatKeys, seat_links
+from .seats import SeatKeys, plays_here, seat_links
 
 if TYPE_CHECKING:
     from ..daemon import Daemon
@@ -127,6 +129,9 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
                 except asyncio.TimeoutError:
                     await ws.send_json({"kind": "ping"})
                     continue
+                if not plays_here(daemon.session, seat):  # the seat moved to another table
+                    await ws.close(1008)
+                    return
                 if not concerns(event, seat, own_slots(seat)):
                     continue
                 if event.get("event") == "message" and event.get("seat") == seat:
@@ -141,7 +146,8 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
 
     async def links(request: Request) -> Response:
         current = daemon.session
-        seats = current.seats() if current is not None else []
+        seats = [seat for seat in (current.seats() if current is not None else [])
+                 if plays_here(current, seat["seat"])]
         listen = daemon.config.listen
         base = f"http://{reachable_host(listen)}:{daemon.config.console_port}/"
         phones = not is_loopback(listen)

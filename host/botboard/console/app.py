@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from . import api_board, api_bringup, api_game, api_replay, api_seat, api_tiles, api_tools, live
-from .seats import SeatKeys
+from .seats import SeatKeys, plays_here
 from .security import TokenGate
 
 if TYPE_CHECKING:
@@ -38,4 +38,5 @@ def create_app(daemon: "Daemon") -> ASGIApp:
     seat_keys = SeatKeys(daemon.token)  # one per seat, for the players' phones
     routes += live.routes(daemon) + api_seat.routes(daemon, STATIC, seat_keys)
     routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    return TokenGate(Starlette(routes=routes), daemon.token, seat_keys, daemon.config.listen)
+    return TokenGate(Starlette(routes=routes), daemon.token, seat_keys, daemon.config.listen,
+                     seat_here=lambda seat: plays_here(daemon.session, seat))

@@ -35,6 +35,18 @@ class SeatKeys:
         return 0 <= seat < MAX_SEATS and hmac.compare_digest(given.encode(), self.key(seat).encode())
 
 
+def plays_here(session: Any, seat: int) -> bool:
+    """Whether ``seat`` is played at this table: a seat played at another table (remote
+    play) is private there, and this console neither lists nor opens it."""
+    here = getattr(session, "plays_here", None)
+    return here is None or bool(here(seat))
+
+
+def elsewhere_words(seat: int) -> str:
+    return (f"seat {seat + 1} plays at another table: its view is private there (open it from "
+            "that table's console)")
+
+
 def seat_of_path(path: str) -> int | None:
     """The seat a seat route is for; None for every other path."""
     match = SEAT_PATH.match(path)

@@ -6,7 +6,8 @@
   opened with the token.
 - A seat's routes (``/seat/N``, ``/api/seat/N/...``, ``/ws/seat/N``) need that
   seat's key (seats.py), always, token or not: a seat key opens its own seat
-  and the static assets, nothing else.
+  and the static assets, nothing else. A seat played at another table (remote
+  play) is private there: its routes answer 403 here, whatever the request carries.
 - Loopback is not a wall: any page in the user's browser can send requests
   there. So a request whose Origin is not our own is refused (cross-site POSTs
   and websockets), a loopback console answers only to a loopback Host (DNS
@@ -17,6 +18,7 @@ Comparison is constant-time. Responses also forbid framing and sniffing.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from urllib.parse import quote, unquote
 
 from starlette.datastructures import MutableHeaders
@@ -25,7 +27,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..daemon import is_loopback
-from .seats import SeatKeys, seat_of_path
+from .seats import SeatKeys, elsewhere_words, seat_of_path
 
 MAX_BODY = 64 * 1024  # the largest request the console takes (a scenario is a few KB)
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -52,8 +54,10 @@ def host_name(header: str) -> str:
 class TokenGate:
     """Refuses HTTP requests (401/403/413/421) and websockets (close 1008) that may not pass."""
 
-    def __init__(self, app: ASGIApp, token: str | None, seat_keys: SeatKeys, listen: str = "127.0.0.1") -> None:
+    def __init__(self, app: ASGIApp, token: str | None, seat_keys: SeatKeys, listen: str = "127.0.0.1",
+                 seat_here: Callable[[int], bool] = lambda seat: True) -> None:
         self.app = app
+        self.seat_here = seat_here
         self.token = token
         self.seat_keys = seat_keys
         self.loopback_only = is_loopback(listen)
@@ -95,6 +99,8 @@ class TokenGate:
         path = scope["path"]
         seat = seat_of_path(path)
         if seat is not None:
+            if not self.seat_here(seat):
+                return 403, elsewhere_words(seat)
             return None if self._seat_key_ok(conn, seat) else (401, NO_SEAT_KEY)
         if self._token_ok(conn):
             return None

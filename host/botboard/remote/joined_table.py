@@ -55,6 +55,9 @@ class RemoteGame:
         """This board's slots where a tag ``uid`` lies now, whoever's station they are."""
         return self.table.slots_here_holding(uid)
 
+    def plays_here(self, seat: int) -> bool:
+        return seat in self.table.own
+
     def seat_view(self, seat: int) -> dict[str, Any]:
         if seat not in self.table.own:
             raise ValueError(f"seat {seat + 1} plays at another table")

@@ -28,6 +28,11 @@ class RemoteStations:
     remote_seats: frozenset[int]  # seats played at another table (set by botboard.remote)
     _local_slots: dict[int, tuple[bool, bytes, bytes]]  # this board's slots, while elsewhere
 
+    def plays_here(self, seat: int) -> bool:
+        """Whether ``seat`` is played at this table (its view is private to the table where it
+        is played: the console opens only these seats)."""
+        return seat not in self.remote_seats
+
     def _read_here(self, seat: int | None, remote: bool) -> bool:
         """Whether an input (``remote``: sent by another table) is the one its seat's station
         is read from; a seat's local station is silent when it plays elsewhere, and back."""
