@@ -30,7 +30,6 @@ from botboard.remote.local_broker import Broker
 from botboard.remote.protocol import Topics
 from botboard.remote.room import HostRoom, JoinedRoom
 
-from .. import patience
 from .helpers import FAST, Adder, Seen, run, until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -72,7 +72,7 @@ class Tiers:
         self._on_drop(topic, why)
 
 
-class Inbox(asyncio.Queue):  # type: ignore[type-arg]
+class Inbox(asyncio.Queue):
     """aiomqtt's message queue, built on ``Tiers`` (asyncio.Queue's documented hooks
     ``_init``/``_put``/``_get``): a put never blocks and never raises, it keeps or drops."""
 
@@ -86,4 +86,4 @@ class Inbox(asyncio.Queue):  # type: ignore[type-arg]
 
     @property
     def tiers(self) -> Tiers:
-        return self._queue  # type: ignore[no-any-return]
+        return self._queue

@@ -35,6 +35,8 @@ class Tally:
     def count(self, topic: str, reason: str) -> None:
         self.total += 1
         now = self._clock()
+        if self._counts and self._last_line is not None and now - self._last_line >= self._every:
+            self.flush()  # the last minute's sum first (its timer has not run yet)
         if self._last_line is None or now - self._last_line >= self._every:
             self._last_line = now
             self._log.warning("%s: refused a message on %s: %s", self._who, topic, reason)
@@ -55,7 +57,7 @@ class Tally:
         total = sum(n for n, _ in counts.values())
         parts = "; ".join(f"{n} on {topic} ({reason})" for topic, (n, reason) in
                           sorted(counts.items(), key=lambda item: -item[1][0]))
-        self._log.warning("%s: refused %d more messages: %s", self._who, total, parts)
+        self._log.warning("%s: refused %d more message%s: %s", self._who, total, "" if total == 1 else "s", parts)
 
     def _later(self, delay: float) -> None:
         if self._flush is not None:
