@@ -4,7 +4,7 @@
 
 Plain MQTT 3.1.1 over a socket (CONNECT, then QoS 0 PUBLISH packets written in batches):
 nothing a client library would slow down, the way the issue's attacker sent 400,000 small
-messages in 40 s. Prints how many it sent.
+messages in 40 s. Prints how many it sent once the broker has read them all.
 """
 
 from __future__ import annotations
@@ -51,6 +51,10 @@ def flood(port: int, topic: str, seconds: float) -> int:
             sock.sendall(batch)
             sent += BATCH
         sock.sendall(b"\xe0\x00")  # DISCONNECT
+        # the flood ends when the broker has read it all, not when it left this process (the
+        # kernel buffers megabytes of it): the broker closes the connection at the DISCONNECT
+        while sock.recv(4096):
+            pass
     return sent
 
 

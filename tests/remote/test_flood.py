@@ -7,12 +7,15 @@ the host is 1,000 messages behind (mosquitto's max_queued_messages), the broker 
 it should send the host: junk and the real proposals alike ("Outgoing messages are being
 dropped" in its log). Before the fix, one dropped proposal stalled the joined table for good.
 
-The flood lasts FLOOD_S, not the issue's 40 s: the broker starts dropping within the first
-second (the test checks its log says so), and FLOOD_S covers some twelve resend periods
-(room.py, 1 s) and 24 inputs, each of which meets a broker that drops; a longer flood
-repeats the same minutes without new cases. Memory is bounded by construction (inbox.py):
-the test checks the host's inbox never held more than its limits and that the process did
-not grow by more than a fraction of what the issue saw (58 -> 197 MB).
+The flood lasts the issue's 40 s, and the test checks that the broker's log says it drops
+messages for the host. The length matters: the broker drops QoS 1 messages and
+acknowledgements alike, and a QoS 1 message dropped so still counts as in flight, so a
+client wedged for good only after some twenty such losses (link.py) - a 12 s flood often
+passed where a 40 s one did not. The flood's end is when the broker has read all of it
+(flooder.py): the kernel holds megabytes of it after the flooder's last write. Memory is
+bounded by construction (inbox.py): the test checks the host's inbox never held more than
+its limits and that the process did not grow by more than a fraction of what the issue
+saw (58 -> 197 MB).
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ from botboard.remote.room import HostRoom, JoinedRoom
 from .helpers import FAST, Adder, Seen, run, until
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOOD_S = 12.0
-INPUTS = 24
-PACE_S = 0.4  # a player's inputs, a little faster than a hand lays cards
+FLOOD_S = 40.0
+INPUTS = 90
+PACE_S = 0.4  # a player's inputs, a little faster than a hand lays cards: the whole flood long
 
 
 def _rss_mb() -> float:
@@ -43,7 +46,7 @@ def _rss_mb() -> float:
         return int(stat.read().split()[1]) * resource.getpagesize() / 2**20
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)
 def test_a_flood_of_junk_loses_no_input_and_keeps_the_host_bounded(
         broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="botboard.remote")
@@ -68,7 +71,10 @@ def test_a_flood_of_junk_loses_no_input_and_keeps_the_host_bounded(
             assert flooder.returncode == 0
             rss_after_flood = _rss_mb()
             # every input arrives within 5 s of the flood's end, on an idle machine
-            await until(lambda: all(a.done() for a in answers), "every input answered", timeout=5)
+            await until(lambda: all(a.done() for a in answers), lambda: (
+                f"every input answered: unanswered {sorted(table._pending)}, sent again {table.resent}, "
+                f"held at the host {sorted(host._arrivals._held)}, applied "
+                f"{[p['add'] for _, _, p in game.calls]}"), timeout=5)
             await until(lambda: len(seen_a.entries()) == INPUTS, "every entry at table a", timeout=5)
 
         assert [a.result().ok for a in answers] == [True] * INPUTS
@@ -84,4 +90,4 @@ def test_a_flood_of_junk_loses_no_input_and_keeps_the_host_bounded(
             "flood: %d junk messages in %.0f s; %d proposals sent again; host inbox held at most %s; "
             "%d dropped unread", sent, FLOOD_S, table.resent, tiers.high, tiers.dropped)
 
-    run(play(), timeout=120)
+    run(play(), timeout=240)

@@ -70,6 +70,7 @@ class Link:
         self._client: aiomqtt.Client | None = None
         self._lost = asyncio.Event()  # set when the current connection is gone
         self._reported: bool | None = None  # the state last told to on_state
+        self._unconfirmed: set[asyncio.Future[None]] = set()  # publishes not waited for
 
     @property
     def up(self) -> bool:
@@ -99,11 +100,25 @@ class Link:
             await asyncio.sleep(delay * random.uniform(1.0, 1.25))
             delay = min(delay * 2, self._backoff[1])
 
-    async def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> bool:
-        """QoS 1 publish; False when the link is down or dropped before the broker confirmed."""
+    async def publish(self, topic: str, payload: bytes, *, retain: bool = False, confirm: bool = True) -> bool:
+        """QoS 1 publish; False when the link is down or dropped before the broker confirmed.
+
+        ``confirm=False``: a QoS 0 publish, True once handed to the connection. A broker that
+        is behind with a client drops what it should send it, acknowledgements and QoS 1
+        messages included (mosquitto 2.0: "Outgoing messages are being dropped"), and a QoS 1
+        message dropped so still counts as in flight: after some twenty of them the broker
+        sends that client no QoS 1 message again, and a client whose acknowledgements were
+        dropped stops sending its own. At QoS 0 nothing waits for what may never come; what is
+        lost comes back by the room's own means (proposals sent again, entries asked for)."""
         client = self._client
         if client is None:
             return False
+        if not confirm:
+            sending = asyncio.ensure_future(client.publish(topic, payload, qos=0, retain=retain,
+                                                           timeout=self._timeout * load_factor()))
+            self._unconfirmed.add(sending)
+            sending.add_done_callback(self._confirmed)
+            return True
         try:
             # the broker's answer may be slow on a busy machine: a "gone" given up on is never
             # told (a clean disconnect sends no last will), so the wait grows with the load
@@ -113,6 +128,11 @@ class Link:
             log.info("%s: not published to %s: %s", self.name, topic, exc)
             return False
         return True
+
+    def _confirmed(self, sending: asyncio.Future[None]) -> None:
+        self._unconfirmed.discard(sending)
+        if not sending.cancelled() and sending.exception() is not None:
+            log.debug("%s: a message went unconfirmed: %s", self.name, sending.exception())
 
     async def subscribe(self, *topics: str) -> None:
         client = self._client
@@ -164,6 +184,8 @@ class Link:
             # publish written back to back wait for the peer's delayed ACK (some 40 ms on Linux)
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
         self.inbox = client._queue  # type: ignore[assignment]  # the Inbox just made
+        # publishes not waited for (confirm=False) stay pending until acknowledged: not a warning
+        client.pending_calls_threshold = 10_000
         return client
 
     async def _deliver(self, topic: str, payload: object) -> None:

@@ -42,7 +42,7 @@ class Broker:
         if max_packet is not None:  # as docs/remote-play.md configures a club's broker
             lines.append(f"max_packet_size {max_packet}")
         # a club's queue bounds (docs/remote-play.md, "A busy broker"): mosquitto's default count
-        lines += ["max_queued_messages 1000", "max_queued_bytes 16777216"]
+        lines += ["max_queued_messages 1000"]
         if users is None:
             lines.append("allow_anonymous true")
         else:

@@ -131,7 +131,10 @@ class Room:
             return None
         if table is None or table == self.table or table in self.presence or table == self._host():
             return ROOM
-        return ROOM if self.record is not None and table in self.record.seats else STRANGER
+        if self.record is not None and table in self.record.seats:
+            return ROOM
+        # a table says "here" before it proposes: a proposal that overtook its presence is sent again
+        return None if channel in ("propose", "catchup") else STRANGER
 
     def _link_state(self, up: bool, error: str | None) -> None:
         if not up:
@@ -220,7 +223,10 @@ class Room:
         except SealError as exc:
             log.info("room %s, table %s: not sent on %s: %s", self.url.room, self.table, topic, exc)
             return False
-        return await self._link.publish(topic, data, retain=retain)
+        # retained records go at QoS 1 and wait for the broker's acknowledgement; the game's
+        # messages at QoS 0 (link.py: a flooded broker drops acknowledgements and wedges QoS 1),
+        # and resend and catch-up recover what is lost
+        return await self._link.publish(topic, data, retain=retain, confirm=retain)
 
     def _refuse(self, reason: str, topic: str | None = None, **what: Any) -> None:
         if topic is not None:  # a message dropped: counted per topic, a line a minute
@@ -439,11 +445,14 @@ class JoinedRoom(Room):
     catches up from there; a new epoch in the room record starts again from n = 1.
 
     Proposals go out at once, without waiting for the answers to earlier ones (the host
-    decides them in the order they were made: ordering.py); one still unanswered after
-    RESEND_S (stretched by the machine's load) is sent again, as after a reconnect.
+    decides them in the order they were made: ordering.py); the oldest RESEND_BATCH still
+    unanswered after RESEND_S are sent again (the host holds the later ones until the gap
+    is filled), as after a reconnect.
     """
 
-    RESEND_S = 1.0
+    RESEND_S = 1.0  # not stretched by the load: a duplicate costs the host little
+    RESEND_BATCH = 16
+    CHECK_S = 10.0  # a table asks "anything after n?" this often (an entry lost with nothing after it)
 
     def __init__(self, url: RemoteUrl, table: str, *, seats: Iterable[int] = (), epoch: str | None = None,
                  last_n: int = 0, **room_options: Any) -> None:
@@ -504,17 +513,22 @@ class JoinedRoom(Room):
 
     async def _resend(self) -> None:
         """Every proposal unanswered for RESEND_S goes out again, oldest first: the broker may
-        have dropped it, or its answer (a busy broker drops rather than waits)."""
+        have dropped it, or its answer (a busy broker drops rather than waits); and every
+        CHECK_S the table asks for what came after its last entry."""
+        checked = time.monotonic()
         while True:
-            wait = self.RESEND_S * load_factor()
-            await asyncio.sleep(wait / 2)
+            await asyncio.sleep(self.RESEND_S / 2)
             if self.epoch is None or not self._link.up:
                 continue  # the reconnect sends them all again
             now = time.monotonic()
-            for counter in sorted(self._pending):
-                if counter in self._pending and now - self._sent.get(counter, now) >= wait:
+            overdue = [c for c in sorted(self._pending) if now - self._sent.get(c, now) >= self.RESEND_S]
+            for counter in overdue[:self.RESEND_BATCH]:
+                if counter in self._pending:
                     self.resent += 1
                     await self._send(counter)
+            if now - checked >= self.CHECK_S * load_factor():
+                checked = now
+                await self._ask(self.last_n + 1)
 
     async def _handle(self, channel: str, table: str | None, message: Message) -> None:
         if isinstance(message, RoomRecord):
@@ -567,14 +581,14 @@ class JoinedRoom(Room):
         if pending is None:
             return  # the answer to a proposal sent twice, or to an earlier run
         self._sent.pop(answer.counter, None)
-        if answer.n is not None and answer.n > self.last_n and self._order.missing is None:
-            # the host sends entry n before its answer: entry n was lost on the way (a busy broker)
-            await self._ask(self.last_n + 1)
         seat, _, future = pending
         if not answer.ok:
             self._refuse(answer.reason or "refused", table=self.table, counter=answer.counter, seat=seat)
         if not future.done():
             future.set_result(answer)
+        if answer.n is not None and answer.n > self.last_n and self._order.missing is None:
+            # the host sends entry n before its answer: entry n was lost on the way (a busy broker)
+            await self._ask(self.last_n + 1)
 
     async def _ask(self, first: int) -> None:
         if self.epoch is not None and await self._publish(
@@ -602,6 +616,9 @@ class SpectatorRoom(JoinedRoom):
         return [*super()._subscriptions(), self.topics.entries]
 
     async def propose(self, seat: int, payload: Any) -> Answer:
+        raise PermissionError("a spectator does not propose")
+
+    def submit(self, seat: int, payload: Any) -> asyncio.Future[Answer]:
         raise PermissionError("a spectator does not propose")
 
 
