@@ -5,10 +5,10 @@ when the broker checks ACLs; see docs/remote-play.md):
 
     room              retained RoomRecord, published by the host table
     presence/TABLE    retained PresenceRecord; the table's MQTT last will sets it "gone"
-    propose/TABLE     Proposal, table -> host (QoS 1)
+    propose/TABLE     Proposal, table -> host (QoS 0: link.py)
     catchup/TABLE     CatchUp, table -> host: "send me entries from n"
-    entries           Entry with the public part only (QoS 1), for spectators
-    to/TABLE          what the host says to one table (QoS 1): each Entry with that table's
+    entries           Entry with the public part only (QoS 0), for spectators
+    to/TABLE          what the host says to one table (QoS 0): each Entry with that table's
                       private part, Answer to its proposals, ClaimRefused, CaughtUp
 
 Every table reads its entries from its own ``to/TABLE`` topic, which seal.py encrypts for
