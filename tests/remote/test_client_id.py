@@ -12,6 +12,7 @@ import asyncio
 import gc
 import hashlib
 import logging
+from pathlib import Path
 
 import aiomqtt
 import pytest
@@ -20,6 +21,7 @@ from botboard.remote.events import LinkChange
 from botboard.remote.local_broker import Broker
 from botboard.remote.notice import LinkNotice
 
+from .. import patience
 from .helpers import run, three_tables, until
 
 
@@ -95,3 +97,29 @@ def test_a_table_pushed_off_comes_back_quietly_and_its_players_hear_one_line(
              or "Traceback" in r.getMessage()]
     assert not noisy, [r.getMessage() for r in noisy]
     assert len(said) <= 1  # the players: a line for the outage at most, not one per push
+
+
+def test_a_joined_table_pushed_off_again_and_again_tells_its_players_nothing_new(
+        broker: Broker, tmp_path: Path) -> None:
+    # the whole daemon: its players hear what JoinedTable says (the issue counted 79 lines)
+    from .two_tables import two_tables
+
+    async def play() -> None:
+        async with two_tables(broker, tmp_path, "botwars", 2, (0,), (1,), {"max_turns": 1}) as tables:
+            joined = tables.joined
+            heard = joined.subscribe()
+            link = joined.remote.room._link
+            for _ in range(10):
+                pushed = link.client_id
+                await _take_over(broker, pushed)
+                await until(lambda: link.up and link.client_id != pushed, "table b back")
+            await patience.aquiet(4)  # longer than the notice's grace: a late line would show
+            lines = []
+            while not heard.empty():
+                event = heard.get_nowait()
+                if event.get("event") == "message" and "link to the broker" in event.get("text", ""):
+                    lines.append(event["text"])
+            assert len(lines) <= 1, lines
+            assert joined.remote.room.up
+
+    asyncio.run(play())
