@@ -268,7 +268,7 @@ class Daemon:
 
             local = set(cfg.seats) | set(cfg.computers or {})  # the computer plays here
             self.remote = HostTable(session, self.remote_url, self.table_name, local, self._room_store(),
-                                    identity=self._room_identity())
+                                    keys=self._room_identity())
 
     def _join_room(self) -> None:
         from .remote.joined_table import JoinedTable
@@ -278,28 +278,26 @@ class Daemon:
         cfg = self.config
         self.remote = JoinedTable(self.conn, ConnBoard(self.conn), self.layout, self.game_name, self.remote_url,
                                   self.table_name, set(cfg.seats), self._room_store(), self.publish,
-                                  spectator=self.remote_role == "spectate", identity=self._room_identity())
+                                  spectator=self.remote_role == "spectate", keys=self._room_identity())
         self.session = self.remote.game
 
     def _keyed(self, url: Any) -> Any:
-        """The room's address with its key (remote/table_keys.py)."""
-        from .remote.table_keys import RoomKeyError, with_room_key
+        """The room's address with its key and its host's fingerprint; this table's keys file
+        (remote/table_keys.py)."""
+        from .remote.table_keys import RoomKeyError, TableKeys, host_link, with_room_key
         from .session.host import data_dir
 
         try:
-            return with_room_key(url, self.config.room_key, self.remote_role == "host",
-                                 data_dir(self.config.data_dir))
+            url = with_room_key(url, self.config.room_key, self.remote_role == "host",
+                                data_dir(self.config.data_dir))
+            self._room_keys = TableKeys.load(data_dir(self.config.data_dir) / f"room-{url.room}.keys")
+            return host_link(url, self._room_keys) if self.remote_role == "host" else url
         except RoomKeyError as err:
             raise ConfigError(str(err)) from err
 
     def _room_identity(self) -> Any:
-        from .remote.table_keys import RoomKeyError, identity
-        from .session.host import data_dir
-
-        try:
-            return identity(data_dir(self.config.data_dir) / f"room-{self.remote_url.room}.keys")
-        except RoomKeyError as err:
-            raise ConfigError(str(err)) from err
+        """This table's keys file (loaded with the room's address)."""
+        return self._room_keys
 
     def _room_store(self) -> Any:
         from .remote.record import EntryStore

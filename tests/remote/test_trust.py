@@ -15,16 +15,15 @@ import pytest
 
 from botboard.remote.limits import BURST, RATE
 from botboard.remote.local_broker import Broker
-from botboard.remote.protocol import CatchUp, Entry, Proposal, Topics, encode
+from botboard.remote.protocol import CatchUp, Entry, Proposal, encode
 from botboard.remote.room import JoinedRoom
 from botboard.remote.seal import Identity, Seal, room_key
 
 from .. import patience
-from .helpers import FAST, Seen, run, three_tables, until
+from .helpers import TOPICS, FAST, Seen, run, three_tables, until
 from .test_two_tables import _play_with, _same_game
 from .two_tables import two_tables
 
-TOPICS = Topics("club")
 
 
 class Spy:
