@@ -167,9 +167,8 @@ class Seal:
         except InvalidTag:
             if channel in PAIRWISE:
                 raise SealError(f"not sealed for this table by {peer}'s keys (forged, or altered)") from None
-            raise SealError("it cannot be read with this table's room key: the room link's key or "
-                            "passphrase is not the one the room's tables use (ask the host table "
-                            "for its link)") from None
+            raise SealError("not sealed with this room's key (sent by something that is no table of "
+                            "this room)") from None
         return plain[:SIGNATURE], plain[SIGNATURE:]
 
     def verify(self, signer: str, topic: str, signature: bytes, body: bytes, announced: str | None = None) -> None:
