@@ -420,6 +420,7 @@ class HostRoom(Room):
         history = self._store.fetch(epoch, 1, last_n) if last_n else ()
         self._seq = Sequencer(table, epoch, seats, claimable, history)
         self.record = self._room_record()
+        log.info("room %s: the host table %s, topics %s/", url.room, table, self.topics.base)
 
     @property
     def epoch(self) -> str:
