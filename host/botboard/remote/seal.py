@@ -20,11 +20,15 @@ On that:
 - what only the host and one table may read (``to/T``, ``propose/T``, ``catchup/T``: hands,
   programs, agendas, the tiles in a table's slots) is encrypted with the key those two tables
   share (X25519 between their keys, through HKDF salted with the room key);
-- each table pins the keys another table announced first (the host pins every table's, every
-  table the host's from the room record): a member who knows the room key still cannot take
-  over another table's seats nor speak as the host.
+- each table pins the keys another table announced first (the host pins every table's) and
+  keeps the pins (table_keys.py); the host is the one whose keys match the fingerprint in the
+  room's link (``fingerprint``): a member who knows the room key still cannot take over
+  another table's seats nor speak as the host;
+- the room's topics sit under a tag only the room key gives (``topic_tag``), so rooms whose
+  keys differ never share a topic.
 
-The primitives are PyCA cryptography's (ChaCha20-Poly1305, X25519, Ed25519, HKDF, scrypt).
+The primitives are PyCA cryptography's (ChaCha20-Poly1305, X25519, Ed25519, HKDF, HMAC,
+SHA-256, scrypt).
 Wire format: ``b"B2" | nonce (12) | ChaCha20-Poly1305(key, nonce, signature (64) | body,
 associated data = topic)``; OVERHEAD bytes more than the body.
 """
