@@ -183,7 +183,7 @@ class Room:
         except SealError as exc:
             self._drop(topic, f"{channel}: {'unreadable' if data.startswith(MAGIC) else 'not sealed'}", exc)
             return
-        self.keys.saw_room()
+        self.keys.saw_room(self.topics.tag)
         try:
             message = decode(body, CHANNEL_KINDS[channel])
             # a table's own topics carry only its own messages, signed by it
@@ -214,7 +214,7 @@ class Room:
         if tag in self._foreign:
             return
         self._foreign.add(tag)
-        if len(self._foreign) > 1 or self.keys.opened:
+        if len(self._foreign) > 1 or self.topics.tag in self.keys.opened:
             log.info("room %s, table %s: another group's room of the same name is on the broker "
                      "(topics %s/%s); this table keeps to its own", self.url.room, self.table,
                      self.topics.name, tag)
@@ -222,7 +222,7 @@ class Room:
         asyncio.get_running_loop().call_later(WRONG_KEY_GRACE_S, self._key_verdict)
 
     def _key_verdict(self) -> None:
-        if not self.keys.opened and not self._closing:
+        if self.topics.tag not in self.keys.opened and not self._closing:
             self._refuse("a room of this name is on the broker, but it cannot be read with this table's "
                          "room key: the room link's key or passphrase is not the one the room's tables "
                          "use (ask the host table for its link)", key=True)
@@ -265,6 +265,8 @@ class Room:
             self._check_host(message)
             if self.record is not None and message.host != self.record.host:
                 raise SealError(f"the room record names host {message.host}, not {self.record.host}")
+            if self.url.host_key is not None:  # the link names the host: its keys replace any pinned
+                self._seal.pin(message.host, message.keys, replace=True)
             self._seal.verify(message.host, topic, signature, body, announced=message.keys)
             if self.keys.host is None:
                 self.keys.pin_host(message.keys)

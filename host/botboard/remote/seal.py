@@ -145,9 +145,13 @@ class Seal:
     def pinned(self, table: str) -> str | None:
         return self._pinned.get(table)
 
-    def pin(self, table: str, keys: str) -> None:
-        """Keeps ``table``'s keys the first time; other keys later are an impostor's."""
+    def pin(self, table: str, keys: str, replace: bool = False) -> None:
+        """Keeps ``table``'s keys the first time; other keys later are an impostor's. ``replace``:
+        keys vouched for otherwise (the host's, by the fingerprint in the room's link)."""
         _public_keys(keys)
+        if replace and self._pinned.get(table) != keys:
+            self._pinned.pop(table, None)
+            self._pairs.pop(table, None)
         if table not in self._pinned and self._on_pin is not None:
             self._on_pin(table, keys)  # kept across restarts
         pinned = self._pinned.setdefault(table, keys)

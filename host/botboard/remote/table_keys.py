@@ -50,7 +50,7 @@ class TableKeys:
     host's (``host``: a table whose link names no host believes the first it sees, then only
     it); the highest record number seen from each sender (``marks``) and the epochs the room
     left, so a replayed record never takes it back; the highest number it signed itself;
-    whether anything of the room ever opened with its room key. ``path`` None: in memory."""
+    the topics (room key) where anything of the room ever opened. ``path`` None: in memory."""
 
     LEFT = 32  # epochs remembered
 
@@ -61,7 +61,7 @@ class TableKeys:
         self.marks: dict[str, int] = {}
         self.left: list[str] = []
         self.signed = 0
-        self.opened = False
+        self.opened: list[str] = []  # topic tags (seal.topic_tag) of the room keys that opened something
 
     @classmethod
     def load(cls, path: Path) -> TableKeys:
@@ -79,7 +79,7 @@ class TableKeys:
             keys.host = data.get("host")
             keys.marks = {str(s): int(n) for s, n in dict(data.get("marks", {})).items()}
             keys.left = [str(e) for e in data.get("left", [])]
-            keys.signed, keys.opened = int(data.get("signed", 0)), bool(data.get("opened", False))
+            keys.signed, keys.opened = int(data.get("signed", 0)), [str(t) for t in data.get("opened", [])]
         except (ValueError, KeyError, TypeError) as err:
             raise RoomKeyError(f"{path}: not a table's keys file ({err}); move it away and start again "
                                "(the host then knows this table only under another name)") from None
@@ -115,9 +115,10 @@ class TableKeys:
             self.left = [*self.left, epoch][-self.LEFT:]
             self._save()
 
-    def saw_room(self) -> None:
-        if not self.opened:
-            self.opened = True
+    def saw_room(self, tag: str) -> None:
+        """Something of the room whose topics are under ``tag`` opened with its key."""
+        if tag not in self.opened:
+            self.opened = [*self.opened, tag][-self.LEFT:]
             self._save()
 
     def _save(self) -> None:
