@@ -311,3 +311,20 @@ def test_replayed_catch_up_requests_draw_no_answer(broker: Broker) -> None:
             # table a itself still gets its answer
             await answered(lambda: t.a._ask(2), lambda: len(stranger.on(topics.to("a"))) > len(before))
     run(play(), timeout=60)
+
+
+def test_a_replayed_presence_record_of_an_earlier_run_changes_nothing(broker: Broker) -> None:
+    async def play() -> None:
+        async with three_tables(broker) as t, Stranger(broker) as stranger:
+            topic = t.host.topics.presence("a")
+            await t.a.close()
+            await until(lambda: t.host.presence["a"].state == "gone", "table a gone")
+            gone = stranger.on(topic)[-1]
+            async with JoinedRoom(broker.url(), "a", seats=[2], keys=t.a.keys, **FAST) as again:
+                await until(lambda: t.host.presence["a"].run == again.run, "table a back")
+                await stranger.send(topic, gone, retain=True)  # the earlier run's goodbye, again
+                await until(lambda: t.host._junk.counts.get("presence: stale", 0) == 1, "the replay refused")
+                await until(lambda: stranger.on(topic)[-1] == again._own[topic], "a's own record again")
+                assert t.host.presence["a"].state == "here" and t.seen["host"].presence("a")[-1] == "back"
+                assert (await again.propose(2, {"add": 1})).n == 1
+    run(play())
