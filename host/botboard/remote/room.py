@@ -242,7 +242,9 @@ class Room:
             now = self.presence.get(message.table)
             # the last will of the run that is here: made before it said "here", so numbered lower
             will = now is not None and now.state == "here" and message.state == "gone" and message.seq == now.will
-            if message.seq < mark and not will:
+            # the newest record again is the broker's copy, unless a last will came after it
+            again = message.seq == mark and (now is None or now == message)
+            if not (message.seq > mark or again or will):
                 raise Stale(f"presence record number {message.seq} of table {message.table} is older than "
                             f"the newest seen ({mark}): a replay, refused")
 
