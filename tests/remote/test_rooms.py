@@ -8,7 +8,7 @@ import json
 import aiomqtt
 import pytest
 
-from botboard.remote.protocol import CHANNEL_KINDS, Answer, Proposal, Topics, decode, encode
+from botboard.remote.protocol import CHANNEL_KINDS, Answer, Proposal, decode, encode
 from botboard.remote.events import RoomChange
 from botboard.remote.room import JoinedRoom, SpectatorRoom
 

@@ -13,6 +13,7 @@ import os
 import secrets
 import time
 from pathlib import Path
+from typing import Any
 
 from .seal import Identity, fingerprint
 from .url import RemoteUrl
@@ -73,7 +74,7 @@ class TableKeys:
             return keys
         text = path.read_text()
         try:
-            data = json.loads(text) if text.lstrip().startswith("{") else {"keys": text}
+            data: dict[str, Any] = json.loads(text) if text.lstrip().startswith("{") else {"keys": text}
             keys = cls(Identity.from_text(str(data["keys"])), path)
             keys.pins = {str(t): str(k) for t, k in dict(data.get("pins", {})).items()}
             keys.host = data.get("host")

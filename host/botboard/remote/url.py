@@ -65,11 +65,11 @@ def parse_remote_url(text: str) -> RemoteUrl:
     tls = scheme.lower() == "mqtts"
     username, password, hostport = _split_userinfo(text, netloc)
     host, port = _split_hostport(text, hostport, DEFAULT_PORTS[scheme.lower()])
-    key, host_key = _split_key(unquote(key)) if hashmark else (None, None)
-    return RemoteUrl(host, port, _check_room(text, unquote(room)), tls, username, password, key, host_key)
+    room_key, host_key = _split_key(unquote(key)) if hashmark else (None, None)
+    return RemoteUrl(host, port, _check_room(text, unquote(room)), tls, username, password, room_key, host_key)
 
 
-def _split_key(fragment: str) -> tuple[str, str | None]:
+def _split_key(fragment: str) -> tuple[str | None, str | None]:
     """(room key, host fingerprint or None) of what follows '#'."""
     key, dot, host_key = fragment.rpartition(".")
     if dot and key and _FINGERPRINT.fullmatch(host_key):
