@@ -30,10 +30,10 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, Self
 
 from .events import Event, LinkChange, PresenceChange, Refusal, RoomChange, presence_change
+from .junk import Bucket, JunkCount
 from .limits import CATCHUP_BATCH, CatchUpLimit
 from .link import Link
 from .ordering import InOrder
-from .junk import Bucket, JunkCount
 from .protocol import (CHANNEL_KINDS, Answer, CatchUp, CaughtUp, ClaimRefused, Entry, Message,
                        PresenceRecord, ProtocolError, Proposal, RoomRecord, Topics, decode, encode, valid_id)
 from .seal import MAGIC, PAIRWISE, Identity, Seal, SealError, fingerprint, room_key, topic_tag
