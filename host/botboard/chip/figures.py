@@ -26,7 +26,6 @@ import ast
 import asyncio
 import json
 import socket
-import inspect
 import statistics
 import subprocess
 import time
