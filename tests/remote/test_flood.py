@@ -30,8 +30,7 @@ import pytest
 
 from botboard.remote.inbox import LIMITS, ROOM, STRANGER
 from botboard.remote.local_broker import Broker
-from botboard.remote.protocol import Topics
-from botboard.remote.room import HostRoom, JoinedRoom
+from botboard.remote.room import HostRoom, JoinedRoom, room_topics
 
 from .helpers import FAST, Adder, Seen, run, until
 
@@ -60,7 +59,7 @@ def test_a_flood_of_junk_loses_no_input_and_keeps_the_host_bounded(
             await until(lambda: table.seats == (2,), "table a's seat")
             rss_before = _rss_mb()
             flooder = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tests.remote.flooder", str(broker.port), Topics("club").propose("zz"),
+                sys.executable, "-m", "tests.remote.flooder", str(broker.port), room_topics(broker.url()).propose("zz"),
                 str(FLOOD_S), cwd=ROOT, stdout=asyncio.subprocess.PIPE)
             await until(lambda: "being dropped" in broker.log.read_text(), "the broker to drop messages")
             answers = []

@@ -44,7 +44,7 @@ def test_the_rooms_messages_come_first_and_each_tier_is_bounded() -> None:
         assert got == ["room/0", "room/1", "room/2", "propose/zz0", "propose/zz1"]
         assert inbox.empty()
         assert [why for _, why in dropped].count("too many messages from unknown tables") == 3
-        assert ("elsewhere/x", "not one of the room's topics") in dropped
+        assert ("elsewhere/x", "not the room's, or from a table nobody has seen") in dropped
         assert ("room/3", "the inbox is full") in dropped
         assert inbox.tiers.high == {ROOM: 3, STRANGER: 2} and inbox.tiers.dropped == 5
 

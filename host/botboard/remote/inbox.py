@@ -46,7 +46,7 @@ class Tiers:
         topic = message.topic.value
         tier = self._sort(topic)
         if tier is None:
-            self._drop(topic, "not one of the room's topics")
+            self._drop(topic, "not the room's, or from a table nobody has seen")
             return
         size = len(message.payload) if isinstance(message.payload, bytes | bytearray) else 0
         count, most = self._limits[tier]

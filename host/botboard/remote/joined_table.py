@@ -225,7 +225,7 @@ class JoinedTable:
         elif isinstance(event, LinkChange):
             self.link_up = event.up
             self._link_notice.change(event.up, event.error)
-        elif isinstance(event, Refusal):
+        elif isinstance(event, Refusal):  # logged once, by the room that refused
             if event.key:  # nothing of the room can be read: the players must hear why
                 self._say(f"this table cannot read the room {self.url.room}: {event.reason.split(': ', 1)[-1]}")
 
