@@ -155,6 +155,26 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+async def _first(task: asyncio.Task[None], *events: asyncio.Event) -> None:
+    """Until the task ends or one of the events is set."""
+    waiters = [asyncio.create_task(e.wait()) for e in events]
+    await asyncio.wait({task, *waiters}, return_when=asyncio.FIRST_COMPLETED)
+    for waiter in waiters:
+        waiter.cancel()
+
+
+async def _ended(task: asyncio.Task[None], grace_s: float = 3.0) -> None:
+    """The daemon's run, ended: on its own (the console's server also stops on SIGTERM), else
+    cancelled after a grace; its error, if any, raised."""
+    done, _ = await asyncio.wait({task}, timeout=grace_s)
+    if not done:
+        task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
     from ..console.app import create_app
     import segno
@@ -185,12 +205,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from err
 
     async def main() -> None:
-        ready = asyncio.Event()
+        ready, stopping = asyncio.Event(), asyncio.Event()
+        # SIGTERM inside the loop only asks the daemon to stop: raised as an exception it would
+        # land in whichever task runs (uvicorn's, re-raising it), a traceback at every stop
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
         task = asyncio.create_task(daemon.run(create_app, ready))
-        done, _ = await asyncio.wait({task, asyncio.create_task(ready.wait())},
-                                     return_when=asyncio.FIRST_COMPLETED)
-        if task in done:
-            task.result()
+        await _first(task, ready, stopping)
+        if task.done() or stopping.is_set():
+            await _ended(task)
             return
         where = f"simulated board on {daemon.sim.port}" if daemon.sim else \
             f"board on {daemon.conn.port_name if daemon.conn else '?'}"
@@ -201,7 +223,8 @@ def run(args: argparse.Namespace) -> int:
         if not is_loopback(daemon.config.listen):  # a tablet at the table scans it
             segno.make(daemon.console_url, error="m").terminal(compact=True)
             print("(the console's Seats panel has each player's own link and code)", flush=True)
-        await task
+        await _first(task, stopping)
+        await _ended(task)
 
     signal.signal(signal.SIGTERM, _interrupt)  # stopped as by Ctrl-C: the board and console go with it
     try:

@@ -87,6 +87,13 @@ class GameRecord:
 
 
 _TABLES = {"games", "actions"}
+_KIND_WORDS = {str: "text", int: "a whole number"}
+
+
+def _short(value: Any) -> str:
+    """A value read from a file, cut to fit a line."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def journal_path(folder: Path | str) -> Path:
@@ -230,16 +237,28 @@ class Journal:
                               "outcome, final_hash FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"no game {game_id} in {self.path} (`botboard games` lists them)")
-        return GameRecord(row[0], row[1], row[2], self._json(game_id, "options", row[3]), row[4], row[5],
-                          row[6], row[7], self._json(game_id, "outcome", row[8]) if row[8] else None, row[9])
+        for field, value, kind in (("game", row[1], str), ("players", row[2], int), ("seed", row[4], int)):
+            if not isinstance(value, kind):
+                self._edited(game_id, f"{field} is {value!r}, not {_KIND_WORDS[kind]}")
+        options = self._json(game_id, "options", row[3])
+        outcome = self._json(game_id, "outcome", row[8]) if row[8] else None
+        for field, value in (("options", options), ("outcome", outcome)):
+            if value is not None and not isinstance(value, dict):
+                self._edited(game_id, f"{field} are {_short(value)}, not a JSON object")
+        return GameRecord(row[0], row[1], row[2], options, row[4], row[5], row[6], row[7], outcome, row[9])
 
     def _json(self, game_id: int, field: str, text: Any) -> Any:
         try:
             return json.loads(text)
         except (TypeError, ValueError) as err:
-            raise JournalError(f"{self.path}: game {game_id}'s {field} are not JSON ({err}): the journal "
-                               "was edited or damaged; replay another game, or start a new journal "
-                               "beside it with `botboard run --new-journal`") from err
+            # Python's own words for a 5,000-digit number name a function, not the problem
+            why = "a number too long to read" if "int_max_str_digits" in str(err) else str(err)
+            self._edited(game_id, f"{field} are not JSON ({why})", err)
+
+    def _edited(self, game_id: int, what: str, cause: Exception | None = None) -> Any:
+        raise JournalError(f"{self.path}: game {game_id}'s {what}: the journal was edited or damaged; "
+                           "replay another game, or start a new journal beside it with "
+                           "`botboard run --new-journal`") from cause
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute(
@@ -305,8 +324,12 @@ def replay_steps(journal: Journal, game_id: int) -> Iterator[tuple[Any, Step]]:
     """(engine, step) for the start and then each live action of a journaled game, re-run from
     its seed and checked against every recorded state hash (JournalError says where it differs)."""
     record = journal.game(game_id)
-    engine = game_registry.get(record.game)
-    state = engine.new_game(record.players, record.options, record.seed)
+    try:
+        engine = game_registry.get(record.game)
+        state = engine.new_game(record.players, record.options, record.seed)
+    except game_registry.GameError as err:  # a game not installed here, or players it cannot seat
+        raise JournalError(f"{journal.path}: game {game_id} cannot be set up again ({err}); replay "
+                           "another game, or install the game it names") from err
     yield engine, Step(None, None, [], None, state)
     rows = journal.actions(game_id, include_undone=True)
     gaps = sorted(set(range(len(rows))) - {row["n"] for row in rows})
