@@ -302,10 +302,13 @@ class Daemon:
             raise ConfigError(str(err)) from err
 
     def _room_store(self) -> Any:
-        from .remote.record import EntryStore
+        from .remote.record import EntryStore, RoomRecordError
         from .session.host import data_dir
 
-        return EntryStore(data_dir(self.config.data_dir) / f"room-{self.remote_url.room}.sqlite")
+        try:
+            return EntryStore(data_dir(self.config.data_dir) / f"room-{self.remote_url.room}.sqlite")
+        except RoomRecordError as err:
+            raise ConfigError(str(err)) from err
 
     @property
     def table_name(self) -> str:

@@ -155,6 +155,19 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _show_room_link(url: Any, terminal: bool) -> None:
+    """The room's link and its QR code at a terminal; where the output may be a log (a service,
+    a pipe) only where to find it: the link holds the room's key."""
+    import segno
+
+    if terminal:
+        print(f"room: the tables that join give --remote '{url.link()}'", flush=True)
+        segno.make(url.link(), error="m").terminal(compact=True)
+        return
+    print(f"room: hosting {url}; the link to join it holds the room's key, so it is not printed "
+          "here: open the console's Room panel", flush=True)
+
+
 async def _first(task: asyncio.Task[None], *events: asyncio.Event) -> None:
     """Until the task ends or one of the events is set."""
     waiters = [asyncio.create_task(e.wait()) for e in events]
@@ -219,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"botboard: {where}, game {daemon.game_name}", flush=True)
         print(f"console: {daemon.console_url}", flush=True)
         if daemon.remote_role == "host":  # what the other tables need to join
-            print(f"room: the tables that join give --remote '{daemon.remote_url.link()}'", flush=True)
+            _show_room_link(daemon.remote_url, sys.stdout.isatty())
         if not is_loopback(daemon.config.listen):  # a tablet at the table scans it
             segno.make(daemon.console_url, error="m").terminal(compact=True)
             print("(the console's Seats panel has each player's own link and code)", flush=True)

@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..private import private_file
 from .protocol import Entry
 from .sequencer import HostEntry
 
@@ -26,17 +27,33 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+class RoomRecordError(ValueError):
+    """The room's record cannot be read: says which file and what to do."""
+
+
 class EntryStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL: an entry survives the daemon's crash, and a sync per entry (7 ms under load)
-        # would hold every LED change back; the game's record that must survive power loss
-        # is the journal (synchronous=FULL)
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA)
+        self.db = sqlite3.connect(private_file(self.path), isolation_level=None)  # it holds seats' hands
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL: an entry survives the daemon's crash, and a sync per entry (7 ms under load)
+            # would hold every LED change back; the game's record that must survive power loss
+            # is the journal (synchronous=FULL)
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+            self._check_json()
+        except (sqlite3.DatabaseError, ValueError) as err:
+            self.db.close()
+            why = "a number too long to read" if "int_max_str_digits" in str(err) else str(err)
+            raise RoomRecordError(f"{self.path}: not a room's record, or damaged ({why}); move it "
+                                  "away (the room's game then starts again at this table)") from err
+
+    def _check_json(self) -> None:
+        """Every JSON value is JSON: a damaged one is found at the start, not in the game."""
+        for row in self.db.execute("SELECT value FROM meta UNION ALL SELECT public FROM entries "
+                                   "UNION ALL SELECT private FROM entries"):
+            json.loads(row[0])
 
     def close(self) -> None:
         self.db.close()

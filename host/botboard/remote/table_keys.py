@@ -11,6 +11,7 @@ import os
 import secrets
 from pathlib import Path
 
+from ..private import private_dir
 from .seal import Identity
 from .url import RemoteUrl
 
@@ -36,7 +37,16 @@ def with_room_key(url: RemoteUrl, passphrase: str | None, hosting: bool, folder:
     path = folder / f"room-{url.room}.key"
     if not path.exists():
         _write_private(path, secrets.token_urlsafe(KEY_BYTES))
-    return dataclasses.replace(url, key=path.read_text().strip())
+    try:
+        kept = path.read_text().strip()
+    except (OSError, UnicodeDecodeError) as err:
+        kept, why = "", f"cannot be read ({err})"
+    else:
+        why = "is empty"
+    if not kept:
+        raise RoomKeyError(f"{path}: the room key this host keeps {why}: move it away to make a new "
+                           "one (the tables then need the new link), or give the link's key with #KEY")
+    return dataclasses.replace(url, key=kept)
 
 
 def identity(path: Path) -> Identity:
@@ -45,13 +55,13 @@ def identity(path: Path) -> Identity:
         _write_private(path, Identity.fresh().text())
     try:
         return Identity.from_text(path.read_text())
-    except ValueError as err:
+    except (ValueError, OSError) as err:  # not UTF-8, not a file, or not keys
         raise RoomKeyError(f"{path}: {err}; move it away and start again (the host then knows this "
                            "table only in a new game)") from None
 
 
 def _write_private(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as out:
         out.write(text + "\n")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .. import games as game_registry
+from ..private import private_file
 
 JOURNAL_FILE = "botboard.sqlite"
 
@@ -172,8 +173,8 @@ class Journal:
             self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
                                       check_same_thread=False)
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         _check_existing(self.path)
+        private_file(self.path)  # every seat's hand and the seeds that deal them
         self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
