@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
 from .. import __version__
+from .errors import OneLineFormatter, unexpected
 
 if TYPE_CHECKING:
     from ..session.journal import Journal
@@ -82,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    if args.verbose < 2:  # -vv: a developer's whole tracebacks on the terminal
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(OneLineFormatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -95,3 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # piped into `head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0
+    except Exception as err:  # a bug: one line here, its traceback in the error log
+        if args.verbose >= 2:
+            raise
+        print(unexpected(args.command, err), file=sys.stderr)
+        return 1

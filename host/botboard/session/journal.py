@@ -267,7 +267,7 @@ class Journal:
             "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id AND a.undone=0) "
             "FROM games g ORDER BY g.id").fetchall()
         return [{"id": r[0], "game": r[1], "players": r[2], "seed": r[3], "started": r[4],
-                 "finished": r[5], "outcome": json.loads(r[6]) if r[6] else None, "actions": r[7]}
+                 "finished": r[5], "outcome": _outcome(r[6]), "actions": r[7]}
                 for r in rows]
 
     def actions(self, game_id: int, include_undone: bool = False) -> list[dict[str, Any]]:
@@ -294,6 +294,18 @@ class Journal:
         record = self.game(game_id).to_json()
         record["actions"] = self.actions(game_id, include_undone=True)
         return record
+
+
+def _outcome(text: Any) -> Any:
+    """A game's outcome for the list of games: a damaged one as its text (``game()`` says what
+    is wrong with it when the game is looked at)."""
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return {"unreadable": str(text)[:40]}
+    return value if isinstance(value, dict) else {"unreadable": _short(value)}
 
 
 def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
