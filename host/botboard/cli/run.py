@@ -219,9 +219,11 @@ def run(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         ready, stopping = asyncio.Event(), asyncio.Event()
-        # SIGTERM inside the loop only asks the daemon to stop: raised as an exception it would
-        # land in whichever task runs (uvicorn's, re-raising it), a traceback at every stop
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
+        # SIGTERM and SIGINT (systemd's stop, Ctrl-C) inside the loop only ask the daemon to
+        # stop: raised as an exception, or a cancel, they land in whichever task runs (uvicorn's
+        # re-raises them), a traceback at every stop, or a stop cut short
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(sig, stopping.set)
         task = asyncio.create_task(daemon.run(create_app, ready))
         await _first(task, ready, stopping)
         if task.done() or stopping.is_set():
