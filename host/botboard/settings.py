@@ -106,6 +106,10 @@ def load_file(path: Path) -> dict[str, Any]:
         raise SettingsError(f"{path}: cannot be read ({err})") from err
     except tomllib.TOMLDecodeError as err:
         raise SettingsError(f"{path}: not valid TOML: {err}") from err
+    except (ValueError, RecursionError) as err:  # a 5,000-digit number, arrays nested too deep
+        why = "a number too long" if "int_max_str_digits" in str(err) else "nested too deep" \
+            if isinstance(err, RecursionError) else str(err)
+        raise SettingsError(f"{path}: not valid TOML: {why}") from err
     for key, value in doc.items():
         _check(path, key, value)
     return doc
