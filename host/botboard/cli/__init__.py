@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except CliError as err:
-        print(f"botboard {args.command}: {err}", file=sys.stderr)
+        # one line, whatever the words it quotes hold (SQLite's, a file's own text)
+        print(f"botboard {args.command}: " + " ".join(str(err).splitlines()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -85,8 +85,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{'id':>4}  {'game':<14} {'pl':>2} {'seed':>6} {'actions':>7}  {'started':<24} outcome")
         for r in rows:
             words = _row_words(journal, r)
-            print(f"{r['id']:>4}  {r['game']:<14} {r['players']:>2} {r['seed']:>6} "
-                  f"{r['actions']:>7}  {r['started']:<24} {words}")
+            game, players, seed, started = (str(r[k]) for k in ("game", "players", "seed", "started"))
+            print(f"{r['id']:>4}  {game:<14} {players:>2} {seed:>6} {r['actions']:>7}  {started:<24} {words}")
     return 0
 
 

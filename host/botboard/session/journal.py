@@ -140,7 +140,10 @@ def _check_existing(path: Path) -> None:
         raise JournalError(f"{path}: another program's database (its tables: "
                            f"{', '.join(sorted(tables))}), not a botboard journal; {what_to_do}")
     if tables:
-        _check_columns(path, what_to_do)
+        try:
+            _check_columns(path, what_to_do)
+        except sqlite3.DatabaseError as err:  # a schema whose text itself is damaged
+            raise JournalError(f"{path}: not a botboard journal, or damaged ({err}); {what_to_do}") from err
 
 
 def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
@@ -266,8 +269,8 @@ class Journal:
             "SELECT g.id, g.game, g.players, g.seed, g.started, g.finished, g.outcome, "
             "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id AND a.undone=0) "
             "FROM games g ORDER BY g.id").fetchall()
-        return [{"id": r[0], "game": r[1], "players": r[2], "seed": r[3], "started": r[4],
-                 "finished": r[5], "outcome": _outcome(r[6]), "actions": r[7]}
+        return [{"id": r[0], "game": _cell(r[1]), "players": _cell(r[2]), "seed": _cell(r[3]),
+                 "started": _cell(r[4]), "finished": _cell(r[5]), "outcome": _outcome(r[6]), "actions": r[7]}
                 for r in rows]
 
     def actions(self, game_id: int, include_undone: bool = False) -> list[dict[str, Any]]:
@@ -275,8 +278,8 @@ class Journal:
         if not include_undone:
             sql += " AND undone=0"
         rows = self.db.execute(sql + " ORDER BY n", (game_id,)).fetchall()
-        return [{"n": r[0], "action": r[1], "state_hash": r[2], "at": r[3], "undone": bool(r[4])}
-                for r in rows]
+        return [{"n": r[0], "action": _cell(r[1]), "state_hash": _cell(r[2]), "at": _cell(r[3]),
+                 "undone": bool(r[4])} for r in rows]
 
     def hints(self, game_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT seat, action, state_hash, at FROM hints WHERE game_id=? "
@@ -294,6 +297,11 @@ class Journal:
         record = self.game(game_id).to_json()
         record["actions"] = self.actions(game_id, include_undone=True)
         return record
+
+
+def _cell(value: Any) -> Any:
+    """A value read back to be shown: SQLite lets an edited row hold bytes anywhere."""
+    return f"(damaged: {len(value)} bytes)" if isinstance(value, bytes) else value
 
 
 def _outcome(text: Any) -> Any:
