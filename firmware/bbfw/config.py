@@ -45,9 +45,13 @@ def load(path):
             doc = json.load(f)
     except OSError:
         raise ConfigError("no board config at %s: deploy one with botboard deploy" % path)
-    except ValueError:
+    except (ValueError, RuntimeError, MemoryError):  # not JSON, or nested past the stack or heap
         raise ConfigError("board config %s is not valid JSON" % path)
-    return check(doc)
+    try:
+        return check(doc)
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError):
+        # a field of another kind than the host writes (edited by hand, damaged)
+        raise ConfigError("board config %s is malformed: deploy it again with botboard deploy" % path)
 
 
 def load_or_refuse(path):
@@ -89,7 +93,7 @@ def check(doc):
         raise ConfigError("slots need pins.cs_latch")
     nxt = 0
     for chain in doc["chains"]:
-        if not isinstance(chain, list) or len(chain) < 3:
+        if not isinstance(chain, list) or len(chain) < 3 or not all(isinstance(v, int) for v in chain):
             raise ConfigError("a chain is [pin, first_cell, cells], not %r" % (chain,))
         if chain[1] != nxt or chain[2] <= 0:
             raise ConfigError("chains must cover the cells in order: chain at cell %r" % chain[1])
