@@ -251,8 +251,9 @@ def flag_options(items: list[str]) -> dict[str, Any]:
         key, _, value = item.partition("=")
         try:
             options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError as err:
-            raise SettingsError(f"--option {item}: the value is not JSON ({err}); strings need "
+        except (ValueError, RecursionError) as err:  # not JSON, a 5,000-digit number, nested too deep
+            why = "a number too long" if "int_max_str_digits" in str(err) else str(err) or "nested too deep"
+            raise SettingsError(f"--option {item[:60]}: the value is not JSON ({why}); strings need "
                                 "quotes, e.g. ruleset='\"v1\"'") from err
     return options
 

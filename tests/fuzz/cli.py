@@ -54,6 +54,6 @@ def held(outcome: Outcome, *names: str, report: bool = False) -> None:
     for record in outcome.logged:
         assert record.exc_info is None and record.levelno < logging.ERROR, (said, record.getMessage())
     if outcome.status == 2 and not outcome.err.startswith("usage:"):  # argparse says its own way
-        lines = outcome.err.strip().splitlines()
-        assert len(lines) == 1 or (report and all(line.startswith("  ") for line in lines[1:])), said
+        lines = outcome.err.strip("\n").split("\n")  # a line ends at \n only (splitlines also cuts at \x1e)
+        assert len(lines) == 1 or (report and all(line.startswith(("  ", "FAIL ")) for line in lines)), said
         assert not names or any(name in lines[0] for name in names), said

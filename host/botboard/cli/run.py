@@ -188,11 +188,10 @@ async def _ended(task: asyncio.Task[None], grace_s: float = 3.0) -> None:
         pass
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..console.app import create_app
-    import segno
-
-    from ..daemon import ConfigError, Daemon, DaemonConfig, is_loopback
+def prepared(args: argparse.Namespace) -> Any:
+    """The daemon ``run`` starts, every flag and setting checked (CliError names the bad one);
+    nothing runs yet."""
+    from ..daemon import ConfigError, Daemon, DaemonConfig
     from ..board.layouts import LayoutError
     from . import CliError
 
@@ -213,9 +212,19 @@ def run(args: argparse.Namespace) -> int:
                           hints=v["hints"], hint_s=v["hint_think"], explain=v["explain"],
                           faults=tuple(getattr(args, "fault", ())))
     try:
-        daemon = Daemon(config)
+        return Daemon(config)
     except (ConfigError, LayoutError) as err:
         raise CliError(str(err)) from err
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..console.app import create_app
+    import segno
+
+    from ..daemon import ConfigError, is_loopback
+    from . import CliError
+
+    daemon = prepared(args)
 
     async def main() -> None:
         ready, stopping = asyncio.Event(), asyncio.Event()

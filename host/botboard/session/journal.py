@@ -237,6 +237,8 @@ class Journal:
 
     # -- reading --------------------------------------------------------------
     def game(self, game_id: int) -> GameRecord:
+        if not -2**63 <= game_id < 2**63:  # beyond SQLite's integers: no such game
+            raise JournalError(f"no game {str(game_id)[:20]} in {self.path} (`botboard games` lists them)")
         row = self.db.execute("SELECT id, game, players, options, seed, layout, started, finished, "
                               "outcome, final_hash FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
