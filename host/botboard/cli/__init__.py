@@ -46,7 +46,7 @@ def opened_journal(data_dir: str | None) -> Iterator[Journal]:
         yield journal
     except JournalError as err:
         raise CliError(str(err)) from err
-    except sqlite3.DatabaseError as err:  # a damaged page found only when it is read
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # a damaged page found only when it is read
         raise CliError(f"{journal.path}: damaged ({err}); it is left untouched: start a new journal "
                        "beside it with `botboard run --new-journal`") from err
     finally:

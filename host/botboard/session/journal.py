@@ -116,6 +116,14 @@ def _numbered(folder: Path) -> list[tuple[int, Path]]:
             if p.stem[len(stem) + 1:].isdigit()]
 
 
+def _connect(*args: Any, **kw: Any) -> sqlite3.Connection:
+    """A connection whose text never fails to decode: a damaged byte becomes U+FFFD, and the
+    value it spoils is then refused as that value (an action, JSON) with the journal named."""
+    db = sqlite3.connect(*args, **kw)
+    db.text_factory = lambda data: data.decode("utf-8", "replace")
+    return db
+
+
 def _check_existing(path: Path) -> None:
     """JournalError if the file is not a botboard journal; looked at read-only."""
     if not path.exists() or path.stat().st_size == 0:
@@ -123,13 +131,13 @@ def _check_existing(path: Path) -> None:
     what_to_do = ("it is left untouched: move it away, give another --data-dir, or start a new "
                   "journal beside it with `botboard run --new-journal`")
     try:
-        probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        probe = _connect(f"file:{path}?mode=ro", uri=True)
         try:
             tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             verdict = probe.execute("PRAGMA quick_check").fetchone()[0]
         finally:
             probe.close()
-    except sqlite3.DatabaseError as err:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # SQLite's words may quote damaged bytes
         raise JournalError(f"{path}: not a botboard journal, or damaged ({err}); {what_to_do}") from err
     if verdict != "ok":
         # SQLite lists every bad cell, a line each: the first says enough, on one line
@@ -142,7 +150,7 @@ def _check_existing(path: Path) -> None:
     if tables:
         try:
             _check_columns(path, what_to_do)
-        except sqlite3.DatabaseError as err:  # a schema whose text itself is damaged
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # a schema whose text itself is damaged
             raise JournalError(f"{path}: not a botboard journal, or damaged ({err}); {what_to_do}") from err
 
 
@@ -154,7 +162,7 @@ def _check_columns(path: Path, what_to_do: str) -> None:
     """Every column this version reads is there (a journal of another version, or an edited one)."""
     expected = sqlite3.connect(":memory:")
     expected.executescript(_SCHEMA)
-    probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    probe = _connect(f"file:{path}?mode=ro", uri=True)
     try:
         missing = [f"{table}.{column}" for table, columns in _columns(expected).items()
                    for column in sorted(columns - _columns(probe)[table])]
@@ -173,12 +181,12 @@ class Journal:
         self.path = Path(path)
         if read_only:
             _check_existing(self.path)
-            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
-                                      check_same_thread=False)
+            self.db = _connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                check_same_thread=False)
             return
         _check_existing(self.path)
         private_file(self.path)  # every seat's hand and the seeds that deal them
-        self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        self.db = _connect(str(self.path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(_SCHEMA)
@@ -251,7 +259,8 @@ class Journal:
         for field, value in (("options", options), ("outcome", outcome)):
             if value is not None and not isinstance(value, dict):
                 self._edited(game_id, f"{field} are {_short(value)}, not a JSON object")
-        return GameRecord(row[0], row[1], row[2], options, row[4], row[5], row[6], row[7], outcome, row[9])
+        return GameRecord(row[0], row[1], row[2], options, row[4], _cell(row[5]), _cell(row[6]), _cell(row[7]),
+                          outcome, _cell(row[9]))
 
     def _json(self, game_id: int, field: str, text: Any) -> Any:
         try:
@@ -280,13 +289,14 @@ class Journal:
         if not include_undone:
             sql += " AND undone=0"
         rows = self.db.execute(sql + " ORDER BY n", (game_id,)).fetchall()
-        return [{"n": r[0], "action": _cell(r[1]), "state_hash": _cell(r[2]), "at": _cell(r[3]),
+        return [{"n": _cell(r[0]), "action": _cell(r[1]), "state_hash": _cell(r[2]), "at": _cell(r[3]),
                  "undone": bool(r[4])} for r in rows]
 
     def hints(self, game_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT seat, action, state_hash, at FROM hints WHERE game_id=? "
                                "ORDER BY rowid", (game_id,)).fetchall()
-        return [{"seat": r[0], "action": r[1], "state_hash": r[2], "at": r[3]} for r in rows]
+        return [{"seat": _cell(r[0]), "action": _cell(r[1]), "state_hash": _cell(r[2]), "at": _cell(r[3])}
+                for r in rows]
 
     def latest_unfinished(self, game: str) -> int | None:
         """The newest unfinished game of one engine (a journal may hold several engines' games)."""
