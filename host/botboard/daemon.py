@@ -360,6 +360,7 @@ class Daemon:
         server = uvicorn.Server(uvicorn.Config(
             console(self), host=self.config.listen, port=self.config.console_port,
             log_level="warning", lifespan="off",
+            log_config=None,  # its records go through botboard's own handler: one line, a traceback to the error log
             timeout_graceful_shutdown=1))  # an open console or phone must not hold a stop up
         link_task = asyncio.create_task(self.conn.run())
         if self.remote is not None:
