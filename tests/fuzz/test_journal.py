@@ -9,6 +9,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -97,3 +98,21 @@ def test_damaged_bytes_are_one_line(data: st.DataObject, tmp_path_factory) -> No
     _good(path)
     path.write_bytes(data.draw(damaged_bytes(path.read_bytes())))
     _read_all(folder, path)
+
+
+# the cases issue 41 found by hand, always tried (the fuzzer may or may not draw them again)
+SEEDS = ["UPDATE games SET options = '[1,2]'", "UPDATE games SET players = 0", "UPDATE games SET game = 'chess'",
+         "UPDATE games SET options = '{\"max_turns\": " + "9" * 5000 + "}'", "UPDATE games SET seed = x'00ff'",
+         "UPDATE games SET outcome = '[\"won\"]', finished = 'now'", "UPDATE actions SET n = 7",
+         "UPDATE games SET options = 'NaN'", "UPDATE games SET options = '" + "[" * 50_000 + "]" * 50_000 + "'"]
+
+
+@pytest.mark.parametrize("sql", SEEDS, ids=range(len(SEEDS)))
+def test_the_cases_found_by_hand_are_one_line(sql: str, tmp_path: Path) -> None:
+    path = tmp_path / JOURNAL_FILE
+    _good(path)
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+    _read_all(tmp_path, path)

@@ -119,3 +119,20 @@ def test_the_firmware_refuses_a_damaged_board_json_with_words(fmt: str, data: st
         path.write_bytes(data.draw(damaged_bytes(json.dumps(BOARD).encode())))
     said = run_mpy(_LOAD.format(str(path)))  # an exception: micropython exits 1 with its traceback
     assert said.startswith(("ok", "refused board config refused: ")), said
+
+
+@pytest.mark.parametrize("name, data", [
+    ("room-club.sqlite", b"hello, not sqlite" * 100), ("room-club.key", b""), ("room-club.keys", b""),
+    ("room-club.keys", b"\xff" * 64),
+], ids=["record-not-sqlite", "key-empty", "keys-empty", "keys-not-utf8"])
+def test_the_room_files_found_by_hand_are_said_with_their_names(name: str, data: bytes, tmp_path: Path) -> None:
+    (tmp_path / name).write_bytes(data)
+    with pytest.raises((RoomRecordError, RoomKeyError)) as err:
+        if name.endswith(".sqlite"):
+            EntryStore(tmp_path / name)
+        elif name.endswith(".key"):
+            with_room_key(RemoteUrl("broker", 1883, "club"), None, True, tmp_path)
+        else:
+            identity(tmp_path / name)
+    assert str(err.value).startswith(str(tmp_path / name))
+    assert (tmp_path / name).read_bytes() == data

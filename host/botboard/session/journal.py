@@ -265,9 +265,10 @@ class Journal:
     def _json(self, game_id: int, field: str, text: Any) -> Any:
         try:
             return json.loads(text)
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError, RecursionError) as err:
             # Python's own words for a 5,000-digit number name a function, not the problem
-            why = "a number too long to read" if "int_max_str_digits" in str(err) else str(err)
+            why = "a number too long to read" if "int_max_str_digits" in str(err) else \
+                "nested too deep" if isinstance(err, RecursionError) else str(err)
             self._edited(game_id, f"{field} are not JSON ({why})", err)
 
     def _edited(self, game_id: int, what: str, cause: Exception | None = None) -> Any:
@@ -323,7 +324,7 @@ def _outcome(text: Any) -> Any:
         return None
     try:
         value = json.loads(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return {"unreadable": str(text)[:40]}
     return value if isinstance(value, dict) else {"unreadable": _short(value)}
 
