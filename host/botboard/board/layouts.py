@@ -168,11 +168,15 @@ def load(name_or_path: str) -> Layout:
     if not path.suffix:
         path = _files().get(name_or_path, LAYOUT_DIR / f"{name_or_path}.json")
     try:
-        doc = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise LayoutError(f"no layout {name_or_path!r}; known layouts: {', '.join(names())}") from None
+        text = path.read_text()
     except (OSError, UnicodeDecodeError) as err:
+        if isinstance(err, FileNotFoundError):
+            raise LayoutError(f"no layout {name_or_path!r}; known layouts: {', '.join(names())}") from None
         raise LayoutError(f"{path}: cannot be read ({err})") from err
+    except ValueError:  # a NUL in a name from a settings file
+        raise LayoutError(f"no layout {name_or_path!r}; known layouts: {', '.join(names())}") from None
+    try:
+        doc = json.loads(text)
     except (ValueError, RecursionError) as err:  # not JSON, a 5,000-digit number, nested too deep
         why = "a number too long" if "int_max_str_digits" in str(err) else \
             "nested too deep" if isinstance(err, RecursionError) else str(err)

@@ -8,7 +8,7 @@ import json
 import sys
 
 # kind -> module in botboard.bench with add_arguments(parser) and run(args) -> dict
-_KINDS: tuple[str, ...] = ("link", "damage", "engine", "firmware", "table", "ai", "remote")
+_KINDS: tuple[str, ...] = ("link", "damage", "engine", "firmware", "table", "ai", "remote", "fuzz")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
