@@ -11,7 +11,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote

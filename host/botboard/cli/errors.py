@@ -64,5 +64,5 @@ class OneLineFormatter(logging.Formatter):
             line = " ".join(super().format(record).splitlines())
         finally:
             record.exc_info = exc_info
-        path = write_details(exc_info, line)  # type: ignore[arg-type]
+        path = write_details(exc_info, line)
         return f"{line} ({type(exc_info[1]).__name__}: {one_line(exc_info[1])}; details in {path})"
