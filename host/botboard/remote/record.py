@@ -37,12 +37,17 @@ class EntryStore:
         if self.path.exists() and self.path.stat().st_size:
             self._check()
         self.db = sqlite3.connect(private_file(self.path), isolation_level=None)  # it holds seats' hands
-        self.db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL: an entry survives the daemon's crash, and a sync per entry (7 ms under load)
-        # would hold every LED change back; the game's record that must survive power loss
-        # is the journal (synchronous=FULL)
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA)
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL: an entry survives the daemon's crash, and a sync per entry (7 ms under load)
+            # would hold every LED change back; the game's record that must survive power loss
+            # is the journal (synchronous=FULL)
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as err:  # a header the read-only look let pass
+            self.db.close()
+            raise RoomRecordError(f"{self.path}: not a room's record, or damaged ({err}); move it "
+                                  "away (the room's game then starts again at this table)") from err
 
     def _check(self) -> None:
         """RoomRecordError unless the file is a room's record whose every JSON value reads,
