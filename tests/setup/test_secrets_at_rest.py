@@ -132,3 +132,16 @@ def test_doctor_names_a_data_directory_and_secret_files_others_can_read(tmp_path
     for name in ("botboard.sqlite", "room-club.key"):
         (data / name).chmod(0o600)
     assert doctor.secret_files(data) == []
+
+
+def test_a_journal_an_older_botboard_left_open_is_narrowed_when_a_table_opens_it(tmp_path: Path) -> None:
+    from botboard.session.host import open_journal
+    from botboard.session.journal import Journal
+
+    path = tmp_path / "botboard.sqlite"
+    Journal(path).close()
+    path.chmod(0o644)  # as botboard before issue 41 left it under umask 022
+    open_journal(tmp_path).close()  # a look (`games`, `replay`) changes nothing
+    assert _mode(path) == 0o644
+    Journal(path).close()  # the table's own
+    assert _mode(path) == 0o600

@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import games
 from ..games.catalogue import TileCatalogue, TileError
+from ..private import private_dir
 
 FILE = "tiles.json"
 
@@ -69,7 +70,7 @@ class Enrolled:
     def _save(self) -> None:
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)  # the data directory, beside the journal's hands
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps({"games": self._doc}, indent=1, sort_keys=True) + "\n")
         os.replace(tmp, self.path)
