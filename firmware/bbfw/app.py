@@ -43,9 +43,12 @@ _PRESENT_EVERY = const(4)  # a priority slot holding a tag is checked on one vis
 _PRESENT_AFTER = const(1)
 _BUTTON_MS = const(8)  # matrix scan period: with 3 agreeing scans, a 24 ms debounce
 _FRAME_MS = const(20)  # renderer period: 50 frames/s
-_WAITING_PALETTE = const(15)
 _TAG_RECORD = const(28)  # uid length, 10 uid bytes, payload length, 16 payload bytes
+_WAITING_PALETTE = const(15)
 _MAX_EVENTS = const(16)  # events waiting for room on the link, at most
+_COLLECT_EVERY_MS = const(5000)  # a PING's heap figure is taken at most this often:
+# collecting and counting walk the whole heap (ms on a Pico), and the host pings
+# twice a second
 _ERROR_EVERY_MS = const(1000)  # at most one ERROR per kind of dropped frame in this time
 # (counter in link.stats, ERROR code) of the drops reported as ERROR
 _DROP_REPORTS = (("oversize", m.E_OVERSIZE), ("version_errors", m.E_VERSION))
@@ -102,6 +105,8 @@ class Board:
         self._reported = [0] * len(_DROP_REPORTS)  # counter values already reported
         self._reported_at = [time.ticks_add(self.started, -_ERROR_EVERY_MS)] * len(_DROP_REPORTS)
         self._stats_buf = bytearray(4 * len(m.LINK_COUNTERS))
+        self._collected_at = time.ticks_add(self.started, -_COLLECT_EVERY_MS)
+        self._heap_free = 0  # after the last collection (PING)
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values, census=False):
@@ -241,8 +246,12 @@ class Board:
 
     def _ping(self, payload):
         token = struct.unpack(">I", payload)[0]
-        gc.collect()  # so heap_free means free, not "not yet collected"
-        self.link.send(m.PONG, m.encode(m.PONG, token, gc.mem_free(),
+        now = time.ticks_ms()
+        if time.ticks_diff(now, self._collected_at) >= _COLLECT_EVERY_MS:
+            self._collected_at = now
+            gc.collect()  # so heap_free means free, not "not yet collected"
+            self._heap_free = gc.mem_free()  # (it walks the heap too)
+        self.link.send(m.PONG, m.encode(m.PONG, token, self._heap_free,
                                         time.ticks_diff(time.ticks_ms(), self.started) & 0xFFFFFFFF))
 
     def _report_drops(self, now):
@@ -297,9 +306,10 @@ class Board:
         # cells per STATE message: the host's choice (small frames get through
         # a damaged line), else 200, well under the frame limit
         chunk = payload[0] if payload and payload[0] else 200
+        cells = memoryview(self.cells)  # encode copies the cells once, not thrice
         for start in range(0, self.cell_count, chunk):
             end = min(start + chunk, self.cell_count)
-            self.send(m.STATE, start, self.cell_count, bytes(self.cells[2 * start:2 * end]))
+            self.send(m.STATE, start, self.cell_count, cells[2 * start:2 * end])
 
     def _set_priority(self, payload):
         # every priority slot (the active station) polled in each input step,
@@ -414,8 +424,8 @@ _HANDLERS = {
     m.SET_CELLS: Board._set_cells,
     m.SET_RANGE: Board._set_range,
     m.SET_PALETTE: Board._set_palette,
-    m.GET_STATE: Board._get_state,
     m.SET_PRIORITY: Board._set_priority,
+    m.GET_STATE: Board._get_state,
 }
 
 

@@ -79,6 +79,7 @@ class Hal:
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._stdin = sys.stdin.buffer
+        self._one = bytearray(1)
         self._stdout = sys.stdout.buffer
         self._watchdog = None
 
@@ -106,20 +107,21 @@ class Hal:
 
     # -- serial ---------------------------------------------------------------
     def read_into(self, buf):
-        # ipoll and read(1): no allocation, never blocks
+        # ipoll and readinto one byte: never blocks, allocates nothing (read(1)
+        # made a bytes object per byte: garbage, and collections, for every frame)
         n = 0
         poll = self._poll
         stdin = self._stdin
+        one = self._one
         while n < len(buf):
             ev = 0
             for _, ev in poll.ipoll(0):
                 pass
             if not ev & select.POLLIN:
                 break
-            b = stdin.read(1)
-            if not b:
+            if not stdin.readinto(one):
                 break
-            buf[n] = b[0]
+            buf[n] = one[0]
             n += 1
         return n
 

@@ -30,7 +30,11 @@
 # exceeds chain_ma, every LED is scaled down by the same factor (the picture
 # keeps its balance; a chain has its own fuse, which a bright half of the
 # arena on one chain could blow though the whole stays under the supply's).
-# Only cells whose look changed are redrawn; frame() allocates nothing.
+# Only cells whose look changed are redrawn; frame() allocates nothing. A
+# look's colours (a palette entry, an effect and its phase) are worked out and
+# scaled once a frame, not once per cell (Looks, below): every cell pulsing is
+# the common busy picture, and a Pico spent most of its time redoing the same
+# sums per cell and writing each LED byte by byte.
 from micropython import const
 from array import array
 
@@ -47,6 +51,9 @@ _BLINK_MS = const(400)
 _PULSE_MS = const(1600)
 _SPIN_MS = const(100)
 _FORCE = const(255)  # phase value that forces a redraw
+_LOOKS = const(80)  # 16 palette entries x 5 effects
+_SLOTS = const(8)  # looks kept worked out: more on the board at once only costs time
+_NONE = const(255)
 
 # off, white, red, green, blue, yellow, cyan, magenta, orange, purple, pink,
 # lime, teal, amber, dim grey, warm white
@@ -59,6 +66,78 @@ def _scale_for(limit_ma, idle_ma, channel_sum):
     # the scale (0..256) at which channel_sum at full scale draws limit_ma
     allowed = (limit_ma - idle_ma) * 255 // CHANNEL_MA
     return allowed * 256 // channel_sum if allowed > 0 and channel_sum else 0
+
+
+class Looks:
+    # A few looks (a palette entry and an effect) kept worked out, each in a slot:
+    # its channel sums at full scale without and with a bright side, for one phase;
+    # and its colours as the strip takes them (GRB) at one scale: the centre and
+    # sides, copied into a cell in one slice (a slice store allocates nothing), and
+    # the bright side written over them.  A new look takes a slot whose look no
+    # cell shows any more, else the spare one (_SLOTS), worked out again each time
+    # it is needed: the looks on the board keep theirs, however many more there are.
+    def __init__(self, palette, sides, cells):
+        self.palette = palette
+        self.sides = sides
+        self.count = array("H", bytearray(2 * _LOOKS))  # cells showing each look
+        self.count[0] = cells
+        self.slot_of = bytearray(b"\xff" * _LOOKS)  # each look's slot, or none
+        self.owner = bytearray(b"\xff" * _SLOTS)  # each slot's look, or none
+        self.sums = array("H", bytearray(4 * _SLOTS + 4))
+        self.phase = bytearray(b"\xff" * (_SLOTS + 1))  # of the sums (_FORCE: none)
+        self.pat = [bytearray(21 if sides else 3) for _ in range(_SLOTS + 1)]
+        self.bright = bytearray(3 * _SLOTS + 3)
+        self.scale = array("h", [-1] * (_SLOTS + 1))  # of the colours (-1: none)
+
+    def forget_palette(self, index):
+        for key in range(index * 5, index * 5 + SPIN + 1):
+            if self.slot_of[key] != _NONE:
+                self.phase[self.slot_of[key]] = _FORCE
+
+    def slot(self, key, ph):
+        # the slot of look `key`, with its sums for phase ph
+        sl = self.slot_of[key]
+        if sl == _NONE:
+            owners = self.owner
+            sl = 0
+            while sl < _SLOTS and owners[sl] != _NONE and self.count[owners[sl]]:
+                sl += 1
+            if sl < _SLOTS:
+                if owners[sl] != _NONE:
+                    self.slot_of[owners[sl]] = _NONE
+                owners[sl] = key
+                self.slot_of[key] = sl
+            self.phase[sl] = _FORCE  # (the spare is worked out again each time)
+        if self.phase[sl] != ph:
+            self.work_out(key, ph, sl, -1)
+        return sl
+
+    def work_out(self, key, ph, sl, k):
+        # look `key` at phase ph into slot sl: its sums, and with k >= 0 its colours
+        e = key % 5
+        p = 3 * (key // 5)
+        pal = self.palette
+        pat = self.pat[sl]
+        level = 0 if e == OFF or (e == BLINK and ph) else ph if e == PULSE else 32
+        plain = lit = centre = 0
+        for ch in range(3):
+            v = pal[p + ch] * level >> 5
+            side = v >> 3 if e == SPIN else v >> 2
+            bright = v if e == SPIN else (v + (255 * level >> 5)) >> 1
+            centre += v
+            plain += v + 6 * side
+            lit += v + 5 * side + bright
+            if k >= 0:
+                j = (1, 0, 2)[ch]  # GRB on the strip
+                pat[j] = v * k >> 8
+                side = side * k >> 8
+                for led in range(3 + j, len(pat), 3):
+                    pat[led] = side
+                self.bright[3 * sl + j] = bright * k >> 8
+        self.sums[2 * sl] = plain if self.sides else centre
+        self.sums[2 * sl + 1] = lit if self.sides else centre
+        self.phase[sl] = ph
+        self.scale[sl] = k
 
 
 class Renderer:
@@ -78,15 +157,14 @@ class Renderer:
                 raise ValueError("LED chain shorter than configured: cell %d needs %d LEDs, "
                                  "the strip has %d" % (i, last, self.leds))
         self.n = n
-        self._side = bytearray(side_order if side_order else range(6))
         self.palette = bytearray(PALETTE)
-        self._pal = bytearray(n)
         self._face = bytearray(n)
-        self._eff = bytearray(n)
         self._phase = bytearray(n)  # animation phase last drawn
         self._of_effect = bytearray(SPIN + 1)  # this frame's phase of each effect
-        self._hl = bytearray(n)  # side drawn bright (facing, or the spin step)
-        self._col = bytearray(9 * n)  # centre, side, bright side RGB, full scale
+        self._key = bytearray(n)  # look of each cell: palette entry x 5 + effect
+        self._looks = Looks(self.palette, leds_per_cell >= 7, n)
+        # strip bytes from a cell's centre to the side LED of each facing
+        self._side3 = bytearray(3 * (1 + f) for f in (side_order or range(6)))
         self._sum = array("H", range(n))  # channel sum of the cell, full scale (0: below)
         self._chain = bytearray(n)  # chain of each cell
         self._chain_sum = array("i", [0])  # channel sum of each chain, full scale
@@ -125,13 +203,15 @@ class Renderer:
         if not 0 <= i < self.n:
             raise IndexError("cell %d outside 0..%d" % (i, self.n - 1))
         facing = facing if 0 <= facing <= 5 else NO_FACING
-        e = self._eff[i]
-        if self._pal[i] == palette & 15 and self._face[i] == facing and e == effect:
+        key = (palette & 15) * 5 + effect
+        e = self._key[i] % 5
+        if self._key[i] == key and self._face[i] == facing:
             return
         self._animated += (effect >= BLINK) - (e >= BLINK)
-        self._pal[i] = palette & 15
         self._face[i] = facing
-        self._eff[i] = effect
+        self._looks.count[self._key[i]] -= 1
+        self._looks.count[key] += 1
+        self._key[i] = key
         self._phase[i] = _FORCE
         self.pending = True
 
@@ -145,8 +225,9 @@ class Renderer:
         p[j] = r
         p[j + 1] = g
         p[j + 2] = b
+        self._looks.forget_palette(index & 15)  # worked out again for the cells redrawn below
         for i in range(self.n):
-            if self._pal[i] == index & 15:
+            if self._key[i] // 5 == index & 15:
                 self._phase[i] = _FORCE
         self.pending = True
 
@@ -161,37 +242,6 @@ class Renderer:
         if e == SPIN:
             return (now // _SPIN_MS) % 6
         return 0
-
-    def _compute(self, i, ph):
-        # full-scale colours of cell i for phase ph, and its channel sum
-        e = self._eff[i]
-        p = 3 * self._pal[i]
-        pal = self.palette
-        c = self._col
-        o = 9 * i
-        level = 32
-        hl = self._face[i]
-        if e == OFF or (e == BLINK and ph):
-            level = 0
-        elif e == PULSE:
-            level = ph
-        elif e == SPIN:
-            hl = ph
-        s = 0
-        for ch in range(3):
-            v = pal[p + ch] * level >> 5
-            c[o + ch] = v  # centre
-            side = v >> 3 if e == SPIN else v >> 2
-            c[o + 3 + ch] = side
-            bright = v if e == SPIN else (v + (255 * level >> 5)) >> 1
-            c[o + 6 + ch] = bright
-            s += v + side * (6 if hl == NO_FACING else 5) + (0 if hl == NO_FACING else bright)
-        if self.lpc < 7:
-            s = c[o] + c[o + 1] + c[o + 2]
-        self._hl[i] = hl
-        self._total += s - self._sum[i]
-        self._chain_sum[self._chain[i]] += s - self._sum[i]
-        self._sum[i] = s
 
     def _limit(self):
         # scale 0..256 from brightness and the current budget
@@ -209,47 +259,70 @@ class Renderer:
         self.current_ma = idle + (self._total * k >> 8) * CHANNEL_MA // 255
         return k
 
-    def _write(self, i, k):
-        buf = self.strip.buf
-        c = self._col
-        o = 9 * i
-        led = 3 * self._base[i]
-        buf[led] = c[o + 1] * k >> 8  # GRB
-        buf[led + 1] = c[o] * k >> 8
-        buf[led + 2] = c[o + 2] * k >> 8
-        if self.lpc < 7:
-            return
-        hl = self._hl[i]
-        side = self._side
-        for f in range(6):
-            j = o + (6 if f == hl else 3)
-            led = 3 * (self._base[i] + 1 + side[f])
-            buf[led] = c[j + 1] * k >> 8
-            buf[led + 1] = c[j] * k >> 8
-            buf[led + 2] = c[j + 2] * k >> 8
+    def _update(self, now_ms):
+        # each cell whose phase moved takes its look's channel sums (and is drawn)
+        of = self._of_effect  # each effect's phase once a frame, not once a cell
+        for e in range(SPIN + 1):
+            of[e] = self._phase_of(e, now_ms)
+        # locals, at most three to a line (MicroPython packs a longer one in a tuple)
+        phase, key, face = self._phase, self._key, self._face
+        sums, dirty = self._sum, self._dirty
+        chain, chain_sum = self._chain, self._chain_sum
+        looks = self._looks
+        ssum, sph, slot_of = looks.sums, looks.phase, looks.slot_of
+        total = self._total
+        for i in range(self.n):
+            kk = key[i]
+            e = kk % 5
+            ph = of[e]
+            if ph == phase[i]:
+                continue
+            phase[i] = ph
+            sl = slot_of[kk]
+            if sl == _NONE or sph[sl] != ph:
+                sl = looks.slot(kk, ph)
+            h = ph if e == SPIN else face[i]  # the side drawn bright
+            s = ssum[2 * sl + (h != NO_FACING)]
+            d = s - sums[i]
+            if d:
+                total += d
+                chain_sum[chain[i]] += d
+                sums[i] = s
+            dirty[i] = 1
+        self._total = total
+        self.pending = False
 
     def frame(self, now_ms):
         if self._animated or self.pending:
-            phase = self._phase
-            eff = self._eff
-            of = self._of_effect  # each effect's phase once a frame, not once a cell
-            for e in range(SPIN + 1):
-                of[e] = self._phase_of(e, now_ms)
-            for i in range(self.n):
-                ph = of[eff[i]]
-                if ph != phase[i]:
-                    phase[i] = ph
-                    self._compute(i, ph)
-                    self._dirty[i] = 1
-            self.pending = False
+            self._update(now_ms)
         k = self._limit()
-        dirty = self._dirty
         redraw_all = k != self.scale
         self.scale = k
+        looks = self._looks
+        buf, pats, bright = self.strip.buf, looks.pat, looks.bright
+        key, base, side3 = self._key, self._base, self._side3
+        face, dirty, slot_of = self._face, self._dirty, looks.slot_of
+        sk, of = looks.scale, self._of_effect
+        n = len(pats[0])
         changed = False
         for i in range(self.n):
-            if redraw_all or dirty[i]:
-                dirty[i] = 0
-                self._write(i, k)
-                changed = True
+            if not (redraw_all or dirty[i]):
+                continue
+            dirty[i] = 0
+            changed = True
+            kk = key[i]
+            sl = slot_of[kk]
+            if sl == _NONE or sk[sl] != k:
+                sl = looks.slot(kk, of[kk % 5])
+                if sk[sl] != k:
+                    looks.work_out(kk, of[kk % 5], sl, k)
+            a = 3 * base[i]
+            buf[a:a + n] = pats[sl]
+            h = of[SPIN] if kk % 5 == SPIN else face[i]
+            if h != NO_FACING and n > 3:
+                x = a + side3[h]
+                o = 3 * sl
+                buf[x] = bright[o]
+                buf[x + 1] = bright[o + 1]
+                buf[x + 2] = bright[o + 2]
         return changed

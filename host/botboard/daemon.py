@@ -49,7 +49,7 @@ class DaemonConfig:
     computers: dict[int, str] | None = None  # seat -> level of the seats the computer plays
     think_s: float = 2.0  # the computer's thinking time a move
     palette: str = "standard"  # the LED palette variant (session/palette.py VARIANTS)
-    remote: str | None = None  # a room, mqtt://[user:password@]HOST[:PORT]/ROOM[#KEY] (remote play)
+    remote: str | None = None  # a room, mqtt://[user:password@]HOST[:PORT]/ROOM[#KEY.HOST] (remote play)
     room_key: str | None = None  # the room's key when the link has none: a passphrase the tables share
     seats: tuple[int, ...] = ()  # the seats this table plays in the room (from 0)
     table: str | None = None  # this table's name in the room (default: the computer's name)
@@ -268,7 +268,7 @@ class Daemon:
 
             local = set(cfg.seats) | set(cfg.computers or {})  # the computer plays here
             self.remote = HostTable(session, self.remote_url, self.table_name, local, self._room_store(),
-                                    identity=self._room_identity())
+                                    keys=self._room_identity())
 
     def _join_room(self) -> None:
         from .remote.joined_table import JoinedTable
@@ -278,28 +278,26 @@ class Daemon:
         cfg = self.config
         self.remote = JoinedTable(self.conn, ConnBoard(self.conn), self.layout, self.game_name, self.remote_url,
                                   self.table_name, set(cfg.seats), self._room_store(), self.publish,
-                                  spectator=self.remote_role == "spectate", identity=self._room_identity())
+                                  spectator=self.remote_role == "spectate", keys=self._room_identity())
         self.session = self.remote.game
 
     def _keyed(self, url: Any) -> Any:
-        """The room's address with its key (remote/table_keys.py)."""
-        from .remote.table_keys import RoomKeyError, with_room_key
+        """The room's address with its key and its host's fingerprint; this table's keys file
+        (remote/table_keys.py)."""
+        from .remote.table_keys import RoomKeyError, TableKeys, host_link, with_room_key
         from .session.host import data_dir
 
         try:
-            return with_room_key(url, self.config.room_key, self.remote_role == "host",
-                                 data_dir(self.config.data_dir))
+            url = with_room_key(url, self.config.room_key, self.remote_role == "host",
+                                data_dir(self.config.data_dir))
+            self._room_keys = TableKeys.load(data_dir(self.config.data_dir) / f"room-{url.room}.keys")
+            return host_link(url, self._room_keys) if self.remote_role == "host" else url
         except RoomKeyError as err:
             raise ConfigError(str(err)) from err
 
     def _room_identity(self) -> Any:
-        from .remote.table_keys import RoomKeyError, identity
-        from .session.host import data_dir
-
-        try:
-            return identity(data_dir(self.config.data_dir) / f"room-{self.remote_url.room}.keys")
-        except RoomKeyError as err:
-            raise ConfigError(str(err)) from err
+        """This table's keys file (loaded with the room's address)."""
+        return self._room_keys
 
     def _room_store(self) -> Any:
         from .remote.record import EntryStore, RoomRecordError

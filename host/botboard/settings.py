@@ -60,7 +60,7 @@ SETTINGS: tuple[Setting, ...] = (
             "/var/lib/botboard"),
     Setting("palette", str, "standard", "the LED colours: standard or colourblind"),
     Setting("speed", float, None, "animation seconds a step (default 0.35)", 0.35),
-    Setting("remote", str, None, "play in a room with other tables: mqtt://[user:password@]HOST[:PORT]/ROOM#KEY",
+    Setting("remote", str, None, "play in a room with other tables: mqtt://[user:password@]HOST[:PORT]/ROOM#KEY.HOST",
             "mqtt://broker.local/club"),
     Setting("room_key", str, None, "the room's key when the remote link has none after '#': a "
             "passphrase every table of the room gives (keep this file readable by you only)",

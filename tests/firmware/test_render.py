@@ -132,3 +132,33 @@ def frames():
 print(json.dumps({"alloc": alloc_of(frames)}))
 """)
     assert r["alloc"] == 0
+
+
+def test_more_looks_than_the_renderer_keeps_worked_out_are_each_drawn_right() -> None:
+    """The renderer keeps a few looks (palette entry and effect) worked out; a board showing
+    more at once takes the others the slow way, and a look no cell shows any more gives its
+    place up. Every cell must still show its own colours, and a changed palette entry too."""
+    r = run("""
+for i in range(45):                      # 15 palette entries x 3 effects: 45 looks
+    r.set_cell(i, 1 + i % 15, NO_FACING, (SOLID, BLINK, PULSE)[i // 15])
+r.frame(0)
+first = [cell(i)[0] for i in range(45)]
+before = list(r.palette)
+for i in range(45):                      # every look leaves; new ones come
+    r.set_cell(i, 1 + (i + 7) % 15, i % 6, SOLID)
+r.frame(20)
+second = [cell(i)[0] for i in range(45)]
+r.set_palette(2, 10, 20, 30)
+r.frame(40)
+print(json.dumps({"first": first, "second": second, "before": before, "pal": list(r.palette),
+                  "after": [cell(i)[0] for i in range(45)]}))
+""")
+    def colour(entry: int, level: int = 32, pal: list[int] = r["before"]) -> list[int]:
+        return [v * level >> 5 for v in pal[3 * entry:3 * entry + 3]]
+
+    # at t=0: SOLID and BLINK (its first half) at full, PULSE at its lowest level (4 of 32)
+    assert r["first"][:30] == [colour(1 + i % 15) for i in range(30)]
+    assert r["first"][30:] == [colour(1 + i % 15, 4) for i in range(30, 45)]
+    assert r["second"] == [colour(1 + (i + 7) % 15) for i in range(45)]
+    after = [colour(1 + (i + 7) % 15, pal=r["pal"]) for i in range(45)]
+    assert r["after"] == after and [10, 20, 30] in after  # entry 2's cells redrawn

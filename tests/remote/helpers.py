@@ -9,13 +9,16 @@ from typing import Any
 
 from botboard.remote.events import Event, PresenceChange, Refusal
 from botboard.remote.protocol import Entry
-from botboard.remote.room import HostRoom, JoinedRoom, Room
+from botboard.remote.room import HostRoom, JoinedRoom, Room, room_topics
+from botboard.remote.url import RemoteUrl
 from botboard.remote.sequencer import Accepted, HostEntry, Refused
 
-from botboard.remote.local_broker import Broker
+from botboard.remote.local_broker import ROOM_KEY, Broker
 
 from .. import patience
 
+# the topics of room club with the tests' key, wherever its broker is
+TOPICS = room_topics(RemoteUrl("127.0.0.1", 1883, "club", key=ROOM_KEY))
 # short keepalive and backoff keep the fault tests fast
 FAST: dict[str, Any] = {"keepalive": 2, "backoff": (0.05, 0.3)}
 

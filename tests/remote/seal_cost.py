@@ -21,7 +21,7 @@ def measure(messages: int, size: int) -> dict[str, float]:
     host, table = Seal(key, Identity.fresh(), "host"), Seal(key, Identity.fresh(), "a")
     host.pin("a", table.identity.public)
     table.pin("host", host.identity.public)
-    topic, body = "botboard/v1/club/to/a", json.dumps({"cells": [[1, 2, 3, 0]] * (size // 12)}).encode()
+    topic, body = "botboard/v2/club/0123456789abcdef01234567/to/a", json.dumps({"cells": [[1, 2, 3, 0]] * (size // 12)}).encode()
     seal_s = open_s = 0.0
     for _ in range(messages):
         t0 = time.perf_counter()

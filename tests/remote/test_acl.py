@@ -10,28 +10,27 @@ from pathlib import Path
 import aiomqtt
 import pytest
 
-from botboard.remote.protocol import Proposal, Topics, encode
+from botboard.remote.protocol import Proposal, encode
 from botboard.remote.room import HostRoom, JoinedRoom
 
 from botboard.remote.local_broker import Broker
 from .. import patience
-from .helpers import FAST, Adder, Seen, run, until
+from .helpers import TOPICS, FAST, Adder, Seen, run, until
 
 USERS = {"host": "host-pw", "a": "a-pw", "b": "b-pw"}
 # per-room ACL: %u is the user name, which is the table id
 ACL = """\
-pattern read botboard/v1/club/room
-pattern read botboard/v1/club/entries
-pattern read botboard/v1/club/presence/+
-pattern write botboard/v1/club/presence/%u
-pattern write botboard/v1/club/propose/%u
-pattern write botboard/v1/club/catchup/%u
-pattern read botboard/v1/club/to/%u
+pattern read botboard/v2/club/+/room
+pattern read botboard/v2/club/+/entries
+pattern read botboard/v2/club/+/presence/+
+pattern write botboard/v2/club/+/presence/%u
+pattern write botboard/v2/club/+/propose/%u
+pattern write botboard/v2/club/+/catchup/%u
+pattern read botboard/v2/club/+/to/%u
 
 user host
-topic readwrite botboard/v1/club/#
+topic readwrite botboard/v2/club/#
 """
-TOPICS = Topics("club")
 
 
 @pytest.fixture
@@ -54,7 +53,7 @@ def test_a_table_reads_only_its_own_private_parts_and_speaks_only_for_itself(acl
         b = JoinedRoom(url("b"), "b", seats=[3], on_event=seen["b"], **FAST)
         async with host, a, b, aiomqtt.Client("127.0.0.1", acl_broker.port, username="a",
                                               password=USERS["a"]) as spy:
-            await spy.subscribe("botboard/v1/club/#", qos=1)
+            await spy.subscribe("botboard/v2/club/#", qos=1)
             await spy.subscribe(TOPICS.to("b"), qos=1)
             await until(lambda: a.seats == (2,) and b.seats == (3,), "seats granted")
             await host.append({"deal": 1}, {"a": "hand of a", "b": "hand of b"})

@@ -10,10 +10,10 @@ from botboard.remote.protocol import (CHANNEL_KINDS, KINDS, MAX_MESSAGE, Answer,
 KEYS = "0f" * 64  # a table's public keys, as seal.Identity.public spells them
 
 SAMPLES = [
-    RoomRecord("host", "e1", "volt", 2, {"seed": 3}, {"host": (1,), "a": (2,)}, "pico-arena", KEYS),
-    PresenceRecord("a", "here", "player", (2, 4), KEYS),
+    RoomRecord("host", "e1", "volt", 2, {"seed": 3}, {"host": (1,), "a": (2,)}, "pico-arena", KEYS, 17),
+    PresenceRecord("a", "here", "player", (2, 4), KEYS, 18, "r1", 16),
     Proposal("a", "r1", 7, "e1", 2, {"tile": "F1", "slots": [1, 2]}),
-    CatchUp("a", "e1", 12),
+    CatchUp("a", "e1", 12, "r1", 3),
     Entry("e1", 3, "a", {"moved": True}, 2, {"hand": ["x"]}),
     Entry("e1", 4, "host", None),
     Answer("e1", "r1", 7, True, n=3),
@@ -45,7 +45,7 @@ def body(**changes: object) -> bytes:
 @pytest.mark.parametrize("data, complaint", [
     (b"", "not JSON"), (b"\xff", "not JSON"), (b"[]", "JSON object"), (b"1e999", "JSON object"),
     (b'{"v":1,"kind":"proposal","payload":NaN}', "NaN"), (b"[" * 60000, "not JSON"),
-    (body(v=2), "version 2"), (body(v=True), "version True"), (body(v=...), "version None"),
+    (body(v=1), "version 1"), (body(v=True), "version True"), (body(v=...), "version None"),
     (body(kind="entry"), "kind 'entry' is not expected"), (body(kind="bogus"), "kind 'bogus'"),
     (body(extra=1), "unknown fields ['extra']"), (body(seat=...), "missing fields ['seat']"),
     (body(counter=0), "counter must be an integer >= 1"), (body(counter=1.0), "counter"),
@@ -72,11 +72,14 @@ def test_a_message_too_large_is_not_encoded() -> None:
 
 
 def test_topics_name_the_channel_and_the_table() -> None:
-    topics = Topics("club")
-    assert topics.to("a") == "botboard/v1/club/to/a"
-    assert topics.split("botboard/v1/club/propose/a") == ("propose", "a")
-    assert topics.split("botboard/v1/club/room") == ("room", None)
-    for bad in ("botboard/v1/other/room", "botboard/v1/club/propose", "botboard/v1/club/propose/a/b",
-                "botboard/v1/club/nothing/a", "botboard/v1/club/to/a b"):
+    topics = Topics("club", "t4g")
+    assert topics.to("a") == "botboard/v2/club/t4g/to/a"
+    assert topics.split("botboard/v2/club/t4g/propose/a") == ("propose", "a")
+    assert topics.split("botboard/v2/club/t4g/room") == ("room", None)
+    assert topics.foreign("botboard/v2/club/other/room") == "other"
+    assert topics.foreign("botboard/v2/club/t4g/room") is None
+    for bad in ("botboard/v2/other/t4g/room", "botboard/v2/club/other/room", "botboard/v2/club/t4g/propose",
+                "botboard/v2/club/t4g/propose/a/b", "botboard/v2/club/t4g/nothing/a",
+                "botboard/v2/club/t4g/to/a b"):
         with pytest.raises(ProtocolError):
             topics.split(bad)

@@ -35,7 +35,11 @@ def test_the_room_key_comes_from_the_link_or_the_passphrase_and_a_host_makes_one
     from botboard.remote.url import parse_remote_url
 
     url = parse_remote_url(URL)
-    assert with_room_key(parse_remote_url(URL + "#k3y"), None, False, tmp_path).key == "k3y"
+    host = "A" * 22  # the host's fingerprint, after the key
+    assert with_room_key(parse_remote_url(f"{URL}#k3y.{host}"), None, False, tmp_path).key == "k3y"
+    assert with_room_key(parse_remote_url(f"{URL}#k3y.{host}"), None, False, tmp_path).host_key == host
+    with pytest.raises(RoomKeyError, match="older botboard .* get a new link from the host table"):
+        with_room_key(parse_remote_url(URL + "#k3y"), None, False, tmp_path)  # a link of before
     assert with_room_key(url, "tea at five", False, tmp_path).key == "tea at five"
     with pytest.raises(RoomKeyError, match="no key after '#': copy the whole link"):
         with_room_key(url, None, False, tmp_path)

@@ -8,7 +8,7 @@ import json
 import aiomqtt
 import pytest
 
-from botboard.remote.protocol import CHANNEL_KINDS, Answer, Proposal, Topics, decode, encode
+from botboard.remote.protocol import CHANNEL_KINDS, Answer, Proposal, decode, encode
 from botboard.remote.events import RoomChange
 from botboard.remote.room import JoinedRoom, SpectatorRoom
 
@@ -50,7 +50,7 @@ def test_two_tables_and_the_host_see_the_same_entries_in_the_same_order(broker: 
 def test_a_duplicate_proposal_is_applied_once_and_answered_the_same(broker: Broker) -> None:
     async def play() -> None:
         async with three_tables(broker) as t:
-            topics = Topics("club")
+            topics = t.host.topics
             async with aiomqtt.Client("127.0.0.1", broker.port) as raw:
                 await raw.subscribe(topics.to("a"), qos=1)
                 # table a's proposal, sent three times (as a table does after a reconnect)
@@ -120,12 +120,12 @@ def test_a_malformed_message_is_refused_and_changes_nothing(broker: Broker, payl
     async def play() -> None:
         async with three_tables(broker) as t:
             data = payload.replace(b'"E"', json.dumps(t.host.epoch).encode())
-            topics = Topics("club")
+            topics = t.host.topics
             async with aiomqtt.Client("127.0.0.1", broker.port) as raw:  # sealed, so only the checks refuse
                 await raw.publish(topics.propose("a"), t.a.seal(topics.propose("a"), data), qos=1)
                 await raw.publish(topics.to("a"), t.host.seal(topics.to("a"), data), qos=1)
             await until(lambda: t.seen["host"].refusals() and t.seen["a"].refusals(), "refusals")
-            assert "refused a message on botboard/v1/club/propose/a" in t.seen["host"].refusals()[0].reason
+            assert f"refused a message on {topics.propose('a')}" in t.seen["host"].refusals()[0].reason
             assert t.game.calls == [] and t.host.last_n == 0 and t.seen["a"].entries() == []
             assert (await t.a.propose(2, {"add": 4})).n == 1  # the room goes on
     run(play())

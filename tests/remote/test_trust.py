@@ -15,16 +15,15 @@ import pytest
 
 from botboard.remote.limits import BURST, RATE
 from botboard.remote.local_broker import Broker
-from botboard.remote.protocol import CatchUp, Entry, Proposal, Topics, encode
+from botboard.remote.protocol import CatchUp, Entry, Proposal, encode
 from botboard.remote.room import JoinedRoom
 from botboard.remote.seal import Identity, Seal, room_key
 
 from .. import patience
-from .helpers import FAST, Seen, run, three_tables, until
+from .helpers import TOPICS, FAST, Seen, run, three_tables, until
 from .test_two_tables import _play_with, _same_game
 from .two_tables import two_tables
 
-TOPICS = Topics("club")
 
 
 class Spy:
@@ -145,7 +144,9 @@ def test_300_catch_up_requests_get_a_bounded_answer(broker: Broker) -> None:
             async with aiomqtt.Client("127.0.0.1", broker.port) as flood:  # sent with a's own keys
                 for k in range(300):
                     first = 1 if k < 150 else k  # the same request again and again, then ever other ones
-                    data = t.a.seal(TOPICS.catchup("a"), encode(CatchUp("a", t.host.epoch, first)))
+                    # fresh requests of a's own run: the limit, not freshness, bounds these
+                    request = CatchUp("a", t.host.epoch, first, t.a.run, 1000 + k)
+                    data = t.a.seal(TOPICS.catchup("a"), encode(request))
                     await flood.publish(TOPICS.catchup("a"), data, qos=1)
             await patience.aquiet(1.0)  # answers to the flood arrive; the bound below grows with the time
             elapsed = asyncio.get_running_loop().time() - started

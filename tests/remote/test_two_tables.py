@@ -151,7 +151,7 @@ def test_a_spectator_sees_the_public_game_only(broker: Broker, tmp_path: Path) -
     async def play() -> None:
         async with two_tables(broker, tmp_path, "botwars", 2, (0,), (1,), {"max_turns": 1}) as tables:
             watcher = Daemon(DaemonConfig(game="botwars", console_port=0, data_dir=str(tmp_path / "s"),
-                                          remote=broker.url().link(), spectate=True,
+                                          remote=tables.host.remote_url.link(), spectate=True,
                                           table="watcher", step_s=0.0))
             task = await start(watcher)
             try:

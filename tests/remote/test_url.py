@@ -52,3 +52,15 @@ def test_the_room_key_never_shows_but_the_link_to_share_has_it() -> None:
     url = parse_remote_url("mqtt://ann:hunter2@broker/club#s3cret")
     assert "s3cret" not in str(url) and "s3cret" not in repr(url)
     assert url.link() == "mqtt://ann@broker:1883/club#s3cret"
+
+
+def test_the_link_names_the_host_by_its_keys_fingerprint() -> None:
+    from botboard.remote.seal import Identity, fingerprint
+
+    host = fingerprint(Identity.fresh().public)
+    url = parse_remote_url(f"mqtt://broker/club#s3cret.{host}")
+    assert (url.key, url.host_key) == ("s3cret", host)
+    assert url.link() == f"mqtt://broker:1883/club#s3cret.{host}" and host not in str(url)
+    # a key of the host's own choosing may hold a dot: only 22 fingerprint characters after it count
+    assert parse_remote_url("mqtt://broker/club#tea.at.five").key == "tea.at.five"
+    assert parse_remote_url("mqtt://broker/club#tea.at.five").host_key is None

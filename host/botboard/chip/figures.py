@@ -7,19 +7,28 @@ never the host's: the figures do not move with the host's load.
   up (its HELLO); ``heap_free_busy``: the lowest the board reported while it drew a busy scene
 - ``tag_to_event_ms``: a tile laid on a slot until the SLOT frame left on the USB
 - ``button_to_event_ms``: a key down until its BUTTON frame left
+- ``command_to_frame_ms``: a SET_CELLS reaching the Pico's USB until the first frame that
+  shows it latched in the LEDs (the board's share of confirm -> first frame)
 - ``led_frames_per_s``: frames the LED pins carried while every cell blinked or pulsed
 - ``watchdog_gap_max_ms``, ``matrix_scan_gap_max_ms``: the longest the firmware went without
-  feeding the watchdog, and without scanning the button matrix
+  feeding the watchdog, and without scanning the button matrix (``gaps_by_phase``: at boot,
+  while tiles and keys were measured, while every cell was animated); the feeder runs every
+  500 ms, against the RP2040 watchdog's 8.3 s at most
+- ``calibration_loop_us``: the loop every priced figure is scaled by, on a blank Pico's REPL
+  (bench/firmware.py PICO_LOOP_US is this figure)
 - ``ws2812``: the shortest and longest of each bit time on the data pins, and any that leaves
   a part's window (waveform.py)
 """
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import socket
+import inspect
 import statistics
+import subprocess
 import time
 from typing import Any
 
@@ -27,7 +36,10 @@ from bbshared import messages as m
 from bbshared import tilepayload as tp
 from bbshared.frame import Deframer
 
-from ..board import layouts
+import serial
+
+from ..board import deploy, layouts
+from ..resources import ROOT
 from ..link.connection import BoardConnection
 from ..link.image import BoardImage, CellState
 from . import waveform
@@ -90,9 +102,13 @@ async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
         await _connected(conn, patience_s)
         assert conn.info is not None
         heap_at_hello = conn.info.heap_free
+        gaps = {"boot": _gaps(ctl)}
         tag = _tag_to_event(ctl, layout, patience_s)
         key = _button_to_event(ctl, patience_s)
+        frame = await _command_to_frame(conn, ctl, layout, patience_s)
+        gaps["tags_and_keys"] = _gaps(ctl)
         busy = await _busy_scene(conn, ctl, layout, patience_s)
+        gaps["every_cell_animated"] = _gaps(ctl)
         stats = ctl("stats")
     finally:
         link.cancel()
@@ -103,14 +119,55 @@ async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
     return {
         "layout": layout.id, "clock_mhz": 125,
         "heap_free_at_hello": heap_at_hello, "heap_free_busy": busy["heap_free_min"],
-        "tag_to_event_ms": tag, "button_to_event_ms": key,
+        "tag_to_event_ms": tag, "button_to_event_ms": key, "command_to_frame_ms": frame,
         "led_frames_per_s": busy["frames_per_s"],
-        "watchdog_gap_max_ms": round(stats["watchdog_gap_max_us"] / 1000, 1),
-        "matrix_scan_gap_max_ms": round(stats["matrix_gap_max_us"] / 1000, 1),
+        "watchdog_gap_max_ms": max(g["watchdog_gap_max_ms"] for g in gaps.values()),
+        "matrix_scan_gap_max_ms": max(g["matrix_scan_gap_max_ms"] for g in gaps.values()),
+        "gaps_by_phase": gaps,
         "ws2812": {"times_ns": timing, "outside_windows": waveform.violations(timing)},
         "emulated_s_per_host_s": round(stats["emulated_us"] / 1e3 / stats["host_ms"], 3),
         "resets": stats["resets"],
     }
+
+
+def calibration_loop_us(patience_s: float) -> int:
+    """The priced figures' calibration loop (bbfw/sim/bench_figures.py ``_calibration``), run on
+    a blank emulated Pico's REPL with the real mpremote: the RP2040's side of the price."""
+    path = ROOT / "firmware" / "bbfw" / "sim" / "bench_figures.py"
+    source = path.read_text()
+    loop = next(node for node in ast.parse(source).body
+                if isinstance(node, ast.FunctionDef) and node.name == "_calibration")
+    code = f"import time\n{ast.get_source_segment(source, loop)}\nprint(_calibration())\n"
+    board = ChipBoard(deployed=False)
+    board.start()
+    try:
+        _repl_up(board.port, patience_s)
+        done = subprocess.run([deploy.mpremote(), "connect", board.port, "exec", code],
+                              capture_output=True, text=True, timeout=patience_s)
+    finally:
+        board.stop()
+    if done.returncode:
+        raise RuntimeError(f"the calibration loop failed on the emulated Pico: {done.stderr.strip()}")
+    return int(done.stdout.split()[-1])
+
+
+def _repl_up(port: str, patience_s: float) -> None:
+    # a blank Pico's _boot.py may still be making its filesystem: mpremote's Ctrl-C would stop it
+    deadline = time.monotonic() + patience_s
+    with serial.Serial(port, 115200, timeout=0.2) as ser:
+        seen = b""
+        while b">>> " not in seen:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no REPL prompt from the blank emulated Pico within {patience_s:.0f} s")
+            ser.write(b"\r")
+            seen += ser.read(256)
+
+
+def _gaps(ctl: Control) -> dict[str, float]:
+    """The longest watchdog and matrix-scan gaps since the last call (then measured afresh)."""
+    stats = ctl("stats", peaks="reset")
+    return {"watchdog_gap_max_ms": round(stats["watchdog_gap_max_us"] / 1000, 1),
+            "matrix_scan_gap_max_ms": round(stats["matrix_gap_max_us"] / 1000, 1)}
 
 
 def _spread(values: list[float]) -> dict[str, float]:
@@ -138,6 +195,25 @@ def _button_to_event(ctl: Control, patience_s: float) -> dict[str, float]:
         left = first_frame_after(ctl, pressed, lambda t, p, b=k: t == m.BUTTON and p[0] == b and p[1] == m.PRESS,
                                  patience_s)
         times.append((left - pressed) / 1000)
+    return _spread(times)
+
+
+async def _command_to_frame(conn: BoardConnection, ctl: Control, layout: layouts.Layout,
+                            patience_s: float) -> dict[str, float]:
+    """From a SET_CELLS reaching the Pico's USB to the first frame that shows it on the LEDs:
+    the board's share of confirm -> first frame (the host's share is its own bench)."""
+    lpc = layout.board_config()["leds_per_cell"]
+    times = []
+    for k in range(SAMPLES):
+        cell = (k * 11) % len(layout.cells)
+        ctl("watch_led", led=cell * lpc)  # the cell's centre LED: cells lie in order on the chains
+        conn.set_cells({cell: CellState(2 + k % 6)})
+        deadline = time.monotonic() + patience_s
+        while (seen := ctl("watched"))["shown_us"] is None:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"cell {cell} was not shown within {patience_s:.0f} s")
+            await asyncio.sleep(0.05)
+        times.append((seen["shown_us"] - seen["arrived_us"]) / 1000)
     return _spread(times)
 
 

@@ -54,10 +54,10 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     flag("--explain", "phones explain each kind of tile the first time a seat lays it (default "
          "yes; --no-explain turns it off)", action=argparse.BooleanOptionalAction)
     flag("--remote", "play in a room with other tables through an MQTT broker: "
-         "mqtt://[user:password@]HOST[:PORT]/ROOM#KEY (mqtts:// for TLS). KEY encrypts and signs "
-         "everything the tables send, so any broker will do; the host makes one when its link has "
-         "none and shows the link to share at a terminal and on the console's Room panel, never in a log "
-         "(docs/remote-play.md)", metavar="URL")
+         "mqtt://[user:password@]HOST[:PORT]/ROOM#KEY.HOST (mqtts:// for TLS). KEY encrypts and signs "
+         "everything the tables send, so any broker will do; HOST names the host table's keys; the "
+         "host makes a KEY when its link has none and shows the link to share at a terminal and on "
+         "the console's Room panel, never in a log (docs/remote-play.md)", metavar="URL")
     flag("--room-key", "with --remote: the room's key as a passphrase the tables agreed on, "
          "instead of #KEY in the link", metavar="PASSPHRASE")
     flag("--seat", "with --remote: a seat this table plays, from 1 (once per seat); the table that also "

@@ -5,7 +5,7 @@ the board's protocol version, push the full image, then ping every half
 second. A board silent for two seconds, or a port that vanishes, is closed
 and reopened (after a resync nothing the host holds is lost). Everything a
 person needs to know is in ``status()``, including the board's own link
-counters (asked for with GET_LINK_STATS every second); decoded frames go to
+counters (asked for with GET_LINK_STATS every five seconds); decoded frames go to
 ``trace``.
 Settings made with ``configure`` (brightness, the LED power limit) are kept
 and sent again after every handshake: a board that rebooted boots with its
@@ -46,7 +46,9 @@ HELLO_RETRY_MAX_S = 2.0
 SILENT_AFTER_S = 2.0
 PING_EVERY_S = 0.5
 RECONNECT_EVERY_S = 0.5
-BOARD_STATS_EVERY_S = 1.0
+# the board's link and reader counters: each answer loads the firmware's rare.py from its
+# flash, tens of ms on a Pico (docs/firmware.md), so not every second
+BOARD_STATS_EVERY_S = 5.0
 FRAME_OVERHEAD = 11  # bytes a frame adds to its payload: header 4, CRC 4, COBS 2, delimiter 1
 MIN_PAYLOAD = 8  # two cells of SET_CELLS: a frame smaller than this is not worth its overhead
 

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from ..link.image import CellState
 from ..session.session import GameSession, SessionError
-from .events import PresenceChange, Refusal, RoomChange
+from .events import PresenceChange, RoomChange
 from .record import EntryStore
 from .room import HostRoom
 from .sequencer import Accepted, Refused
@@ -252,5 +252,4 @@ class HostTable:
             seats = " and ".join(self.session.seat_name(s) for s in event.seats) or "no seat"
             words = {"joined": "joined", "back": "is back", "gone": "is gone: its seats wait for it"}
             self.session.say(f"table {event.table} ({seats}) {words[event.change]}")
-        elif isinstance(event, Refusal):
-            log.warning("remote: refused %s: %s", event.table or "a message", event.reason)
+        # a Refusal is logged once, by the room that refused

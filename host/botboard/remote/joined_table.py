@@ -215,8 +215,7 @@ class JoinedTable:
             self.link_up = event.up
             if not event.up:
                 self._say(f"the link to the broker is down ({event.error}); play goes on when it is back")
-        elif isinstance(event, Refusal):
-            log.warning("remote: %s", event.reason)
+        elif isinstance(event, Refusal):  # logged once, by the room that refused
             if event.key:  # nothing of the room can be read: the players must hear why
                 self._say(f"this table cannot read the room {self.url.room}: {event.reason.split(': ', 1)[-1]}")
 

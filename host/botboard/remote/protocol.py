@@ -1,6 +1,7 @@
 """The room's topics and messages: versioned JSON, every message checked strictly.
 
-Topics, all under ``botboard/v1/ROOM/`` (``TABLE`` is a table's id, its broker user name
+Topics, all under ``botboard/v2/ROOM/TAG/`` (TAG: derived from the room key, seal.topic_tag, so
+rooms with other keys never share a topic) (``TABLE`` is a table's id, its broker user name
 when the broker checks ACLs; see docs/remote-play.md):
 
     room              retained RoomRecord, published by the host table
@@ -15,7 +16,7 @@ Every table reads its entries from its own ``to/TABLE`` topic, which seal.py enc
 that table alone (a broker ACL that lets user TABLE read only ``to/TABLE`` adds a second
 wall), and a table gets each entry as one message (no joining of a public and a private half).
 
-A message is a JSON object ``{"v": 1, "kind": ..., ...}`` of at most MAX_MESSAGE bytes;
+A message is a JSON object ``{"v": 2, "kind": ..., ...}`` of at most MAX_MESSAGE bytes;
 ``decode`` refuses anything else with a ProtocolError naming what is wrong.
 """
 
@@ -27,7 +28,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-VERSION = 1
+VERSION = 2  # 2: topics under the room key's tag, numbered records, fresh catch-up requests
 MAX_MESSAGE = 64 * 1024  # bytes of one encoded message; a game action is far smaller
 MAX_REASON = 500  # characters of a refusal's reason
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # table, run and epoch ids: topic- and user-name-safe
@@ -44,11 +45,14 @@ def valid_id(text: object) -> bool:
 
 
 class Topics:
-    """The topic names of one room."""
+    """The topic names of one room: ``botboard/v2/ROOM/TAG/...``, TAG derived from the room key."""
 
-    def __init__(self, room: str) -> None:
-        self.base = f"botboard/v{VERSION}/{room}"
+    def __init__(self, room: str, tag: str) -> None:
+        self.name = f"botboard/v{VERSION}/{room}"  # every group's room of this name
+        self.tag = tag
+        self.base = f"{self.name}/{tag}"
         self.room = f"{self.base}/room"
+        self.rooms = f"{self.name}/+/room"  # this room's record and any other group's of the same name
         self.entries = f"{self.base}/entries"
 
     def presence(self, table: str = "+") -> str:
@@ -62,6 +66,11 @@ class Topics:
 
     def to(self, table: str) -> str:
         return f"{self.base}/to/{table}"
+
+    def foreign(self, topic: str) -> str | None:
+        """The tag of another group's room record of the same name, else None."""
+        levels = topic[len(self.name) + 1:].split("/") if topic.startswith(self.name + "/") else []
+        return levels[0] if len(levels) == 2 and levels[1] == "room" and levels[0] != self.tag else None
 
     def split(self, topic: str) -> tuple[str, str | None]:
         """``(channel, table)`` of one of this room's topics: ('propose', 'a'), ('room', None)."""
@@ -176,9 +185,11 @@ class RoomRecord(Message):
     seats: dict[str, tuple[int, ...]]  # table -> the seats it owns
     layout: str | None = None
     keys: str = ""  # the host's public keys (seal.py): what signs every entry
+    seq: int = 0  # grows with every record the host signs: an older one is a replay
     KIND = "room"
     FIELDS = {"host": _ident, "epoch": _ident, "game": _text, "players": _int_from(1),
-              "options": _object, "seats": _seat_map, "layout": _optional(_text), "keys": _keys}
+              "options": _object, "seats": _seat_map, "layout": _optional(_text), "keys": _keys,
+              "seq": _int_from(1)}
     OPTIONAL = frozenset({"layout"})
 
     def owner(self, seat: int) -> str | None:
@@ -193,9 +204,12 @@ class PresenceRecord(Message):
     role: str
     seats: tuple[int, ...] = ()  # the seats a player table claims
     keys: str = ""  # the table's public keys (seal.py), pinned by the others when it first joins
+    seq: int = 0  # grows with every record the table signs: an older one is a replay
+    run: str = "-"  # the table's run (Room.run): its catch-up requests name it
+    will: int = 0  # the seq of this run's last will ("gone"), made before the run said "here"
     KIND = "presence"
     FIELDS = {"table": _ident, "state": _one_of(STATES), "role": _one_of(ROLES), "seats": _seats,
-              "keys": _keys}
+              "keys": _keys, "seq": _int_from(1), "run": _ident, "will": _int_from(0)}
     OPTIONAL = frozenset({"seats"})
 
 
@@ -215,12 +229,16 @@ class Proposal(Message):
 
 @dataclasses.dataclass(frozen=True)
 class CatchUp(Message):
-    """A table asks the host for the entries from ``first`` on."""
+    """A table asks the host for the entries from ``first`` on; ``run`` (its presence record's)
+    and a ``counter`` that grows make each request fresh: a replayed one is not answered."""
     table: str
     epoch: str
     first: int
+    run: str = "-"
+    counter: int = 0
     KIND = "catchup"
-    FIELDS = {"table": _ident, "epoch": _ident, "first": _int_from(1)}
+    FIELDS = {"table": _ident, "epoch": _ident, "first": _int_from(1), "run": _ident,
+              "counter": _int_from(1)}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,15 +8,20 @@ every proposal), ``JoinedRoom`` (a table that plays some seats) and ``SpectatorR
             ...
 
 Every message is sealed (seal.py: signed by its sender, encrypted for who may read it) and
-checked (protocol.decode); one that cannot be opened, whose signature does not hold, or that
-is malformed is logged, reported as a Refusal event, and changes nothing. The room's link
-must carry its key (``mqtt://broker/club#KEY``). See docs/remote-play.md for topics, trust
-and faults.
+checked (protocol.decode); one that cannot be opened, whose signature does not hold, that is
+malformed, or older than what this table has seen is dropped and changes nothing (junk.py
+counts it: one log line and Refusal event per kind a minute). Room and presence records are
+numbered: a table keeps the highest number it has seen (TableKeys, across restarts), and each
+table republishes its own retained records whenever the broker holds anything else. The
+room's link must carry its key (``mqtt://broker/club#KEY``) and, for a table that joins, the
+host's fingerprint (``#KEY.HOST``; without it, the first host seen is pinned). See
+docs/remote-play.md for topics, trust and faults.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import secrets
@@ -25,16 +30,37 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, Self
 
 from .events import Event, LinkChange, PresenceChange, Refusal, RoomChange, presence_change
+from .junk import Bucket, JunkCount
 from .limits import CATCHUP_BATCH, CatchUpLimit
 from .link import Link
 from .ordering import InOrder
 from .protocol import (CHANNEL_KINDS, Answer, CatchUp, CaughtUp, ClaimRefused, Entry, Message,
                        PresenceRecord, ProtocolError, Proposal, RoomRecord, Topics, decode, encode, valid_id)
-from .seal import PAIRWISE, Identity, Seal, SealError, room_key
+from .seal import MAGIC, PAIRWISE, Identity, Seal, SealError, fingerprint, room_key, topic_tag
 from .sequencer import Accepted, AcceptFn, HostEntry, Refused, Sequencer
+from .table_keys import TableKeys
 from .url import RemoteUrl
 
 log = logging.getLogger(__name__)
+# a table whose room key opened nothing yet waits this long for its own room's record before it
+# says the key is wrong: the records of another group of the same name may come first
+WRONG_KEY_GRACE_S = 3.0
+
+
+class Stale(SealError):
+    """A genuine record or request older than what this table has seen: a replay."""
+
+
+def room_topics(url: RemoteUrl) -> Topics:
+    """The topics of the room ``url`` names, under its key's tag."""
+    return Topics(url.room, topic_tag(room_key(url.room, url.key or "")))
+
+
+def same_room(a: RoomRecord | None, b: RoomRecord | None) -> bool:
+    """The same room record but for its number (the host numbers every copy it publishes)."""
+    if a is None or b is None:
+        return a is b
+    return dataclasses.replace(a, seq=0) == dataclasses.replace(b, seq=0)
 
 
 class Room:
@@ -44,17 +70,27 @@ class Room:
 
     def __init__(self, url: RemoteUrl, table: str, *, seats: Iterable[int] = (), keepalive: int = 30,
                  backoff: tuple[float, float] = (0.5, 30.0), tls_context: ssl.SSLContext | None = None,
-                 on_event: Callable[[Event], None] | None = None, identity: Identity | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None, identity: Identity | None = None,
+                 keys: TableKeys | None = None) -> None:
         if not valid_id(table):
             raise ValueError(f"table id {table!r}: use 1-64 of A-Z a-z 0-9 _ -")
         if not url.key:
             raise ValueError(f"{url}: the room's link has no key: add #KEY (the host table's link has it)")
-        # a table that keeps its identity (the daemon does) is the same table after a restart
-        self._seal = Seal(room_key(url.room, url.key), identity or Identity.fresh(), table)
+        # a table that keeps its keys file (the daemon does) is the same table after a restart,
+        # with the pins and record numbers it had
+        self.keys = keys if keys is not None else TableKeys(identity or Identity.fresh())
+        key = room_key(url.room, url.key)
+        self._seal = Seal(key, self.keys.identity, table, pins=self.keys.pins, on_pin=self.keys.pin)
         self.url = url
         self.table = table
-        self.topics = Topics(url.room)
-        self.run = secrets.token_hex(8)  # names this Room object's proposals (see Proposal.run)
+        self.topics = Topics(url.room, topic_tag(key))
+        self.run = secrets.token_hex(8)  # names this Room object's proposals and catch-up requests
+        self._junk = JunkCount()
+        self._own: dict[str, bytes] = {}  # topic -> the retained record this table keeps there
+        self._rewatch = Bucket()
+        self._rewatching: dict[str, asyncio.Task[None]] = {}
+        self._foreign: set[str] = set()  # other groups' tags seen under this room's name
+        self._will_seq = self.keys.next_seq()  # the "gone" of every connection of this run
         self.record: RoomRecord | None = None
         self.presence: dict[str, PresenceRecord] = {}
         self._claim = tuple(seats)
@@ -78,7 +114,9 @@ class Room:
     async def close(self) -> None:
         """Leaves the room: says "gone" (a clean disconnect sends no last will) and disconnects."""
         self._closing = True
-        await self._publish(self.topics.presence(self.table), self._presence("gone"), retain=True)
+        for task in self._rewatching.values():
+            task.cancel()
+        await self._publish_own(self.topics.presence(self.table), self._presence("gone"))
         if self._task is not None:
             self._task.cancel()
             try:
@@ -122,38 +160,98 @@ class Room:
 
     async def _connected(self) -> None:
         await self._link.subscribe(*self._subscriptions())
-        await self._publish(self.topics.presence(self.table), self._presence("here"), retain=True)
+        await self._publish_own(self.topics.presence(self.table), self._presence("here"))
         await self._after_connect()
         self._up.set()
 
     async def _message(self, topic: str, data: bytes) -> None:
+        if topic in self._own:  # this table's own retained record: the broker must hold it
+            if data != self._own[topic]:
+                self._republish_soon(topic)
+            return
+        tag = self.topics.foreign(topic)
+        if tag is not None:
+            self._foreign_record(tag)
+            return
         try:
             channel, table = self.topics.split(topic)
-            signature, body = self._seal.open(topic, channel, self._peer(channel, table), data)
-        except (ProtocolError, SealError) as exc:
-            # the room record unread: this table's key is not the room's, and it must say so
-            self._refuse(f"refused a message on {topic}: {exc}", key=topic == self.topics.room)
+        except ProtocolError as exc:
+            self._drop(topic, "off the room's topics", exc)
             return
+        try:
+            signature, body = self._seal.open(topic, channel, self._peer(channel, table), data)
+        except SealError as exc:
+            self._drop(topic, f"{channel}: {'unreadable' if data.startswith(MAGIC) else 'not sealed'}", exc)
+            return
+        self.keys.saw_room(self.topics.tag)
         try:
             message = decode(body, CHANNEL_KINDS[channel])
             # a table's own topics carry only its own messages, signed by it
             if channel != "to" and table is not None and getattr(message, "table") != table:
                 raise ProtocolError(f"table {getattr(message, 'table')!r} sent on {topic!r}")
             self._check_signature(topic, channel, table, message, signature, body)
+            self._check_fresh(message)
         except (ProtocolError, SealError) as exc:
-            self._refuse(f"refused a message on {topic}: {exc}")
+            kind = "stale" if isinstance(exc, Stale) else "forged" if isinstance(exc, SealError) else "malformed"
+            self._drop(topic, f"{channel}: {kind}", exc)
             return
         if isinstance(message, PresenceRecord):
             await self._presence_record(message)
         else:
             await self._handle(channel, table, message)
 
+    def _drop(self, topic: str, kind: str, exc: Exception) -> None:
+        """A message that changes nothing: said once, then counted (one line a minute per kind)."""
+        unsaid = self._junk.add(kind)
+        if unsaid is not None:
+            more = f" ({unsaid} more of the kind '{kind}' since the last line)" if unsaid else ""
+            self._refuse(f"refused a message on {topic}: {exc}{more}")
+
+    def _foreign_record(self, tag: str) -> None:
+        """A room record of another group under this room's name (another key): nothing of
+        theirs is read or written. A table whose key never opened anything of its own room
+        is told its key may be wrong, once, if its own room's record does not come soon."""
+        if tag in self._foreign:
+            return
+        self._foreign.add(tag)
+        if len(self._foreign) > 1 or self.topics.tag in self.keys.opened:
+            log.info("room %s, table %s: another group's room of the same name is on the broker "
+                     "(topics %s/%s); this table keeps to its own", self.url.room, self.table,
+                     self.topics.name, tag)
+            return
+        asyncio.get_running_loop().call_later(WRONG_KEY_GRACE_S, self._key_verdict)
+
+    def _key_verdict(self) -> None:
+        if self.topics.tag not in self.keys.opened and not self._closing:
+            self._refuse("a room of this name is on the broker, but it cannot be read with this table's "
+                         "room key: the room link's key or passphrase is not the one the room's tables "
+                         "use (ask the host table for its link)", key=True)
+
+    def _check_fresh(self, message: Message) -> None:
+        """A record older than the newest seen from its sender is a replay (Stale)."""
+        if isinstance(message, RoomRecord):
+            mark = self.keys.marks.get("room", 0)
+            if message.seq < mark:
+                raise Stale(f"room record number {message.seq} is older than the newest seen ({mark}): "
+                            "a replay, refused")
+            if message.epoch in self.keys.left:
+                raise Stale(f"the room record names game {message.epoch}, which the room left: a replay, "
+                            "refused")
+        elif isinstance(message, PresenceRecord):
+            mark = self.keys.marks.get(f"presence/{message.table}", 0)
+            now = self.presence.get(message.table)
+            # the last will of the run that is here: made before it said "here", so numbered lower
+            will = now is not None and now.state == "here" and message.state == "gone" and message.seq == now.will
+            # the newest record again is the broker's copy, unless a last will came after it
+            again = message.seq == mark and (now is None or now == message)
+            if not (message.seq > mark or again or will):
+                raise Stale(f"presence record number {message.seq} of table {message.table} is older than "
+                            f"the newest seen ({mark}): a replay, refused")
+
     async def _presence_record(self, record: PresenceRecord) -> None:
         if record.table == self.table:
-            if record.state == "gone" and self._link.up and not self._closing:
-                # our own last will, sent late by the broker for a link we already replaced
-                await self._publish(self.topics.presence(self.table), self._presence("here"), retain=True)
-            return
+            return  # an earlier run's record, still retained: this run's replaces it (_own)
+        self.keys.mark(f"presence/{record.table}", record.seq)
         change = presence_change(self.presence.get(record.table), record)
         self.presence[record.table] = record
         if change is not None:
@@ -166,9 +264,14 @@ class Room:
         """The sender the topic names signed ``message``; room and presence records carry the
         keys they are signed with, which are pinned the first time."""
         if isinstance(message, RoomRecord):
+            self._check_host(message)
             if self.record is not None and message.host != self.record.host:
                 raise SealError(f"the room record names host {message.host}, not {self.record.host}")
+            if self.url.host_key is not None:  # the link names the host: its keys replace any pinned
+                self._seal.pin(message.host, message.keys, replace=True)
             self._seal.verify(message.host, topic, signature, body, announced=message.keys)
+            if self.keys.host is None:
+                self.keys.pin_host(message.keys)
         elif isinstance(message, PresenceRecord):
             self._seal.verify(message.table, topic, signature, body, announced=message.keys)
         else:
@@ -176,6 +279,18 @@ class Room:
             if signer is None:
                 raise SealError("the room's host is not known yet")
             self._seal.verify(signer, topic, signature, body)
+
+    def _check_host(self, record: RoomRecord) -> None:
+        """Only the host signs a room record: the host the link names (its fingerprint), else
+        the one this table pinned first (kept in its keys file)."""
+        if self.url.host_key is not None:
+            if fingerprint(record.keys) != self.url.host_key:
+                raise SealError(f"a room record naming host {record.host} is signed by other keys than "
+                                "the host's that the room's link names: refused (someone with the link, "
+                                "not the host table)")
+        elif self.keys.host is not None and record.keys != self.keys.host:
+            raise SealError(f"a room record naming host {record.host} is signed by other keys than the "
+                            "host's this table knows: refused (someone with the link, not the host table)")
 
     def _host(self) -> str | None:
         return self.record.host if self.record is not None else None
@@ -194,6 +309,31 @@ class Room:
     def _sealed(self, topic: str, message: Message) -> bytes:
         return self.seal(topic, encode(message))
 
+    async def _publish_own(self, topic: str, message: Message) -> bool:
+        """A retained record of this table's own, which it then watches (_republish_soon)."""
+        try:
+            self._own[topic] = self._sealed(topic, message)
+        except SealError as exc:
+            log.info("room %s, table %s: not sent on %s: %s", self.url.room, self.table, topic, exc)
+            return False
+        return await self._link.publish(topic, self._own[topic], retain=True)
+
+    def _republish_soon(self, topic: str) -> None:
+        """The broker holds something else than this table's record on ``topic`` (a replay, junk,
+        an empty message, a last will late): publish it again, at a bounded rate."""
+        task = self._rewatching.get(topic)
+        if self._closing or (task is not None and not task.done()):
+            return
+        self._rewatching[topic] = asyncio.create_task(self._republish(topic), name=f"republish {topic}")
+
+    async def _republish(self, topic: str) -> None:
+        while (delay := self._rewatch.wait()) > 0:
+            await asyncio.sleep(delay)
+        if not self._closing:
+            log.info("room %s, table %s: the broker held something else on %s: published this table's "
+                     "record again", self.url.room, self.table, topic)
+            await self._link.publish(topic, self._own[topic], retain=True)
+
     async def _publish(self, topic: str, message: Message, *, retain: bool = False) -> bool:
         """Seals and publishes; False when it could not go (link down, the reader's keys not known
         yet: catch-up brings it later)."""
@@ -209,7 +349,10 @@ class Room:
         self._emit(Refusal(reason, **what))
 
     def _presence(self, state: str) -> PresenceRecord:
-        return PresenceRecord(self.table, state, self.role, self._claim, self._seal.identity.public)
+        # "gone" before closing is the last will, made once per run: each "here" names its number
+        seq = self._will_seq if state == "gone" and not self._closing else self.keys.next_seq()
+        return PresenceRecord(self.table, state, self.role, self._claim, self._seal.identity.public,
+                              seq, self.run, self._will_seq)
 
     # --- what each kind of room adds ----------------------------------------------------
 
@@ -275,11 +418,13 @@ class HostRoom(Room):
         self._lock = asyncio.Lock()  # one decision at a time: the order of n is the order of decisions
         self._counter = 0
         self._limit = CatchUpLimit()
+        self._asks: dict[str, tuple[str, int]] = {}  # table -> (run, counter) of its last request
         self._game = (game, players, dict(options or {}), layout)
         epoch = epoch or secrets.token_hex(8)
         history = self._store.fetch(epoch, 1, last_n) if last_n else ()
         self._seq = Sequencer(table, epoch, seats, claimable, history)
         self.record = self._room_record()
+        log.info("room %s: the host table %s, topics %s/", url.room, table, self.topics.base)
 
     @property
     def epoch(self) -> str:
@@ -322,7 +467,8 @@ class HostRoom(Room):
     # --- inside -------------------------------------------------------------------------
 
     def _subscriptions(self) -> list[str]:
-        return [self.topics.presence(), self.topics.propose(), self.topics.catchup()]
+        # the room records under this name: its own, watched, and any other group's, noticed
+        return [self.topics.rooms, self.topics.presence(), self.topics.propose(), self.topics.catchup()]
 
     async def _after_connect(self) -> None:
         self._limit = CatchUpLimit()  # every table catches up after the host's reconnect
@@ -332,14 +478,20 @@ class HostRoom(Room):
     def _room_record(self) -> RoomRecord:
         game, players, options, layout = self._game
         return RoomRecord(self.table, self.epoch, game, players, options, dict(self._seq.seats), layout,
-                          self._seal.identity.public)
+                          self._seal.identity.public, self.keys.next_seq())
 
     async def _publish_room(self, *, new_epoch: bool) -> None:
         before = self.record
         self.record = self._room_record()
-        if new_epoch or self.record != before:
+        if new_epoch or not same_room(self.record, before):
             self._emit(RoomChange(self.record, new_epoch))
-        await self._publish(self.topics.room, self.record, retain=True)
+        await self._publish_own(self.topics.room, self.record)
+
+    def _foreign_record(self, tag: str) -> None:
+        if tag not in self._foreign:
+            self._foreign.add(tag)
+            log.warning("room %s: this room name is used by another group: this table's link uses its "
+                        "own topics (%s), and nothing of theirs is touched", self.url.room, self.topics.base)
 
     async def _handle(self, channel: str, table: str | None, message: Message) -> None:
         if isinstance(message, Proposal):
@@ -371,6 +523,15 @@ class HostRoom(Room):
         return (set(self._seq.seats) | players) - {self.table}
 
     async def _catch_up(self, request: CatchUp) -> None:
+        presence, asked = self.presence.get(request.table), self._asks.get(request.table)
+        if presence is None or presence.run != request.run or (
+                asked is not None and asked[0] == request.run and request.counter <= asked[1]):
+            # a request of an earlier run of the table, or one answered already: a replay
+            self._drop(self.topics.catchup(request.table), "catchup: stale",
+                       Stale(f"catch-up request {request.counter} of table {request.table} is not fresh "
+                             "(an earlier run's, or asked already): a replay, not answered"))
+            return
+        self._asks[request.table] = (request.run, request.counter)
         last = self.last_n
         if not self._limit.allow(request.table, request.first, last):
             log.info("room %s: catch-up of table %s from %d not answered: answered just now, or asked "
@@ -421,6 +582,7 @@ class JoinedRoom(Room):
         self.epoch = epoch
         self._order = InOrder(last_n if epoch else 0)
         self._asked: int | None = None  # the n the last catch-up request asked from
+        self._asks = 0  # catch-up requests of this run (CatchUp.counter)
         self._counter = 0
         self._pending: dict[int, tuple[int, Any, asyncio.Future[Answer]]] = {}  # counter -> unanswered
 
@@ -449,7 +611,7 @@ class JoinedRoom(Room):
     # --- inside -------------------------------------------------------------------------
 
     def _subscriptions(self) -> list[str]:
-        return [self.topics.room, self.topics.presence(), self.topics.to(self.table)]
+        return [self.topics.rooms, self.topics.presence(), self.topics.to(self.table)]
 
     async def _after_connect(self) -> None:
         self._asked = None
@@ -471,10 +633,12 @@ class JoinedRoom(Room):
 
     async def _room_record(self, record: RoomRecord) -> None:
         new_epoch = record.epoch != self.epoch
-        changed = new_epoch or record != self.record
+        changed = new_epoch or not same_room(record, self.record)
         self.record = record
+        self.keys.mark("room", record.seq)
         if new_epoch:
             if self.epoch is not None:  # proposals made before any game was known go to the first
+                self.keys.leave(self.epoch)  # never to return to it
                 self._fail_pending("a new game began before the host answered")
             self.epoch = record.epoch
             self._order.reset()
@@ -510,8 +674,11 @@ class JoinedRoom(Room):
             future.set_result(answer)
 
     async def _ask(self, first: int) -> None:
-        if self.epoch is not None and await self._publish(
-                self.topics.catchup(self.table), CatchUp(self.table, self.epoch, first)):
+        if self.epoch is None:
+            return
+        self._asks += 1
+        if await self._publish(self.topics.catchup(self.table),
+                               CatchUp(self.table, self.epoch, first, self.run, self._asks)):
             self._asked = first
 
     async def _send(self, counter: int) -> None:

@@ -20,29 +20,35 @@ On that:
 - what only the host and one table may read (``to/T``, ``propose/T``, ``catchup/T``: hands,
   programs, agendas, the tiles in a table's slots) is encrypted with the key those two tables
   share (X25519 between their keys, through HKDF salted with the room key);
-- each table pins the keys another table announced first (the host pins every table's, every
-  table the host's from the room record): a member who knows the room key still cannot take
-  over another table's seats nor speak as the host.
+- each table pins the keys another table announced first (the host pins every table's) and
+  keeps the pins (table_keys.py); the host is the one whose keys match the fingerprint in the
+  room's link (``fingerprint``): a member who knows the room key still cannot take over
+  another table's seats nor speak as the host;
+- the room's topics sit under a tag only the room key gives (``topic_tag``), so rooms whose
+  keys differ never share a topic.
 
-The primitives are PyCA cryptography's (ChaCha20-Poly1305, X25519, Ed25519, HKDF, scrypt).
-Wire format: ``b"B1" | nonce (12) | ChaCha20-Poly1305(key, nonce, signature (64) | body,
+The primitives are PyCA cryptography's (ChaCha20-Poly1305, X25519, Ed25519, HKDF, HMAC,
+SHA-256, scrypt).
+Wire format: ``b"B2" | nonce (12) | ChaCha20-Poly1305(key, nonce, signature (64) | body,
 associated data = topic)``; OVERHEAD bytes more than the body.
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import os
+from collections.abc import Callable, Mapping
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes, hmac, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
-MAGIC = b"B1"
+MAGIC = b"B2"
 NONCE = 12
 SIGNATURE = 64
 OVERHEAD = len(MAGIC) + NONCE + 16 + SIGNATURE  # 16: the Poly1305 tag
@@ -64,6 +70,21 @@ def room_key(room: str, secret: str) -> bytes:
         raise ValueError("a room key cannot be empty")
     kdf = Scrypt(salt=b"botboard/v1/" + room.encode(), length=32, n=_SCRYPT_N, r=_SCRYPT_R, p=_SCRYPT_P)
     return kdf.derive(secret.encode())
+
+
+def topic_tag(key: bytes) -> str:
+    """The room's own topic level: HMAC(room key, "topics"), so rooms whose keys differ never share a
+    topic, whatever their names; 96 bits in hex."""
+    mac = hmac.HMAC(key, hashes.SHA256())
+    mac.update(b"botboard/v2 topics")
+    return mac.finalize()[:12].hex()
+
+
+def fingerprint(keys: str) -> str:
+    """A table's public keys (Identity.public) in 22 characters for the room's link: SHA-256, 128 bits."""
+    digest = hashes.Hash(hashes.SHA256())
+    digest.update(bytes.fromhex(keys))
+    return base64.urlsafe_b64encode(digest.finalize()[:16]).rstrip(b"=").decode()
 
 
 def _hkdf(key: bytes, info: bytes, salt: bytes | None = None) -> bytes:
@@ -112,15 +133,27 @@ def _public_keys(keys: str) -> tuple[X25519PublicKey, Ed25519PublicKey]:
 class Seal:
     """One table's view of a room's keys: its own, the room key, and the keys it pinned."""
 
-    def __init__(self, key: bytes, identity: Identity, table: str) -> None:
+    def __init__(self, key: bytes, identity: Identity, table: str, pins: Mapping[str, str] | None = None,
+                 on_pin: Callable[[str, str], None] | None = None) -> None:
         self.identity, self.table, self._key = identity, table, key
-        self._public = ChaCha20Poly1305(_hkdf(key, b"botboard/v1 public"))
-        self._pinned: dict[str, str] = {table: identity.public}  # table -> its public keys
+        self._public = ChaCha20Poly1305(_hkdf(key, b"botboard/v2 public"))
+        # table -> its public keys: those kept from earlier runs (table_keys.py), then new ones
+        self._pinned: dict[str, str] = {**(pins or {}), table: identity.public}
+        self._on_pin = on_pin
         self._pairs: dict[str, ChaCha20Poly1305] = {}
 
-    def pin(self, table: str, keys: str) -> None:
-        """Keeps ``table``'s keys the first time; other keys later are an impostor's."""
+    def pinned(self, table: str) -> str | None:
+        return self._pinned.get(table)
+
+    def pin(self, table: str, keys: str, replace: bool = False) -> None:
+        """Keeps ``table``'s keys the first time; other keys later are an impostor's. ``replace``:
+        keys vouched for otherwise (the host's, by the fingerprint in the room's link)."""
         _public_keys(keys)
+        if replace and self._pinned.get(table) != keys:
+            self._pinned.pop(table, None)
+            self._pairs.pop(table, None)
+        if table not in self._pinned and self._on_pin is not None:
+            self._on_pin(table, keys)  # kept across restarts
         pinned = self._pinned.setdefault(table, keys)
         if pinned != keys:
             raise SealError(f"table {table} announced other keys than when it joined: refused "
@@ -142,9 +175,8 @@ class Seal:
         except InvalidTag:
             if channel in PAIRWISE:
                 raise SealError(f"not sealed for this table by {peer}'s keys (forged, or altered)") from None
-            raise SealError("it cannot be read with this table's room key: the room link's key or "
-                            "passphrase is not the one the room's tables use (ask the host table "
-                            "for its link)") from None
+            raise SealError("not sealed with this room's key (sent by something that is no table of "
+                            "this room)") from None
         return plain[:SIGNATURE], plain[SIGNATURE:]
 
     def verify(self, signer: str, topic: str, signature: bytes, body: bytes, announced: str | None = None) -> None:
@@ -168,7 +200,7 @@ class Seal:
         aead = self._pairs.get(peer)
         if aead is None:
             shared = self.identity.box.exchange(_public_keys(self._pinned[peer])[0])
-            aead = self._pairs[peer] = ChaCha20Poly1305(_hkdf(shared, b"botboard/v1 pair", self._key))
+            aead = self._pairs[peer] = ChaCha20Poly1305(_hkdf(shared, b"botboard/v2 pair", self._key))
         return aead
 
 

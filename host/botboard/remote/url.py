@@ -1,7 +1,9 @@
-"""A room's address: ``mqtt://[user:password@]HOST[:PORT]/ROOM[#KEY]`` or ``mqtts://...`` (TLS).
+"""A room's address: ``mqtt://[user:password@]HOST[:PORT]/ROOM[#KEY.HOST]`` or ``mqtts://...`` (TLS).
 
 ``KEY``, after ``#``, is the room's key (seal.py): what makes the room's messages readable
-to its tables only, whatever the broker. It is never printed with the address.
+to its tables only, whatever the broker. ``HOST``, after the last ``.``, is the fingerprint of
+the host table's keys (seal.fingerprint, 22 characters): a table that joins with the link
+believes no other host. Neither is printed with the address.
 
 The room name becomes one level of MQTT topics (protocol.py), so it may not hold what
 a topic level cannot: the wildcards ``+`` and ``#``, the level separator ``/``, NUL, or
@@ -11,10 +13,12 @@ control characters. Every error names the part of the URL that is wrong.
 from __future__ import annotations
 
 import dataclasses
+import re
 from urllib.parse import unquote
 
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}  # IANA's registered ports for MQTT and MQTT over TLS
 MAX_ROOM_BYTES = 100  # keeps every topic short; a room is a name people type
+_FINGERPRINT = re.compile(r"[A-Za-z0-9_-]{22}")  # seal.fingerprint
 
 
 class RemoteUrlError(ValueError):
@@ -30,10 +34,14 @@ class RemoteUrl:
     username: str | None = None
     password: str | None = dataclasses.field(default=None, repr=False)
     key: str | None = dataclasses.field(default=None, repr=False)
+    host_key: str | None = dataclasses.field(default=None, repr=False)  # the host's fingerprint
 
     def link(self) -> str:
-        """The address to share with the other tables: with the room's key, without the password."""
-        return f"{self}#{self.key}" if self.key else str(self)
+        """The address to share with the other tables: with the room's key and the host's
+        fingerprint, without the password."""
+        if not self.key:
+            return str(self)
+        return f"{self}#{self.key}.{self.host_key}" if self.host_key else f"{self}#{self.key}"
 
     def __str__(self) -> str:
         # never print the password: the URL ends up in logs and on the console
@@ -80,8 +88,16 @@ def parse_remote_url(link: str) -> RemoteUrl:
     tls = scheme.lower() == "mqtts"
     username, password, hostport = _split_userinfo(text, netloc)
     host, port = _split_hostport(text, hostport, DEFAULT_PORTS[scheme.lower()])
-    return RemoteUrl(host, port, _check_room(text, unquote(room)), tls, username, password,
-                     unquote(key) if hashmark else None)
+    room_key, host_key = _split_key(unquote(key)) if hashmark else (None, None)
+    return RemoteUrl(host, port, _check_room(text, unquote(room)), tls, username, password, room_key, host_key)
+
+
+def _split_key(fragment: str) -> tuple[str | None, str | None]:
+    """(room key, host fingerprint or None) of what follows '#'."""
+    key, dot, host_key = fragment.rpartition(".")
+    if dot and key and _FINGERPRINT.fullmatch(host_key):
+        return key, host_key
+    return fragment, None
 
 
 def _split_userinfo(text: str, netloc: str) -> tuple[str | None, str | None, str]:

@@ -274,6 +274,33 @@ function answer(req, line) {
   return reply;
 }
 
+// command -> first frame: the host's next bytes after watch_led, and the frame that shows them
+const watch = { armed: false, arrivedUs: null };
+
+function frameShownUs() {
+  board.strip.leds(); // a frame whose latch time has passed counts as latched
+  const w = board.strip.watched();
+  return w && w.shownNs !== null ? Math.round(w.shownNs / 1000) : null;
+}
+
+function profileAnswer(runner) {
+  const samples = runner.profile ? [...runner.profile].sort((a, b) => b[1] - a[1]) : [];
+  const idleUs = runner.idleNs / 1000;
+  runner.profile = new Map();
+  runner.idleNs = 0;
+  return { ok: true, idle_us: idleUs, samples };
+}
+
+function statsAnswer(resetPeaks) {
+  const reply = { ok: true, emulated_us: board.micros(), host_ms: Date.now() - stats.started,
+                  watchdog_gap_max_us: stats.watchdogGapMaxUs, watchdog_feeds: stats.watchdogFeeds,
+                  matrix_gap_max_us: stats.matrixGapMaxUs,
+                  resets: stats.resets, cdc_in: stats.cdcIn, cdc_out: stats.cdcOut, flash: board.flash.counts,
+                  ws2812: board.strip.timing() };
+  if (resetPeaks) stats.watchdogGapMaxUs = stats.matrixGapMaxUs = 0;
+  return reply;
+}
+
 function act(req, line) {
   switch (req.op) {
     case "place": case "remove": case "heat": case "tag":
@@ -286,14 +313,19 @@ function act(req, line) {
       return { ok: true };
     case "sent": // what the Pico sent since an emulated time: [[us, hex], ...]
       return { ok: true, sent: sent.filter(([t]) => t >= (req.since_us || 0)) };
+    case "watch_led": // from now: when the host's next bytes arrive, when a frame changes this LED
+      board.strip.watch(req.led);
+      watch.arrivedUs = null;
+      watch.armed = true;
+      return { ok: true };
+    case "watched":
+      return { ok: true, arrived_us: watch.arrivedUs, shown_us: frameShownUs() };
     case "leds":
       return { ok: true, leds: Buffer.from(board.strip.leds()).toString("hex"), frames: board.strip.frames() };
-    case "stats":
-      return { ok: true, emulated_us: board.micros(), host_ms: Date.now() - stats.started,
-               watchdog_gap_max_us: stats.watchdogGapMaxUs, watchdog_feeds: stats.watchdogFeeds,
-               matrix_gap_max_us: stats.matrixGapMaxUs,
-               resets: stats.resets, cdc_in: stats.cdcIn, cdc_out: stats.cdcOut, flash: board.flash.counts,
-               ws2812: board.strip.timing() };
+    case "profile": // where the core spends its instructions, sampled: since the last call
+      return profileAnswer(board.runner);
+    case "stats": // peaks: "reset" measures the longest gaps afresh from this answer on
+      return statsAnswer(req.peaks === "reset");
     default:
       return { ok: false, error: `the emulated Pico has no op ${JSON.stringify(req.op)}` +
                (req.op === "cells" || req.op === "flood" ? " (it needs the firmware's insides: use the unix-port board)" : "") };
@@ -326,6 +358,7 @@ function serveControl(port) {
 
 process.stdin.on("data", (chunk) => {
   stats.cdcIn += chunk.length;
+  if (watch.armed && watch.arrivedUs === null) watch.arrivedUs = board.micros();
   toDevice.chunks.push(chunk);
   board.serveRead();
 });

@@ -28,6 +28,8 @@ export class Runner {
     this.stopped = true;
     this.edgeNs = 0;
     this.machines = [];
+    this.profile = null; // Map of PC -> instructions sampled there, while profiling
+    this.idleNs = 0; // emulated time asleep (WFI) while profiling
     this.dueNs = Infinity; // the next PIO instruction due
     this.woken = true; // something may have started or fed a machine
     const wake = () => {
@@ -70,8 +72,13 @@ export class Runner {
         let step = clock.nanosToNextAlarm;
         const due = this.dueNs - clock.nanos;
         if (due < step) step = Math.max(due, CYCLE_NS);
+        if (this.profile) this.idleNs += step;
         clock.tick(step);
       } else {
+        if (this.profile && (i & 63) === 0) {
+          const pc = core.PC;
+          this.profile.set(pc, (this.profile.get(pc) || 0) + 1);
+        }
         clock.tick(core.executeInstruction() * CYCLE_NS);
       }
       if (this.woken || clock.nanos >= this.dueNs) this.stepPio(clock.nanos);

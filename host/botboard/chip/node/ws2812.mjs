@@ -12,6 +12,7 @@
 //       leaves the chain's last LED
 //   strip.leds() -> Uint8Array   GRB of every LED, all chains in order (as
 //                                the firmware's strip.buf)
+//   strip.watch(led); strip.watched().shownNs   when a frame first changed that LED
 //   strip.timing() -> {T0H: [min, max], T1H, T0L, T1L} in ns, and counts
 import { GPIOPinState } from "rp2040js";
 
@@ -38,7 +39,7 @@ class Chain {
     if (level) {
       if (this.fall >= 0) {
         const low = now - this.fall;
-        if (low >= LATCH_NS) this.latch();
+        if (low >= LATCH_NS) this.latch(this.fall + LATCH_NS);
         else this.timing.note(this.lastBit ? "T1L" : "T0L", low);
       }
       this.rise = now;
@@ -60,11 +61,12 @@ class Chain {
     this.fall = now;
   }
 
-  latch() {
+  latch(atNs) {
     if (this.bits >= 8) {
       const n = Math.min(this.bits >> 3, this.incoming.length);
       this.shown.set(this.incoming.subarray(0, n));
       this.frames++;
+      if (this.onLatch) this.onLatch(atNs);
     }
     this.bits = 0;
   }
@@ -72,7 +74,7 @@ class Chain {
   settle(now) {
     // a frame whose latch time has passed with no edge since
     if (this.bits && this.fall >= 0 && now - this.fall >= LATCH_NS) {
-      this.latch();
+      this.latch(this.fall + LATCH_NS);
       this.fall = -1;
     }
   }
@@ -124,6 +126,23 @@ export class Strip {
 
   frames() {
     return Math.min(...this.chains.map((c) => c.frames));
+  }
+
+  // Watch one LED (its index over all chains) until a latched frame changes it:
+  // watched().shownNs is when that frame reached the LEDs.
+  watch(led) {
+    let at = 3 * led;
+    const chain = this.chains.find((c) => (at < c.shown.length ? true : ((at -= c.shown.length), false)));
+    if (!chain) throw new Error(`no LED ${led} on this board`);
+    const before = chain.shown.slice(at, at + 3);
+    const w = (this.watching = { shownNs: null });
+    chain.onLatch = (atNs) => {
+      if (w.shownNs === null && chain.shown.subarray(at, at + 3).some((v, i) => v !== before[i])) w.shownNs = atNs;
+    };
+  }
+
+  watched() {
+    return this.watching;
   }
 
   timing() {
