@@ -32,7 +32,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("argv", CASES, ids=[" ".join(c[:3]) for c in CASES])
+@pytest.mark.parametrize("argv", CASES, ids=[f"{i}-{'-'.join(w for w in c[:2] if not w.startswith('-'))}"
+                                               for i, c in enumerate(CASES)])  # the same in every worker
 def test_a_value_a_command_cannot_use_is_one_line(argv: list[str], tmp_path: Path) -> None:
     argv = [word.replace("{root}", str(tmp_path)) for word in argv]
     outcome = run(argv + (["--data-dir", str(tmp_path)] if "--data-dir" in _flags(argv) else []))
