@@ -45,9 +45,13 @@ def load(path):
             doc = json.load(f)
     except OSError:
         raise ConfigError("no board config at %s: deploy one with botboard deploy" % path)
-    except ValueError:
+    except (ValueError, RuntimeError, MemoryError):  # not JSON, or nested past the stack or heap
         raise ConfigError("board config %s is not valid JSON" % path)
-    return check(doc)
+    try:
+        return check(doc)
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, MemoryError):
+        # a field of another kind than the host writes (edited by hand, damaged)
+        raise ConfigError("board config %s is malformed: deploy it again with botboard deploy" % path)
 
 
 def load_or_refuse(path):
@@ -61,7 +65,8 @@ def load_or_refuse(path):
 def _count(doc, key, top):
     v = doc[key]
     if not isinstance(v, int) or not 0 <= v <= top:
-        raise ConfigError("%r must be a number 0..%d, not %r" % (key, top, v))
+        # the value by its kind only: a long one would not fit the heap to be said
+        raise ConfigError("%r must be a number 0..%d, not %s" % (key, top, v if isinstance(v, int) else type(v).__name__))
     return v
 
 
@@ -89,8 +94,8 @@ def check(doc):
         raise ConfigError("slots need pins.cs_latch")
     nxt = 0
     for chain in doc["chains"]:
-        if not isinstance(chain, list) or len(chain) < 3:
-            raise ConfigError("a chain is [pin, first_cell, cells], not %r" % (chain,))
+        if not isinstance(chain, list) or len(chain) < 3 or not all(isinstance(v, int) for v in chain):
+            raise ConfigError("a chain is [pin, first_cell, cells], not a %s" % type(chain).__name__)
         if chain[1] != nxt or chain[2] <= 0:
             raise ConfigError("chains must cover the cells in order: chain at cell %r" % chain[1])
         nxt += chain[2]

@@ -300,10 +300,13 @@ class Daemon:
         return self._room_keys
 
     def _room_store(self) -> Any:
-        from .remote.record import EntryStore
+        from .remote.record import EntryStore, RoomRecordError
         from .session.host import data_dir
 
-        return EntryStore(data_dir(self.config.data_dir) / f"room-{self.remote_url.room}.sqlite")
+        try:
+            return EntryStore(data_dir(self.config.data_dir) / f"room-{self.remote_url.room}.sqlite")
+        except RoomRecordError as err:
+            raise ConfigError(str(err)) from err
 
     @property
     def table_name(self) -> str:
@@ -355,6 +358,7 @@ class Daemon:
         server = uvicorn.Server(uvicorn.Config(
             console(self), host=self.config.listen, port=self.config.console_port,
             log_level="warning", lifespan="off",
+            log_config=None,  # its records go through botboard's own handler: one line, a traceback to the error log
             timeout_graceful_shutdown=1))  # an open console or phone must not hold a stop up
         link_task = asyncio.create_task(self.conn.run())
         if self.remote is not None:

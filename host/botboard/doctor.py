@@ -157,13 +157,34 @@ def data_dir(folder: Path) -> list[Finding]:
         return [Finding("data", PROBLEM, f"{folder} cannot be written by this user",
                         f"give a data_dir you own (botboard config --init --data-dir DIR), or chown {probe}")]
     if not folder.exists():
-        return [Finding("data", OK, f"{folder} will be made at the first game")]
+        return [Finding("data", OK, f"{folder} will be made at the first game (readable by this user only)")]
+    found = secret_files(folder)  # before the journal opens: opening it narrows its mode
     try:
         Journal.in_dir(folder).close()
     except JournalError as err:
-        return [Finding("data", PROBLEM, f"journal: {err}",
-                        "botboard run --new-journal (a new journal beside the old one, which stays)")]
-    return [Finding("data", OK, f"{folder}: the journal opens")]
+        return found + [Finding("data", PROBLEM, f"journal: {err}",
+                                "botboard run --new-journal (a new journal beside the old one, which stays)")]
+    return found + [Finding("data", OK, f"{folder}: the journal opens")]
+
+
+SECRET_FILES = ("botboard*.sqlite", "room-*.sqlite", "room-*.key", "room-*.keys")  # hands, seeds, keys
+
+
+def secret_files(folder: Path) -> list[Finding]:
+    """The data directory and the files in it that hold hands, seeds and keys are its owner's
+    only (docs/journal.md, "Secrets at rest")."""
+    from .private import too_open
+
+    found = []
+    if too_open(folder):
+        found.append(Finding("data", PROBLEM, f"{folder} holds the journal (every seat's hand) and "
+                             f"room keys, and other users can open it (mode {folder.stat().st_mode & 0o777:o})",
+                             f"chmod 700 {folder}"))
+    wide = sorted(str(p) for pattern in SECRET_FILES for p in folder.glob(pattern) if too_open(p))
+    if wide:
+        found.append(Finding("data", PROBLEM, f"other users can read {', '.join(wide)} (hands, seeds "
+                             "or keys)", f"chmod 600 {' '.join(wide)}"))
+    return found
 
 
 def console_port(listen: str, port: int, botboard_there: Callable[[], bool]) -> list[Finding]:

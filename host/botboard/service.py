@@ -89,10 +89,12 @@ def unit_text(where: Places, command: str) -> str:
     ]
     if system:
         lines += [f"User={where.user}", "SupplementaryGroups=dialout",
-                  "StateDirectory=botboard", "WorkingDirectory=/var/lib/botboard"]
+                  "StateDirectory=botboard", "StateDirectoryMode=0700", "WorkingDirectory=/var/lib/botboard"]
     lines += [
         f"ExecStart={command} run --config {where.real(where.config)}",
         "Environment=PYTHONUNBUFFERED=1",
+        "# the journal holds every seat's hand and the room's keys: its files are the user's only",
+        "UMask=0077",
         "# Ctrl-C's signal: the daemon closes the journal and the board link cleanly",
         "KillSignal=SIGINT",
         "TimeoutStopSec=20",

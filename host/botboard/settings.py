@@ -106,6 +106,10 @@ def load_file(path: Path) -> dict[str, Any]:
         raise SettingsError(f"{path}: cannot be read ({err})") from err
     except tomllib.TOMLDecodeError as err:
         raise SettingsError(f"{path}: not valid TOML: {err}") from err
+    except (ValueError, RecursionError) as err:  # a 5,000-digit number, arrays nested too deep
+        why = "a number too long" if "int_max_str_digits" in str(err) else "nested too deep" \
+            if isinstance(err, RecursionError) else str(err)
+        raise SettingsError(f"{path}: not valid TOML: {why}") from err
     for key, value in doc.items():
         _check(path, key, value)
     return doc
@@ -184,8 +188,9 @@ def resolve(args: argparse.Namespace) -> Resolved:
 def _check_values(values: dict[str, Any], sources: dict[str, str]) -> None:
     """What a value's kind does not say: a port's range, a table name MQTT topics can carry."""
     def where(key: str) -> str:
-        return f"--{key.replace('_', '-')} {values[key]!r}" if sources[key] == "flag" else \
-            f"{sources[key]}: {key} = {values[key]!r}"
+        shown = masked(key, values[key])
+        return f"--{key.replace('_', '-')} {shown!r}" if sources[key] == "flag" else \
+            f"{sources[key]}: {key} = {shown!r}"
 
     port = values["console_port"]
     if not 0 <= port <= 65535:  # 0: any free port (the tests' consoles)
@@ -193,6 +198,14 @@ def _check_values(values: dict[str, Any], sources: dict[str, str]) -> None:
                             "(the default is 8700)")
     from .remote.protocol import valid_id
 
+    from .remote.url import RemoteUrlError, parse_remote_url
+
+    if values["remote"] is not None:
+        try:
+            parse_remote_url(values["remote"])
+        except RemoteUrlError as err:  # its words show the link with its secrets hidden
+            origin = "--remote" if sources["remote"] == "flag" else f"{sources['remote']}: remote"
+            raise SettingsError(f"{origin}: {err}") from err
     if values["table"] is not None and not valid_id(values["table"]):
         raise SettingsError(f"{where('table')}: a table's name is 1 to 64 of A-Z a-z 0-9 _ - "
                             "(it names the table's topics in the room), e.g. kitchen")
@@ -219,11 +232,16 @@ def secret_parts(key: str, value: Any) -> list[str]:
 
 
 def masked(key: str, value: Any) -> Any:
-    """A setting as `botboard config` shows it: a secret by its first characters only."""
-    for part in secret_parts(key, value):
-        # a long random secret is known again by its start; a short one, a password, is not shown
-        value = value.replace(part, part[:4] + "..." if len(part) >= 16 else "...")
-    return value
+    """A setting as `botboard config` shows it: a secret by its first characters only. A room's
+    address is taken apart, never searched for the secret's text: a password may be written
+    %-encoded, and its text may also be part of the host or the room."""
+    if key not in SECRET_KEYS or not isinstance(value, str):
+        return value
+    from .remote.url import hidden, masked_link
+
+    if key != "remote":
+        return hidden(value) if value != "auto" else value
+    return masked_link(value)
 
 
 def flag_options(items: list[str]) -> dict[str, Any]:
@@ -233,8 +251,9 @@ def flag_options(items: list[str]) -> dict[str, Any]:
         key, _, value = item.partition("=")
         try:
             options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError as err:
-            raise SettingsError(f"--option {item}: the value is not JSON ({err}); strings need "
+        except (ValueError, RecursionError) as err:  # not JSON, a 5,000-digit number, nested too deep
+            why = "a number too long" if "int_max_str_digits" in str(err) else str(err) or "nested too deep"
+            raise SettingsError(f"--option {item[:60]}: the value is not JSON ({why}); strings need "
                                 "quotes, e.g. ruleset='\"v1\"'") from err
     return options
 

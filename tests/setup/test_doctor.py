@@ -121,11 +121,15 @@ def test_data_directory_and_journal(tmp_path: Path) -> None:
     damaged.mkdir()
     (damaged / "botboard.sqlite").write_bytes(b"this is not a database" * 100)
     found = doctor.data_dir(damaged)
-    assert _levels(found) == [PROBLEM] and "--new-journal" in found[0].fix
+    assert _levels(found)[-1] == PROBLEM and "--new-journal" in found[-1].fix
     good = tmp_path / "good"
-    good.mkdir()
+    good.mkdir(mode=0o700)
+    good.chmod(0o700)  # the journal's folder is its owner's (test_secrets_at_rest.py)
     sqlite3.connect(good / "botboard.sqlite").close()
+    (good / "botboard.sqlite").chmod(0o600)
     assert _levels(doctor.data_dir(good)) == [OK]
+    good.chmod(0o755)
+    assert _levels(doctor.data_dir(good)) == [PROBLEM, OK]
 
 
 def test_data_directory_not_writable(tmp_path: Path) -> None:

@@ -168,15 +168,60 @@ def load(name_or_path: str) -> Layout:
     if not path.suffix:
         path = _files().get(name_or_path, LAYOUT_DIR / f"{name_or_path}.json")
     try:
-        doc = json.loads(path.read_text())
-    except FileNotFoundError:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        if isinstance(err, FileNotFoundError):
+            raise LayoutError(f"no layout {name_or_path!r}; known layouts: {', '.join(names())}") from None
+        raise LayoutError(f"{path}: cannot be read ({err})") from err
+    except ValueError:  # a NUL in a name from a settings file
         raise LayoutError(f"no layout {name_or_path!r}; known layouts: {', '.join(names())}") from None
-    except json.JSONDecodeError as err:
-        raise LayoutError(f"{path}: not JSON: {err}") from err
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as err:  # not JSON, a 5,000-digit number, nested too deep
+        why = "a number too long" if "int_max_str_digits" in str(err) else \
+            "nested too deep" if isinstance(err, RecursionError) else str(err)
+        raise LayoutError(f"{path}: not JSON: {why}") from err
     return from_json(doc, str(path))
 
 
+def _kinds(doc: Any, where: str) -> None:
+    """Each field of the kind it must be (an edited file may hold any JSON anywhere)."""
+    def whole(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and abs(v) < 2**31
+
+    def number(v: Any) -> bool:
+        return (whole(v) or isinstance(v, float)) and v == v and abs(v) < 1e9  # not NaN nor infinite
+
+    def pair(v: Any, item: Any) -> bool:
+        return isinstance(v, list) and len(v) == 2 and all(item(x) for x in v)
+
+    checks = {
+        "id": lambda v: isinstance(v, str) and v != "", "title": lambda v: isinstance(v, str),
+        "grid": lambda v: isinstance(v, str), "game": lambda v: isinstance(v, str),
+        "leds_per_cell": whole, "touch": lambda v: isinstance(v, bool),
+        "cells": lambda v: isinstance(v, list) and all(pair(c, whole) for c in v),
+        "chains": lambda v: isinstance(v, list) and all(
+            isinstance(c, dict) and all(whole(c.get(k)) for k in ("pin", "first_cell", "cells"))
+            and c["cells"] >= 0 for c in v),
+        "stations": lambda v: isinstance(v, list) and all(
+            isinstance(s, dict) and isinstance(s.get("name"), str)
+            and isinstance(s.get("slots"), list) and all(whole(i) for i in s["slots"])
+            and isinstance(s.get("buttons"), dict) and all(whole(i) for i in s["buttons"].values())
+            and isinstance(s.get("slot_mm", []), list) and all(pair(p, number) for p in s.get("slot_mm", []))
+            for s in v),
+        "pins": lambda v: isinstance(v, dict) and all(
+            whole(p) or (isinstance(p, list) and all(whole(x) for x in p)) for p in v.values()),
+    }
+    if not isinstance(doc, dict):
+        raise LayoutError(f"{where}: a layout is a JSON object (hardware/layouts/*.json are examples)")
+    for key, check in checks.items():
+        if key in doc and not check(doc[key]):
+            raise LayoutError(f"{where}: {key} = {json.dumps(doc[key])[:60]} is not what a layout's "
+                              f"{key} holds (hardware/layouts/*.json are examples)")
+
+
 def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
+    _kinds(doc, where)
     if isinstance(doc, dict) and "power_ma" not in doc:
         raise LayoutError(f"{where}: no power_ma: give the LED current budget in mA that the supply "
                           "can feed (hardware/power.md), e.g. \"power_ma\": 5000")
@@ -193,9 +238,12 @@ def from_json(doc: dict[str, Any], where: str = "layout") -> Layout:
             game=str(doc.get("game", "")), pins=dict(doc.get("pins", {})),
             chain_ma=doc.get("chain_ma", 4000),
         )
-    except (KeyError, TypeError, ValueError) as err:
-        raise LayoutError(f"{where}: bad or missing field: {err}") from err
-    _validate(layout, where)
+        _validate(layout, where)
+    except LayoutError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as err:
+        # a field of the wrong kind (a list where a number goes, a number where a list does)
+        raise LayoutError(f"{where}: bad or missing field: {type(err).__name__}: {err}") from err
     return layout
 
 

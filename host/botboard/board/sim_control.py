@@ -88,5 +88,8 @@ class SimControl:
 
     def close(self) -> None:
         if self._writer is not None:
-            self._writer.close()
+            try:
+                self._writer.close()
+            except RuntimeError:  # its event loop is closed already: the socket goes with the process
+                pass
         self._reader = self._writer = None

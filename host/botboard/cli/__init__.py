@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
 from .. import __version__
+from .errors import OneLineFormatter, unexpected
 
 if TYPE_CHECKING:
     from ..session.journal import Journal
@@ -45,7 +46,7 @@ def opened_journal(data_dir: str | None) -> Iterator[Journal]:
         yield journal
     except JournalError as err:
         raise CliError(str(err)) from err
-    except sqlite3.DatabaseError as err:  # a damaged page found only when it is read
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # a damaged page found only when it is read
         raise CliError(f"{journal.path}: damaged ({err}); it is left untouched: start a new journal "
                        "beside it with `botboard run --new-journal`") from err
     finally:
@@ -82,16 +83,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    if args.verbose < 2:  # -vv: a developer's whole tracebacks on the terminal
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(OneLineFormatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
     try:
         return int(args.func(args) or 0)
     except CliError as err:
-        print(f"botboard {args.command}: {err}", file=sys.stderr)
+        # one line, whatever the words it quotes hold (SQLite's, a file's own text)
+        print(f"botboard {args.command}: " + " ".join(str(err).splitlines()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # piped into `head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0
+    except Exception as err:  # a bug: one line here, its traceback in the error log
+        if args.verbose >= 2:
+            raise
+        print(unexpected(args.command, err), file=sys.stderr)
+        return 1

@@ -8,7 +8,7 @@ import json
 import sys
 
 # kind -> module in botboard.bench with add_arguments(parser) and run(args) -> dict
-_KINDS: tuple[str, ...] = ("link", "damage", "engine", "firmware", "table", "ai", "remote")
+_KINDS: tuple[str, ...] = ("link", "damage", "engine", "firmware", "table", "ai", "remote", "fuzz")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,12 +22,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(module: object, args: argparse.Namespace) -> int:
+    from ..games import GameError
     from ..patience import SlowChild
+    from . import CliError
 
     try:
         figures = module.run(args)  # type: ignore[attr-defined]
     except SlowChild as err:  # a machine too busy for the bench: a sentence, not a traceback
         print(f"botboard bench {args.kind}: {err}", file=sys.stderr)
         return 1
+    except (GameError, ValueError) as err:  # a game or options it cannot take (--options not JSON...)
+        raise CliError(f"{args.kind}: {err}") from err
     print(json.dumps(figures, indent=2))
     return 0

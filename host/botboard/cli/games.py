@@ -84,11 +84,22 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         print(f"{'id':>4}  {'game':<14} {'pl':>2} {'seed':>6} {'actions':>7}  {'started':<24} outcome")
         for r in rows:
-            outcome = r["outcome"]
-            words = outcome_words(outcome, *_table_words(journal.game(r["id"]))) if outcome else "unfinished"
-            print(f"{r['id']:>4}  {r['game']:<14} {r['players']:>2} {r['seed']:>6} "
-                  f"{r['actions']:>7}  {r['started']:<24} {words}")
+            words = _row_words(journal, r)
+            game, players, seed, started = (str(r[k]) for k in ("game", "players", "seed", "started"))
+            print(f"{r['id']:>4}  {game:<14} {players:>2} {seed:>6} {r['actions']:>7}  {started:<24} {words}")
     return 0
+
+
+def _row_words(journal: Any, row: dict[str, Any]) -> str:
+    """A listed game's outcome in words; an edited or damaged row says so and lists on."""
+    from ..session.journal import JournalError
+
+    if not row["outcome"]:
+        return "unfinished"
+    try:
+        return outcome_words(row["outcome"], *_table_words(journal.game(row["id"])))
+    except (JournalError, TypeError, ValueError, AttributeError, IndexError):
+        return f"cannot be read (`botboard replay {row['id']}` says why)"
 
 
 def _table_words(record: Any) -> tuple[list[str] | None, Any]:

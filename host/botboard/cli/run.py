@@ -56,8 +56,8 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     flag("--remote", "play in a room with other tables through an MQTT broker: "
          "mqtt://[user:password@]HOST[:PORT]/ROOM#KEY.HOST (mqtts:// for TLS). KEY encrypts and signs "
          "everything the tables send, so any broker will do; HOST names the host table's keys; the "
-         "host makes a KEY when its link has none and prints the link to share (docs/remote-play.md)",
-         metavar="URL")
+         "host makes a KEY when its link has none and shows the link to share at a terminal and on "
+         "the console's Room panel, never in a log (docs/remote-play.md)", metavar="URL")
     flag("--room-key", "with --remote: the room's key as a passphrase the tables agreed on, "
          "instead of #KEY in the link", metavar="PASSPHRASE")
     flag("--seat", "with --remote: a seat this table plays, from 1 (once per seat); the table that also "
@@ -156,11 +156,43 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..console.app import create_app
+def _show_room_link(url: Any, terminal: bool) -> None:
+    """The room's link and its QR code at a terminal; where the output may be a log (a service,
+    a pipe) only where to find it: the link holds the room's key."""
     import segno
 
-    from ..daemon import ConfigError, Daemon, DaemonConfig, is_loopback
+    if terminal:
+        print(f"room: the tables that join give --remote '{url.link()}'", flush=True)
+        segno.make(url.link(), error="m").terminal(compact=True)
+        return
+    print(f"room: hosting {url}; the link to join it holds the room's key, so it is not printed "
+          "here: open the console's Room panel", flush=True)
+
+
+async def _first(task: asyncio.Task[None], *events: asyncio.Event) -> None:
+    """Until the task ends or one of the events is set."""
+    waiters = [asyncio.create_task(e.wait()) for e in events]
+    await asyncio.wait({task, *waiters}, return_when=asyncio.FIRST_COMPLETED)
+    for waiter in waiters:
+        waiter.cancel()
+
+
+async def _ended(task: asyncio.Task[None], grace_s: float = 3.0) -> None:
+    """The daemon's run, ended: on its own (the console's server also stops on SIGTERM), else
+    cancelled after a grace; its error, if any, raised."""
+    done, _ = await asyncio.wait({task}, timeout=grace_s)
+    if not done:
+        task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+
+
+def prepared(args: argparse.Namespace) -> Any:
+    """The daemon ``run`` starts, every flag and setting checked (CliError names the bad one);
+    nothing runs yet."""
+    from ..daemon import ConfigError, Daemon, DaemonConfig
     from ..board.layouts import LayoutError
     from . import CliError
 
@@ -181,28 +213,43 @@ def run(args: argparse.Namespace) -> int:
                           hints=v["hints"], hint_s=v["hint_think"], explain=v["explain"],
                           faults=tuple(getattr(args, "fault", ())))
     try:
-        daemon = Daemon(config)
+        return Daemon(config)
     except (ConfigError, LayoutError) as err:
         raise CliError(str(err)) from err
 
+
+def run(args: argparse.Namespace) -> int:
+    from ..console.app import create_app
+    import segno
+
+    from ..daemon import ConfigError, is_loopback
+    from . import CliError
+
+    daemon = prepared(args)
+
     async def main() -> None:
-        ready = asyncio.Event()
+        ready, stopping = asyncio.Event(), asyncio.Event()
+        # SIGTERM and SIGINT (systemd's stop, Ctrl-C) inside the loop only ask the daemon to
+        # stop: raised as an exception, or a cancel, they land in whichever task runs (uvicorn's
+        # re-raises them), a traceback at every stop, or a stop cut short
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(sig, stopping.set)
         task = asyncio.create_task(daemon.run(create_app, ready))
-        done, _ = await asyncio.wait({task, asyncio.create_task(ready.wait())},
-                                     return_when=asyncio.FIRST_COMPLETED)
-        if task in done:
-            task.result()
+        await _first(task, ready, stopping)
+        if task.done() or stopping.is_set():
+            await _ended(task)
             return
         where = f"simulated board on {daemon.sim.port}" if daemon.sim else \
             f"board on {daemon.conn.port_name if daemon.conn else '?'}"
         print(f"botboard: {where}, game {daemon.game_name}", flush=True)
         print(f"console: {daemon.console_url}", flush=True)
         if daemon.remote_role == "host":  # what the other tables need to join
-            print(f"room: the tables that join give --remote '{daemon.remote_url.link()}'", flush=True)
+            _show_room_link(daemon.remote_url, sys.stdout.isatty())
         if not is_loopback(daemon.config.listen):  # a tablet at the table scans it
             segno.make(daemon.console_url, error="m").terminal(compact=True)
             print("(the console's Seats panel has each player's own link and code)", flush=True)
-        await task
+        await _first(task, stopping)
+        await _ended(task)
 
     signal.signal(signal.SIGTERM, _interrupt)  # stopped as by Ctrl-C: the board and console go with it
     try:

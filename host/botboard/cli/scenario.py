@@ -99,7 +99,7 @@ def _check(args: argparse.Namespace) -> int:
             problems = [str(err)]
         if problems:
             failed += 1
-            print(f"FAIL {path}", file=sys.stderr)
+            print(f"FAIL {path if path.isprintable() else repr(path)}", file=sys.stderr)
             for problem in problems:
                 print(f"  {problem}", file=sys.stderr)
         else:
@@ -110,5 +110,5 @@ def _check(args: argparse.Namespace) -> int:
 
 def _in_file(path: str, err: Exception) -> str:
     """The error's one line, naming the file (load's messages already do)."""
-    text = str(err)
-    return text if text.startswith(str(path)) else f"{path}: {text}"
+    text = " ".join(str(err).split("\n"))
+    return text if text.startswith(str(path)) else f"{path if path.isprintable() else repr(path)}: {text}"

@@ -39,9 +39,9 @@ def _run(args: argparse.Namespace) -> int:
     from . import CliError
 
     root = Path(args.root)
-    where = service.places(args.scope, root, args.run_as, args.config)
     activate = not args.no_activate and root == Path("/")
     try:
+        where = service.places(args.scope, root, args.run_as, args.config)
         if args.action == "install":
             given = {s.key: getattr(args, s.key) for s in SETTINGS if s.key in vars(args)}
             service.install(where, given, args.serial, activate, print)
@@ -53,4 +53,6 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"{what:<16} {state}")
     except service.ServiceError as err:
         raise CliError(str(err)) from err
+    except LookupError as err:  # --run-as a user this computer does not have
+        raise CliError(f"--run-as {args.run_as}: {err}; give a user of this computer") from err
     return 0

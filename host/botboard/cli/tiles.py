@@ -128,9 +128,9 @@ def _registry(args: argparse.Namespace) -> Any:
     from ..session.host import data_dir
     from . import CliError
 
-    name = games.canonical(args.game or games.default_name())
+    catalogue = _catalogue(args.game)  # an unknown game: CliError with the known ones
     try:
-        return Enrolled(data_dir(args.data_dir), name, games.catalogue(name))
+        return Enrolled(data_dir(args.data_dir), games.canonical(args.game or games.default_name()), catalogue)
     except EnrolledError as err:
         raise CliError(str(err)) from err
 

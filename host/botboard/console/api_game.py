@@ -188,7 +188,7 @@ def _computer_seats(value: Any, players: int) -> dict[int, str]:
     for seat, level in value.items():
         if not str(seat).isdigit() or not 1 <= int(seat) <= players:
             raise ApiError(f"computer seat {seat!r}: seats are 1 to {players}")
-        if level not in LEVELS:
+        if not isinstance(level, str) or level not in LEVELS:
             raise ApiError(f"computer level {level!r}: levels are {', '.join(LEVELS)}")
         seats[int(seat) - 1] = level
     return seats

@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-from . import api_board, api_bringup, api_game, api_replay, api_seat, api_tiles, api_tools, live
+from . import api_board, api_bringup, api_game, api_replay, api_room, api_seat, api_tiles, api_tools, live
 from .seats import SeatKeys, plays_here
 from .security import TokenGate
 
@@ -33,7 +33,7 @@ def create_app(daemon: "Daemon") -> ASGIApp:
 
     routes: list[BaseRoute] = [Route("/", index)]
     routes += api_board.routes(daemon) + api_game.routes(daemon) + api_tools.routes(daemon)
-    routes += api_tiles.routes(daemon) + api_bringup.routes(daemon, STATIC)
+    routes += api_tiles.routes(daemon) + api_bringup.routes(daemon, STATIC) + api_room.routes(daemon)
     routes += api_replay.routes(lambda: getattr(daemon.session, "journal", None), STATIC)
     seat_keys = SeatKeys(daemon.token)  # one per seat, for the players' phones
     routes += live.routes(daemon) + api_seat.routes(daemon, STATIC, seat_keys)

@@ -47,6 +47,7 @@ OnConnect = Callable[[], Awaitable[None]]
 OnState = Callable[[bool, str | None], None]
 # the largest MQTT packet either way: a sealed message of MAX_MESSAGE bytes, its topic and headers
 MAX_PACKET = MAX_MESSAGE + OVERHEAD + 512
+SILENT_S = 4.0  # a broker that has not answered by then is said to the terminal (a black hole takes 10 s)
 
 
 class Link:
@@ -80,6 +81,19 @@ class Link:
         """Connects, and reconnects after every failure, until cancelled."""
         _quiet_closed_sockets(asyncio.get_running_loop())
         delay = self._backoff[0]
+        silent = asyncio.get_running_loop().call_later(SILENT_S, self._still_silent)
+        try:
+            await self._connect_forever(delay)
+        finally:
+            silent.cancel()
+
+    def _still_silent(self) -> None:
+        if self._reported is None:  # neither up nor refused yet
+            log.warning("%s: the broker %s:%s has not answered in %g s; still trying (is the "
+                        "address right? botboard doctor checks it)", self.name, self.url.host,
+                        self.url.port, SILENT_S)
+
+    async def _connect_forever(self, delay: float) -> None:
         while True:
             client = self._new_client()
             try:
@@ -94,8 +108,10 @@ class Link:
             finally:
                 self._client = None
                 _settle(client)
+            # the first failure, and each loss, on the terminal; the retries after it only in -v
+            level = logging.WARNING if self._reported is not False else logging.INFO
             self._state(False, error)
-            log.info("%s: link to %s down (%s); again in %.2f s", self.name, self.url, error, delay)
+            log.log(level, "%s: link to %s down (%s); again in %.2f s", self.name, self.url, error, delay)
             # a little jitter keeps the tables of a room from all coming back at the same instant
             await asyncio.sleep(delay * random.uniform(1.0, 1.25))
             delay = min(delay * 2, self._backoff[1])

@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..private import private_file
 from .protocol import Entry
 from .sequencer import HostEntry
 
@@ -26,17 +27,46 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+class RoomRecordError(ValueError):
+    """The room's record cannot be read: says which file and what to do."""
+
+
 class EntryStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL: an entry survives the daemon's crash, and a sync per entry (7 ms under load)
-        # would hold every LED change back; the game's record that must survive power loss
-        # is the journal (synchronous=FULL)
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA)
+        if self.path.exists() and self.path.stat().st_size:
+            self._check()
+        self.db = sqlite3.connect(private_file(self.path), isolation_level=None)  # it holds seats' hands
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL: an entry survives the daemon's crash, and a sync per entry (7 ms under load)
+            # would hold every LED change back; the game's record that must survive power loss
+            # is the journal (synchronous=FULL)
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as err:  # a header the read-only look let pass
+            self.db.close()
+            raise RoomRecordError(f"{self.path}: not a room's record, or damaged ({err}); move it "
+                                  "away (the room's game then starts again at this table)") from err
+
+    def _check(self) -> None:
+        """RoomRecordError unless the file is a room's record whose every JSON value reads,
+        looked at read-only: a damaged one is said at the start, and left as it is."""
+        try:
+            probe = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                if tables and not {"meta", "entries"} <= tables:
+                    raise ValueError(f"another program's database, its tables: {', '.join(sorted(tables))}")
+                for row in probe.execute("SELECT value FROM meta UNION ALL SELECT public FROM entries "
+                                         "UNION ALL SELECT private FROM entries") if tables else ():
+                    json.loads(row[0])
+            finally:
+                probe.close()
+        except (sqlite3.DatabaseError, ValueError, TypeError) as err:
+            why = "a number too long to read" if "int_max_str_digits" in str(err) else str(err)
+            raise RoomRecordError(f"{self.path}: not a room's record, or damaged ({why}); move it "
+                                  "away (the room's game then starts again at this table)") from err
 
     def close(self) -> None:
         self.db.close()

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..private import private_dir
 from .seal import Identity, fingerprint
 from .url import RemoteUrl
 
@@ -43,7 +44,16 @@ def with_room_key(url: RemoteUrl, passphrase: str | None, hosting: bool, folder:
     path = folder / f"room-{url.room}.key"
     if not path.exists():
         _write_private(path, secrets.token_urlsafe(KEY_BYTES))
-    return dataclasses.replace(url, key=path.read_text().strip())
+    try:
+        kept = path.read_text().strip()
+    except (OSError, UnicodeDecodeError) as err:
+        kept, why = "", f"cannot be read ({err})"
+    else:
+        why = "is empty"
+    if not kept:
+        raise RoomKeyError(f"{path}: the room key this host keeps {why}: move it away to make a new "
+                           "one (the tables then need the new link), or give the link's key with #KEY")
+    return dataclasses.replace(url, key=kept)
 
 
 class TableKeys:
@@ -72,8 +82,8 @@ class TableKeys:
             keys = cls(Identity.fresh(), path)
             _write_private(path, keys.text())
             return keys
-        text = path.read_text()
         try:
+            text = path.read_text()  # not UTF-8 or not a file: said like any other damage
             data: dict[str, Any] = json.loads(text) if text.lstrip().startswith("{") else {"keys": text}
             keys = cls(Identity.from_text(str(data["keys"])), path)
             keys.pins = {str(t): str(k) for t, k in dict(data.get("pins", {})).items()}
@@ -81,7 +91,7 @@ class TableKeys:
             keys.marks = {str(s): int(n) for s, n in dict(data.get("marks", {})).items()}
             keys.left = [str(e) for e in data.get("left", [])]
             keys.signed, keys.opened = int(data.get("signed", 0)), [str(t) for t in data.get("opened", [])]
-        except (ValueError, KeyError, TypeError) as err:
+        except (ValueError, KeyError, TypeError, OSError, RecursionError) as err:
             raise RoomKeyError(f"{path}: not a table's keys file ({err}); move it away and start again "
                                "(the host then knows this table only under another name)") from None
         return keys
@@ -148,7 +158,7 @@ def identity(path: Path) -> Identity:
 
 
 def _write_private(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as out:
         out.write(text + "\n")

@@ -50,8 +50,31 @@ class RemoteUrl:
         return f"{'mqtts' if self.tls else 'mqtt'}://{user}{host}:{self.port}/{self.room}"
 
 
-def parse_remote_url(text: str) -> RemoteUrl:
+def hidden(secret: str) -> str:
+    """A secret as it may be shown: a long random one by its start (known again by it), a
+    short one, a password, not at all."""
+    return secret[:4] + "..." if len(secret) >= 16 else "..."
+
+
+def masked_link(text: str) -> str:
+    """``text`` with its password hidden whole and its key by its start, taken apart as
+    ``parse_remote_url`` takes it (never by searching for the secret's text: a password may be
+    %-encoded, and its text may be part of the host or the room), so that even a link it
+    refuses can be shown in an error."""
     scheme, sep, rest = text.partition("://")
+    rest, hashmark, key = rest.partition("#")
+    netloc, slash, room = rest.partition("/")
+    userinfo, at, hostport = netloc.rpartition("@")
+    if at:
+        user, colon, _ = userinfo.partition(":")
+        userinfo = user + (":..." if colon else "")
+    shown_key = "#" + hidden(unquote(key)) if hashmark else ""
+    return f"{scheme}{sep}{userinfo}{at}{hostport}{slash}{room}{shown_key}"
+
+
+def parse_remote_url(link: str) -> RemoteUrl:
+    text = masked_link(link)  # what the errors show
+    scheme, sep, rest = link.partition("://")
     if not sep:
         raise RemoteUrlError(f"{text!r}: expected mqtt://HOST[:PORT]/ROOM or mqtts://...")
     if scheme.lower() not in DEFAULT_PORTS:
@@ -100,6 +123,8 @@ def _split_hostport(text: str, hostport: str, default_port: int) -> tuple[str, i
         port_text = port_text_or_empty if colon else None
     if not host:
         raise RemoteUrlError(f"{text!r}: no broker host")
+    if any(ord(c) < 33 or ord(c) == 127 for c in host):
+        raise RemoteUrlError(f"{text!r}: the broker host {host!r} holds a space or control character")
     if port_text is None:
         return host, default_port
     if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:

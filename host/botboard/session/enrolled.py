@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import games
 from ..games.catalogue import TileCatalogue, TileError
+from ..private import private_dir
 
 FILE = "tiles.json"
 
@@ -35,8 +36,10 @@ class Enrolled:
         self.tags: dict[str, Any] = {}
         for uid, spec in self._doc.get(game, {}).items():
             try:
+                if not isinstance(spec, dict):
+                    raise TileError(f"{json.dumps(spec)[:40]} is not a tile's fields")
                 self.tags[uid] = catalogue.make(spec)
-            except TileError as err:
+            except (TileError, TypeError, ValueError, AttributeError) as err:  # an edited file's any value
                 raise EnrolledError(f"{self.path}: tag {uid}: {err}: enroll it again") from err
 
     def lookup(self, uid: bytes) -> Any | None:
@@ -52,8 +55,10 @@ class Enrolled:
             return {}
         try:
             doc = json.loads(self.path.read_text())
-        except (OSError, ValueError) as err:
-            raise EnrolledError(f"{self.path}: cannot be read ({err}): fix it or move it away, "
+        except (OSError, ValueError, RecursionError) as err:
+            if "int_max_str_digits" in str(err):
+                err = ValueError("a number too long")
+            raise EnrolledError(f"{self.path}: cannot be read ({err or 'nested too deep'}): fix it or move it away, "
                                 "then enroll the tags again") from err
         if isinstance(doc, dict) and isinstance(doc.get("games"), dict):
             return {str(g): dict(tags) for g, tags in doc["games"].items() if isinstance(tags, dict)}
@@ -65,7 +70,7 @@ class Enrolled:
     def _save(self) -> None:
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)  # the data directory, beside the journal's hands
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps({"games": self._doc}, indent=1, sort_keys=True) + "\n")
         os.replace(tmp, self.path)

@@ -57,11 +57,12 @@ def data_dir(path: str | Path | None) -> Path:
 
 
 def open_journal(path: str | Path | None) -> Journal:
-    """The journal already in the data directory; JournalError if there is none."""
+    """The journal already in the data directory, to look back at: read-only, so a journal of
+    another version or a damaged one is never changed by reading it; JournalError if there is none."""
     folder = data_dir(path)
     if not journal_path(folder).exists():
         raise JournalError(f"no journal in {folder} (give --data-dir)")
-    return Journal.in_dir(folder)
+    return Journal(journal_path(folder), read_only=True)
 
 
 def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None,

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .. import games as game_registry
+from ..private import private_file
 
 JOURNAL_FILE = "botboard.sqlite"
 
@@ -87,6 +88,13 @@ class GameRecord:
 
 
 _TABLES = {"games", "actions"}
+_KIND_WORDS = {str: "text", int: "a whole number"}
+
+
+def _short(value: Any) -> str:
+    """A value read from a file, cut to fit a line."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def journal_path(folder: Path | str) -> Path:
@@ -108,6 +116,14 @@ def _numbered(folder: Path) -> list[tuple[int, Path]]:
             if p.stem[len(stem) + 1:].isdigit()]
 
 
+def _connect(*args: Any, **kw: Any) -> sqlite3.Connection:
+    """A connection whose text never fails to decode: a damaged byte becomes U+FFFD, and the
+    value it spoils is then refused as that value (an action, JSON) with the journal named."""
+    db = sqlite3.connect(*args, **kw)
+    db.text_factory = lambda data: data.decode("utf-8", "replace")
+    return db
+
+
 def _check_existing(path: Path) -> None:
     """JournalError if the file is not a botboard journal; looked at read-only."""
     if not path.exists() or path.stat().st_size == 0:
@@ -115,13 +131,13 @@ def _check_existing(path: Path) -> None:
     what_to_do = ("it is left untouched: move it away, give another --data-dir, or start a new "
                   "journal beside it with `botboard run --new-journal`")
     try:
-        probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        probe = _connect(f"file:{path}?mode=ro", uri=True)
         try:
             tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             verdict = probe.execute("PRAGMA quick_check").fetchone()[0]
         finally:
             probe.close()
-    except sqlite3.DatabaseError as err:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # SQLite's words may quote damaged bytes
         raise JournalError(f"{path}: not a botboard journal, or damaged ({err}); {what_to_do}") from err
     if verdict != "ok":
         # SQLite lists every bad cell, a line each: the first says enough, on one line
@@ -132,7 +148,10 @@ def _check_existing(path: Path) -> None:
         raise JournalError(f"{path}: another program's database (its tables: "
                            f"{', '.join(sorted(tables))}), not a botboard journal; {what_to_do}")
     if tables:
-        _check_columns(path, what_to_do)
+        try:
+            _check_columns(path, what_to_do)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # a schema whose text itself is damaged
+            raise JournalError(f"{path}: not a botboard journal, or damaged ({err}); {what_to_do}") from err
 
 
 def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
@@ -143,7 +162,7 @@ def _check_columns(path: Path, what_to_do: str) -> None:
     """Every column this version reads is there (a journal of another version, or an edited one)."""
     expected = sqlite3.connect(":memory:")
     expected.executescript(_SCHEMA)
-    probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    probe = _connect(f"file:{path}?mode=ro", uri=True)
     try:
         missing = [f"{table}.{column}" for table, columns in _columns(expected).items()
                    for column in sorted(columns - _columns(probe)[table])]
@@ -162,12 +181,12 @@ class Journal:
         self.path = Path(path)
         if read_only:
             _check_existing(self.path)
-            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
-                                      check_same_thread=False)
+            self.db = _connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                check_same_thread=False)
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         _check_existing(self.path)
-        self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        private_file(self.path)  # every seat's hand and the seeds that deal them
+        self.db = _connect(str(self.path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(_SCHEMA)
@@ -226,28 +245,44 @@ class Journal:
 
     # -- reading --------------------------------------------------------------
     def game(self, game_id: int) -> GameRecord:
+        if not -2**63 <= game_id < 2**63:  # beyond SQLite's integers: no such game
+            raise JournalError(f"no game {str(game_id)[:20]} in {self.path} (`botboard games` lists them)")
         row = self.db.execute("SELECT id, game, players, options, seed, layout, started, finished, "
                               "outcome, final_hash FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"no game {game_id} in {self.path} (`botboard games` lists them)")
-        return GameRecord(row[0], row[1], row[2], self._json(game_id, "options", row[3]), row[4], row[5],
-                          row[6], row[7], self._json(game_id, "outcome", row[8]) if row[8] else None, row[9])
+        for field, value, kind in (("game", row[1], str), ("players", row[2], int), ("seed", row[4], int)):
+            if not isinstance(value, kind):
+                self._edited(game_id, f"{field} is {value!r}, not {_KIND_WORDS[kind]}")
+        options = self._json(game_id, "options", row[3])
+        outcome = self._json(game_id, "outcome", row[8]) if row[8] else None
+        for field, value in (("options", options), ("outcome", outcome)):
+            if value is not None and not isinstance(value, dict):
+                self._edited(game_id, f"{field} are {_short(value)}, not a JSON object")
+        return GameRecord(row[0], row[1], row[2], options, row[4], _cell(row[5]), _cell(row[6]), _cell(row[7]),
+                          outcome, _cell(row[9]))
 
     def _json(self, game_id: int, field: str, text: Any) -> Any:
         try:
             return json.loads(text)
-        except (TypeError, ValueError) as err:
-            raise JournalError(f"{self.path}: game {game_id}'s {field} are not JSON ({err}): the journal "
-                               "was edited or damaged; replay another game, or start a new journal "
-                               "beside it with `botboard run --new-journal`") from err
+        except (TypeError, ValueError, RecursionError) as err:
+            # Python's own words for a 5,000-digit number name a function, not the problem
+            why = "a number too long to read" if "int_max_str_digits" in str(err) else \
+                "nested too deep" if isinstance(err, RecursionError) else str(err)
+            self._edited(game_id, f"{field} are not JSON ({why})", err)
+
+    def _edited(self, game_id: int, what: str, cause: Exception | None = None) -> Any:
+        raise JournalError(f"{self.path}: game {game_id}'s {what}: the journal was edited or damaged; "
+                           "replay another game, or start a new journal beside it with "
+                           "`botboard run --new-journal`") from cause
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT g.id, g.game, g.players, g.seed, g.started, g.finished, g.outcome, "
             "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id AND a.undone=0) "
             "FROM games g ORDER BY g.id").fetchall()
-        return [{"id": r[0], "game": r[1], "players": r[2], "seed": r[3], "started": r[4],
-                 "finished": r[5], "outcome": json.loads(r[6]) if r[6] else None, "actions": r[7]}
+        return [{"id": r[0], "game": _cell(r[1]), "players": _cell(r[2]), "seed": _cell(r[3]),
+                 "started": _cell(r[4]), "finished": _cell(r[5]), "outcome": _outcome(r[6]), "actions": r[7]}
                 for r in rows]
 
     def actions(self, game_id: int, include_undone: bool = False) -> list[dict[str, Any]]:
@@ -255,13 +290,14 @@ class Journal:
         if not include_undone:
             sql += " AND undone=0"
         rows = self.db.execute(sql + " ORDER BY n", (game_id,)).fetchall()
-        return [{"n": r[0], "action": r[1], "state_hash": r[2], "at": r[3], "undone": bool(r[4])}
-                for r in rows]
+        return [{"n": _cell(r[0]), "action": _cell(r[1]), "state_hash": _cell(r[2]), "at": _cell(r[3]),
+                 "undone": bool(r[4])} for r in rows]
 
     def hints(self, game_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT seat, action, state_hash, at FROM hints WHERE game_id=? "
                                "ORDER BY rowid", (game_id,)).fetchall()
-        return [{"seat": r[0], "action": r[1], "state_hash": r[2], "at": r[3]} for r in rows]
+        return [{"seat": _cell(r[0]), "action": _cell(r[1]), "state_hash": _cell(r[2]), "at": _cell(r[3])}
+                for r in rows]
 
     def latest_unfinished(self, game: str) -> int | None:
         """The newest unfinished game of one engine (a journal may hold several engines' games)."""
@@ -274,6 +310,23 @@ class Journal:
         record = self.game(game_id).to_json()
         record["actions"] = self.actions(game_id, include_undone=True)
         return record
+
+
+def _cell(value: Any) -> Any:
+    """A value read back to be shown: SQLite lets an edited row hold bytes anywhere."""
+    return f"(damaged: {len(value)} bytes)" if isinstance(value, bytes) else value
+
+
+def _outcome(text: Any) -> Any:
+    """A game's outcome for the list of games: a damaged one as its text (``game()`` says what
+    is wrong with it when the game is looked at)."""
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return {"unreadable": str(text)[:40]}
+    return value if isinstance(value, dict) else {"unreadable": _short(value)}
 
 
 def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
@@ -305,8 +358,12 @@ def replay_steps(journal: Journal, game_id: int) -> Iterator[tuple[Any, Step]]:
     """(engine, step) for the start and then each live action of a journaled game, re-run from
     its seed and checked against every recorded state hash (JournalError says where it differs)."""
     record = journal.game(game_id)
-    engine = game_registry.get(record.game)
-    state = engine.new_game(record.players, record.options, record.seed)
+    try:
+        engine = game_registry.get(record.game)
+        state = engine.new_game(record.players, record.options, record.seed)
+    except game_registry.GameError as err:  # a game not installed here, or players it cannot seat
+        raise JournalError(f"{journal.path}: game {game_id} cannot be set up again ({err}); replay "
+                           "another game, or install the game it names") from err
     yield engine, Step(None, None, [], None, state)
     rows = journal.actions(game_id, include_undone=True)
     gaps = sorted(set(range(len(rows))) - {row["n"] for row in rows})

@@ -30,13 +30,34 @@ def load_palette(path: Path, meanings: dict[str, str] | None = None,
                  ) -> tuple[tuple[RGB, ...], dict[str, int], dict[str, Any]]:
     """``meanings``: entry name -> its meaning made from the game's own data (a crystal's
     points), so the legend cannot drift from the rules; the file leaves those out."""
-    doc = json.loads(path.read_text())
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError, RecursionError) as err:  # not UTF-8, not JSON, too long a number, too deep
+        raise PaletteError(f"{path}: cannot be read as JSON ({err or 'nested too deep'})") from err
+    _check(path, doc)
     index = {e["name"]: i for i, e in enumerate(doc["palette"])}
     for name, meaning in (meanings or {}).items():
         if name not in index:
-            raise ValueError(f"{path}: no palette entry {name!r} to give a meaning to")
+            raise PaletteError(f"{path}: no palette entry {name!r} to give a meaning to")
         doc["palette"][index[name]]["meaning"] = meaning
     return colours(doc), index, doc
+
+
+def _check(path: Path, doc: Any) -> None:
+    """PaletteError unless ``doc`` is a palette: entries with a name and colours of 3 bytes."""
+    def colour(c: Any) -> bool:
+        return isinstance(c, list) and len(c) == 3 and all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in c)
+
+    entries = doc.get("palette") if isinstance(doc, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise PaletteError(f"{path}: no \"palette\" list of entries")
+    for i, e in enumerate(entries):
+        if not (isinstance(e, dict) and isinstance(e.get("name"), str) and colour(e.get("rgb"))
+                and all(colour(e[v]) for v in VARIANTS if v in e)
+                and all(isinstance(e.get(k, ""), str) for k in ("role", "meaning", "of"))):
+            raise PaletteError(f"{path}: entry {i} is not {{\"name\": TEXT, \"rgb\": [R, G, B] (0-255)"
+                               ", ...}}: " + json.dumps(e)[:60])
 
 
 def check_variant(variant: str) -> str:

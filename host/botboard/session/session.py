@@ -446,8 +446,8 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
     # -- speed --------------------------------------------------------------------------
     def set_speed(self, step_s: float) -> None:
         """Seconds per animation step (0: no animation)."""
-        if not 0 <= float(step_s) <= 5:
-            raise SessionError("speed is seconds per step, from 0 to 5")
+        if isinstance(step_s, bool) or not isinstance(step_s, (int, float)) or not 0 <= step_s <= 5:
+            raise SessionError("speed is seconds per step, a number from 0 to 5")
         self.animation.step_s = float(step_s)
 
     def _next_table_speed(self, seat: int) -> None:

@@ -30,12 +30,16 @@ def _report(args: argparse.Namespace) -> int:
     from . import report
     from ...session.journal import JournalError
 
-    if Path(args.source).is_file():
+    try:
+        is_file = Path(args.source).is_file()
+    except (OSError, ValueError):  # a name too long for a path, a NUL in it
+        is_file = False
+    if is_file:
         try:
             data = _scenario_report(args.source)
         except GameError as err:
             raise CliError(f"{args.source}: {err}") from err
-    elif args.source.isdigit():
+    elif args.source.isascii() and args.source.isdigit() and len(args.source) <= 18:
         try:
             data = _journal_report(int(args.source), args.data_dir)
         except (GameError, JournalError) as err:  # the journal's messages name the game and file

@@ -9,7 +9,7 @@ import { loadCatalogue } from "./catalogue.js";
 import { focusFirstSlot, setButton, setGameView, setSlot, setSlots, setupStations,
          setupTilePicker } from "./stations.js";
 import { setupTools, showLedTest, showReaders, showSettings, startLedTest } from "./tools.js";
-import { showSeats } from "./seats.js";
+import { showRoom, showSeats } from "./seats.js";
 import { setupLegend } from "./legend.js";
 import { listReviews } from "./review.js";
 
@@ -32,6 +32,7 @@ async function start() {
   showSettings(status.tools.settings);
   showGame(game);
   showSeats(game.view?.seats).catch(() => {});
+  showRoom().catch(() => {});
   setupLegend().catch(() => {});
   listReviews().catch(() => {});
   slots = status.tools.slots;

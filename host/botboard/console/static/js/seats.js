@@ -20,3 +20,13 @@ export async function showSeats(seats = []) {
         `${seat.name}'s view`))))
     : [el("p", { class: "muted" }, "no game yet: the seats appear when one starts")]));
 }
+
+// The room panel (remote play, at the host): the link the other tables join with, and its
+// QR code. The link holds the room's key, so it is shown here and never logged.
+export async function showRoom() {
+  const room = await getJSON("api/room");
+  if (!room.hosting) return;
+  document.getElementById("room-panel").hidden = false;
+  document.getElementById("room-qr").src = room.qr;
+  document.getElementById("room-link").textContent = room.link;
+}
