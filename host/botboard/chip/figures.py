@@ -206,7 +206,7 @@ async def _command_to_frame(conn: BoardConnection, ctl: Control, layout: layouts
     for k in range(SAMPLES):
         cell = (k * 11) % len(layout.cells)
         ctl("watch_led", led=cell * lpc)  # the cell's centre LED: cells lie in order on the chains
-        conn.set_cells({cell: CellState(2 + k % 6)})
+        conn.set_cells({cell: CellState(2 + k % 6, effect=m.SOLID)})
         deadline = time.monotonic() + patience_s
         while (seen := ctl("watched"))["shown_us"] is None:
             if time.monotonic() > deadline:
