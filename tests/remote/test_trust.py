@@ -213,12 +213,12 @@ def test_a_member_of_the_room_cannot_take_over_another_tables_seat(broker: Broke
 
 
 @pytest.mark.timeout(120)
-def test_a_joined_table_with_a_wrong_passphrase_says_so_to_its_players(broker: Broker, tmp_path: Path) -> None:
+def test_a_joined_table_with_a_wrong_key_in_its_link_says_so_to_its_players(broker: Broker, tmp_path: Path) -> None:
     from .two_tables import start, stop, table_daemon
 
     async def play() -> None:
         host = table_daemon(broker, tmp_path, "a", "botwars", (0,), 2, options={"max_turns": 1})
-        joined = table_daemon(broker, tmp_path, "b", "botwars", (1,), room_key="a wrong passphrase")
+        joined = table_daemon(broker, tmp_path, "b", "botwars", (1,), key="aWrongKeyOf22Characters")
         tasks = [await start(host), await start(joined)]
         try:
             await until(lambda: "cannot read the room club" in joined.session.view()["message"],

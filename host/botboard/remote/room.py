@@ -253,7 +253,7 @@ class Room:
     def _key_verdict(self) -> None:
         if self.topics.tag not in self.keys.opened and not self._closing:
             self._refuse("a room of this name is on the broker, but it cannot be read with this table's "
-                         "room key: the room link's key or passphrase is not the one the room's tables "
+                         "room key: the room link's key is not the one the room's tables "
                          "use (ask the host table for its link)", key=True)
 
     def _check_fresh(self, message: Message) -> None:

@@ -1,13 +1,13 @@
 """End-to-end protection of a room's messages, so that any broker will do, even a public one.
 
-    seal = Seal(room_key("club", "the link's key or a passphrase"), Identity.fresh(), "attic")
+    seal = Seal(room_key("club", "the link's key"), Identity.fresh(), "attic")
     data = seal.seal(topic, "propose", "kitchen", body)         # what goes to the broker
     signature, body = seal.open(topic, "to", "kitchen", data)   # SealError when it is not for us
 
 What players already share to join -- the key after ``#`` in the room's link
-(``mqtt://broker/club#KEY``, also in its QR code) or a passphrase read out at the table --
-becomes the *room key* through scrypt, salted with the room's name (memory-hard: each guess
-at a spoken passphrase costs an attacker 16 MB and some 50 ms). The room key does two jobs:
+(``mqtt://broker/club#KEY``, also in its QR code; 128 random bits, so there is nothing to guess:
+spoken passphrases are refused, table_keys.py) -- becomes the *room key* through scrypt, salted
+with the room's name. The room key does two jobs:
 it encrypts what every member of the room may read (the room record, presence records, the
 spectators' public entries), and, since only a member can write a presence record, it admits
 each table's own long-term keys (X25519 to encrypt, Ed25519 to sign) into the room.
@@ -19,7 +19,14 @@ On that:
   moved to another topic, is refused;
 - what only the host and one table may read (``to/T``, ``propose/T``, ``catchup/T``: hands,
   programs, agendas, the tiles in a table's slots) is encrypted with the key those two tables
-  share (X25519 between their keys, through HKDF salted with the room key);
+  share for the game: X25519 between their *game keys*, through HKDF salted with the room key.
+  A game key is made in memory, never written: each table's at the start of its run, the
+  host's at the start of its run and of every game. Each is announced in its table's signed
+  record (room or presence), so the long-term keys vouch for it. A keys file taken later holds
+  none of them, so it opens no recorded private message (forward secrecy per game); each side
+  keeps its key before last (``KEPT``) for messages still in flight, no older one;
+- every sealed body is padded to a size class (256, 512, ... bytes, ``pad``), so a message's
+  length says little of what it carries;
 - each table pins the keys another table announced first (the host pins every table's) and
   keeps the pins (table_keys.py); the host is the one whose keys match the fingerprint in the
   room's link (``fingerprint``): a member who knows the room key still cannot take over
@@ -29,8 +36,9 @@ On that:
 
 The primitives are PyCA cryptography's (ChaCha20-Poly1305, X25519, Ed25519, HKDF, HMAC,
 SHA-256, scrypt).
-Wire format: ``b"B2" | nonce (12) | ChaCha20-Poly1305(key, nonce, signature (64) | body,
-associated data = topic)``; OVERHEAD bytes more than the body.
+Wire format: ``b"B3" | key id (4) | nonce (12) | ChaCha20-Poly1305(key, nonce, length (4) |
+signature (64) | body | zeros, associated data = topic)``; the key id names the two game keys of
+a pairwise message (zeros for the room key); OVERHEAD bytes more than the body, before padding.
 """
 
 from __future__ import annotations
@@ -71,7 +79,7 @@ class SealError(ValueError):
 
 @functools.lru_cache(maxsize=16)
 def room_key(room: str, secret: str) -> bytes:
-    """The room key from what the players share (the link's key or a passphrase)."""
+    """The room key from what the players share (the link's key)."""
     if not secret:
         raise ValueError("a room key cannot be empty")
     kdf = Scrypt(salt=b"botboard/v1/" + room.encode(), length=32, n=_SCRYPT_N, r=_SCRYPT_R, p=_SCRYPT_P)
