@@ -50,7 +50,7 @@ class DaemonConfig:
     think_s: float = 2.0  # the computer's thinking time a move
     palette: str = "standard"  # the LED palette variant (session/palette.py VARIANTS)
     remote: str | None = None  # a room, mqtt://[user:password@]HOST[:PORT]/ROOM[#KEY.HOST] (remote play)
-    room_key: str | None = None  # the room's key when the link has none: a passphrase the tables share
+    room_key: str | None = None  # a passphrase: refused (remote/table_keys.py), give the room's link
     seats: tuple[int, ...] = ()  # the seats this table plays in the room (from 0)
     table: str | None = None  # this table's name in the room (default: the computer's name)
     spectate: bool = False  # watch the room's game: public information only

@@ -62,8 +62,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("speed", float, None, "animation seconds a step (default 0.35)", 0.35),
     Setting("remote", str, None, "play in a room with other tables: mqtt://[user:password@]HOST[:PORT]/ROOM#KEY.HOST",
             "mqtt://broker.local/club"),
-    Setting("room_key", str, None, "the room's key when the remote link has none after '#': a "
-            "passphrase every table of the room gives (keep this file readable by you only)",
+    Setting("room_key", str, None, "not taken any more: a passphrase could be guessed offline from one "
+            "recorded message; give the room's link as remote (refused with that reason)",
             "four words read out at the table"),
     Setting("seat", tuple, [], "the seats this table plays in the room, from 1, e.g. [1, 2]"),
     Setting("table", str, None, "this table's name in the room (default: the computer's name)", "kitchen"),

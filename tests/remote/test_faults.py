@@ -50,6 +50,7 @@ def test_early_entries_wait_for_the_missing_one_which_is_asked_for(broker: Broke
             seen = Seen()
             table = JoinedRoom(broker.url(), "a", seats=[2], on_event=seen, **FAST)
             host._seal.pin("a", table._seal.identity.public)
+            host._seal.learn("a", table._seal.ephemeral)
             async with table:
                 assert await next_catchup(fake_host, host) == ("a", "E1", 1)
                 for n in (3, 1, 4):

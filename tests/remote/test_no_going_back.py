@@ -167,7 +167,7 @@ def test_a_stranger_with_the_link_cannot_become_the_host_before_or_after_a_table
         rogue_keys = rogue.identity.public
 
         def forged_record(epoch: str, name: str) -> bytes:
-            record = RoomRecord(name, epoch, "adder", 2, {}, {name: (1, 2)}, None, rogue_keys, 2 ** 62)
+            record = RoomRecord(name, epoch, "adder", 2, {}, {name: (1, 2)}, None, rogue_keys, 2 ** 62, rogue.ephemeral)
             return rogue.seal(host.topics.room, "room", None, encode(record))
 
         async with Stranger(broker) as stranger:
@@ -192,6 +192,7 @@ def test_a_stranger_with_the_link_cannot_become_the_host_before_or_after_a_table
                 assert again.record is None and again.epoch == host.epoch
                 # what the stranger then says as the host is refused, never applied
                 rogue.pin("a", again.keys.identity.public)
+                rogue.learn("a", again._seal.ephemeral)  # in a's presence record
                 entry = encode(Entry(host.epoch, 2, "rogue", {"FORGED": True}))
                 await stranger.send(host.topics.to("a"), rogue.seal(host.topics.to("a"), "to", "a", entry))
                 restarted = host_room(broker.url(), keys=host.keys, epoch=host.epoch, last_n=1,

@@ -8,10 +8,11 @@ from botboard.remote.protocol import (CHANNEL_KINDS, KINDS, MAX_MESSAGE, Answer,
                                       RoomRecord, Topics, decode, encode)
 
 KEYS = "0f" * 64  # a table's public keys, as seal.Identity.public spells them
+EPH = "1e" * 32  # a game key (seal.Seal.ephemeral)
 
 SAMPLES = [
-    RoomRecord("host", "e1", "volt", 2, {"seed": 3}, {"host": (1,), "a": (2,)}, "pico-arena", KEYS, 17),
-    PresenceRecord("a", "here", "player", (2, 4), KEYS, 18, "r1", 16),
+    RoomRecord("host", "e1", "volt", 2, {"seed": 3}, {"host": (1,), "a": (2,)}, "pico-arena", KEYS, 17, EPH),
+    PresenceRecord("a", "here", "player", (2, 4), KEYS, 18, "r1", 16, EPH),
     Proposal("a", "r1", 7, "e1", 2, {"tile": "F1", "slots": [1, 2]}),
     CatchUp("a", "e1", 12, "r1", 3),
     Entry("e1", 3, "a", {"moved": True}, 2, {"hand": ["x"]}),

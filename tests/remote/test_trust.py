@@ -101,6 +101,7 @@ def test_a_forged_entry_and_a_spoofed_proposal_are_refused_logged_and_the_game_e
         # a member of the room: it knows the room key, and has keys of its own, not the host's
         member = Seal(room_key("club", broker.url().key), Identity.fresh(), "a")
         member.pin("b", tables.joined.remote.room._seal.identity.public)
+        member.learn("b", tables.joined.remote.room._seal.ephemeral)  # in b's presence record
         entry = encode(Entry(room.epoch, n, "a", {"events": [{"kind": "game", "text": "FORGED: blue forfeits"}]}))
         proposal = encode(Proposal("b", "spoof", 1, room.epoch, 1, {"press": "confirm"}))
         async with aiomqtt.Client("127.0.0.1", broker.port) as rogue:
@@ -196,6 +197,7 @@ def test_a_member_of_the_room_cannot_take_over_another_tables_seat(broker: Broke
             impostor = JoinedRoom(broker.url(), "a", seats=[2], identity=Identity.fresh(), **FAST)
             impostor.record = t.host.record  # as a member reads it
             impostor._seal.pin("host", t.host._seal.identity.public)
+            impostor._seal.learn("host", t.host._seal.ephemeral)  # in the room record
             hello = impostor.seal(TOPICS.presence("a"), encode(impostor._presence("here")))
             proposal = impostor.seal(TOPICS.propose("a"), encode(Proposal("a", "imp", 1, t.host.epoch, 2,
                                                                           {"add": 9})))
@@ -211,12 +213,12 @@ def test_a_member_of_the_room_cannot_take_over_another_tables_seat(broker: Broke
 
 
 @pytest.mark.timeout(120)
-def test_a_joined_table_with_a_wrong_passphrase_says_so_to_its_players(broker: Broker, tmp_path: Path) -> None:
+def test_a_joined_table_with_a_wrong_key_in_its_link_says_so_to_its_players(broker: Broker, tmp_path: Path) -> None:
     from .two_tables import start, stop, table_daemon
 
     async def play() -> None:
         host = table_daemon(broker, tmp_path, "a", "botwars", (0,), 2, options={"max_turns": 1})
-        joined = table_daemon(broker, tmp_path, "b", "botwars", (1,), room_key="a wrong passphrase")
+        joined = table_daemon(broker, tmp_path, "b", "botwars", (1,), key="aWrongKeyOf22Characters")
         tasks = [await start(host), await start(joined)]
         try:
             await until(lambda: "cannot read the room club" in joined.session.view()["message"],

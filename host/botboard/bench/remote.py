@@ -22,12 +22,15 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
+from urllib.parse import quote
 
 from .. import games
 from ..console.app import create_app
 from ..daemon import Daemon, DaemonConfig
 from ..patience import load_factor
 from ..remote.local_broker import MOSQUITTO, ROOM_KEY, Broker
+from ..remote.seal import fingerprint
+from ..remote.table_keys import TableKeys
 from ..session.selfplay import Hands, Place
 from .table import _lay, _pct, _taken_at_first_confirm, confirm_to_frame
 
@@ -57,11 +60,15 @@ class Tables:
 
 
 def table_daemon(broker: Broker, where: Path, name: str, game: str, seats: tuple[int, ...],
-                 players: int | None = None, room: str = "club", **extra: Any) -> Daemon:
-    """A daemon of a table in ``room`` (the one given ``players`` hosts), its data in where/name."""
+                 players: int | None = None, room: str = "club", key: str = ROOM_KEY, host: str = "a",
+                 **extra: Any) -> Daemon:
+    """A daemon of a table in ``room`` (the one given ``players`` hosts, its data in where/host),
+    its data in where/name; the others join with the link naming the host's keys."""
+    link = f"mqtt://127.0.0.1:{broker.port}/{room}#{quote(key)}"
+    if players is None:  # the host's keys file, made now if the host has not started yet
+        link += "." + fingerprint(TableKeys.load(where / host / f"room-{room}.keys").identity.public)
     return Daemon(DaemonConfig(game=game, players=players, console_port=0, data_dir=str(where / name),
-                               remote=f"mqtt://127.0.0.1:{broker.port}/{room}", seats=seats, table=name,
-                               **{"step_s": 0.0, "room_key": ROOM_KEY, **extra}))
+                               remote=link, seats=seats, table=name, **{"step_s": 0.0, **extra}))
 
 
 async def start(daemon: Daemon) -> asyncio.Task[None]:

@@ -58,8 +58,8 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
          "everything the tables send, so any broker will do; HOST names the host table's keys; the "
          "host makes a KEY when its link has none and shows the link to share at a terminal and on "
          "the console's Room panel, never in a log (docs/remote-play.md)", metavar="URL")
-    flag("--room-key", "with --remote: the room's key as a passphrase the tables agreed on, "
-         "instead of #KEY in the link", metavar="PASSPHRASE")
+    flag("--room-key", "not taken any more (a passphrase could be guessed offline): give the room's "
+         "link with --remote; kept only to say so", metavar="PASSPHRASE")
     flag("--seat", "with --remote: a seat this table plays, from 1 (once per seat); the table that also "
          "gives --players hosts the game", type=int, action="append", metavar="N")
     flag("--table", "with --remote: this table's name in the room (default: the computer's name)")

@@ -130,6 +130,12 @@ def _keys(name: str, value: Any) -> str:
     return value
 
 
+def _ephemeral(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
+        raise ProtocolError(f"{name} must be a table's key for this game: 64 hex digits")
+    return value
+
+
 def _bool(name: str, value: Any) -> bool:
     if type(value) is not bool:
         raise ProtocolError(f"{name} must be true or false, got {value!r}")
@@ -186,10 +192,11 @@ class RoomRecord(Message):
     layout: str | None = None
     keys: str = ""  # the host's public keys (seal.py): what signs every entry
     seq: int = 0  # grows with every record the host signs: an older one is a replay
+    ephemeral: str = ""  # the host's X25519 key for this game and run (seal.py: forward secrecy)
     KIND = "room"
     FIELDS = {"host": _ident, "epoch": _ident, "game": _text, "players": _int_from(1),
               "options": _object, "seats": _seat_map, "layout": _optional(_text), "keys": _keys,
-              "seq": _int_from(1)}
+              "seq": _int_from(1), "ephemeral": _ephemeral}
     OPTIONAL = frozenset({"layout"})
 
     def owner(self, seat: int) -> str | None:
@@ -207,9 +214,11 @@ class PresenceRecord(Message):
     seq: int = 0  # grows with every record the table signs: an older one is a replay
     run: str = "-"  # the table's run (Room.run): its catch-up requests name it
     will: int = 0  # the seq of this run's last will ("gone"), made before the run said "here"
+    ephemeral: str = ""  # the table's X25519 key for this run (seal.py: forward secrecy)
     KIND = "presence"
     FIELDS = {"table": _ident, "state": _one_of(STATES), "role": _one_of(ROLES), "seats": _seats,
-              "keys": _keys, "seq": _int_from(1), "run": _ident, "will": _int_from(0)}
+              "keys": _keys, "seq": _int_from(1), "run": _ident, "will": _int_from(0),
+              "ephemeral": _ephemeral}
     OPTIONAL = frozenset({"seats"})
 
 

@@ -221,6 +221,9 @@ class Room:
             kind = "stale" if isinstance(exc, Stale) else "forged" if isinstance(exc, SealError) else "malformed"
             self._drop(topic, f"{channel}: {kind}", exc)
             return
+        if isinstance(message, (RoomRecord, PresenceRecord)):  # signed and fresh: its game key
+            self._seal.learn(message.host if isinstance(message, RoomRecord) else message.table,
+                             message.ephemeral)
         if isinstance(message, PresenceRecord):
             await self._presence_record(message)
         else:
@@ -250,7 +253,7 @@ class Room:
     def _key_verdict(self) -> None:
         if self.topics.tag not in self.keys.opened and not self._closing:
             self._refuse("a room of this name is on the broker, but it cannot be read with this table's "
-                         "room key: the room link's key or passphrase is not the one the room's tables "
+                         "room key: the room link's key is not the one the room's tables "
                          "use (ask the host table for its link)", key=True)
 
     def _check_fresh(self, message: Message) -> None:
@@ -389,7 +392,7 @@ class Room:
         # "gone" before closing is the last will, made once per run: each "here" names its number
         seq = self._will_seq if state == "gone" and not self._closing else self.keys.next_seq()
         return PresenceRecord(self.table, state, self.role, self._claim, self._seal.identity.public,
-                              seq, self.run, self._will_seq)
+                              seq, self.run, self._will_seq, self._seal.ephemeral)
 
     # --- what each kind of room adds ----------------------------------------------------
 
@@ -480,6 +483,7 @@ class HostRoom(Room):
             self._game = (game, players, dict(options or {}), layout)
             self._seq = Sequencer(self.table, secrets.token_hex(8), seats, claimable)
             self._arrivals.clear()
+            self._seal.rotate()  # a game key of its own: the last game's messages stay closed
             # the tables already here claim their seats again
             claims = [self._claim_seats(record) for record in self.presence.values()]
             await self._publish_room(new_epoch=True)
@@ -517,7 +521,7 @@ class HostRoom(Room):
     def _room_record(self) -> RoomRecord:
         game, players, options, layout = self._game
         return RoomRecord(self.table, self.epoch, game, players, options, dict(self._seq.seats), layout,
-                          self._seal.identity.public, self.keys.next_seq())
+                          self._seal.identity.public, self.keys.next_seq(), self._seal.ephemeral)
 
     async def _publish_room(self, *, new_epoch: bool) -> None:
         before = self.record

@@ -19,6 +19,9 @@ from ..private import private_dir
 from .seal import Identity, fingerprint
 from .url import RemoteUrl
 
+PASSPHRASE_REFUSED = ("--room-key: passphrases are not taken any more (anyone who records one message "
+                      "of the room could test guesses at one offline): give the room's link with "
+                      "--remote, or scan its QR code at the host table")
 KEY_BYTES = 16  # 128 bits of room key in a link: no one guesses it, however fast the broker lets them try
 
 
@@ -27,20 +30,19 @@ class RoomKeyError(ValueError):
 
 
 def with_room_key(url: RemoteUrl, passphrase: str | None, hosting: bool, folder: Path) -> RemoteUrl:
-    """``url`` with the room's key: the link's own (after #), else the passphrase, else (a host
-    only) the one this host made for the room. A joining table without one is told what to do."""
-    if url.key and passphrase and url.key != passphrase:
-        raise RoomKeyError("--remote and --room-key give two different room keys: give it once")
+    """``url`` with the room's key: the link's own (after #), else (a host only) the one this
+    host made for the room. A joining table without one is told what to do. A spoken passphrase
+    is refused: one recorded message of the room would let anyone test guesses at it offline."""
+    if passphrase:
+        raise RoomKeyError(PASSPHRASE_REFUSED)
     if url.key and not url.host_key and not hosting:
         raise RoomKeyError(f"--remote {url}: this link is from an older botboard and does not name the "
                            "host table's keys: get a new link from the host table")
-    key = url.key or passphrase
-    if key:
-        return dataclasses.replace(url, key=key)
+    if url.key:
+        return url
     if not hosting:
         raise RoomKeyError(f"--remote {url}: the room's link has no key after '#': copy the whole link "
-                        "the host table shows (it ends in #KEY.HOST), or give the passphrase the tables "
-                        "agreed on with --room-key")
+                        "the host table shows (it ends in #KEY.HOST), or scan its QR code")
     path = folder / f"room-{url.room}.key"
     if not path.exists():
         _write_private(path, secrets.token_urlsafe(KEY_BYTES))
