@@ -40,7 +40,10 @@ HEAP_KB = 168
 # reader model ~170 B and the NTAG213 model on it ~300 B).
 SIM_MODULES_KB = 20
 SIM_SLOT_BYTES = 512
-SIM_COUPLING_KB = 8  # the coupling model (sim/coupling.py): its code and the lists it keeps
+# the coupling model (sim/coupling.py): its code, the lists it keeps, and the lists it
+# makes at every field change (8 KB ran short on the 50 slots of goblins: a MemoryError
+# in the model's own list, late in long games)
+SIM_COUPLING_KB = 16
 
 
 def heap_size(slots: int) -> str:
