@@ -11,8 +11,9 @@ never the host's: the figures do not move with the host's load.
   shows it latched in the LEDs (the board's share of confirm -> first frame)
 - ``led_frames_per_s``: frames the LED pins carried while every cell blinked or pulsed
 - ``watchdog_gap_max_ms``, ``matrix_scan_gap_max_ms``: the longest the firmware went without
-  feeding the watchdog, and without scanning the button matrix (``gaps_by_phase``: at boot,
-  while tiles and keys were measured, while every cell was animated); the feeder runs every
+  feeding the watchdog, and without scanning the button matrix (``gaps_by_phase``: from boot
+  to the end of the session's census, while tiles and keys were measured, while every cell was
+  animated); the feeder runs every
   500 ms, against the RP2040 watchdog's 8.3 s at most
 - ``calibration_loop_us``: the loop every priced figure is scaled by, on a blank Pico's REPL
   (bench/firmware.py PICO_LOOP_US is this figure)
@@ -90,6 +91,16 @@ async def _connected(conn: BoardConnection, patience_s: float) -> None:
         await asyncio.sleep(0.05)
 
 
+async def _session_settled(conn: BoardConnection, patience_s: float) -> None:
+    """Until the board's census is over (CENSUS_DONE) and the host's resync acknowledged: a
+    session's start loads census.py from flash, and a tile laid meanwhile waits for it."""
+    deadline = time.monotonic() + patience_s
+    while not (any(msg.type == m.CENSUS_DONE for msg in conn.trace) and conn.link.pending == 0):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the emulated Pico's census did not end within {patience_s:.0f} s")
+        await asyncio.sleep(0.05)
+
+
 async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
     layout = layouts.load(layout_name)
     board = ChipBoard(layout.id)
@@ -101,7 +112,8 @@ async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
         await _connected(conn, patience_s)
         assert conn.info is not None
         heap_at_hello = conn.info.heap_free
-        gaps = {"boot": _gaps(ctl)}
+        await _session_settled(conn, patience_s)
+        gaps = {"boot_and_session_start": _gaps(ctl)}
         tag = _tag_to_event(ctl, layout, patience_s)
         key = _button_to_event(ctl, patience_s)
         frame = await _command_to_frame(conn, ctl, layout, patience_s)
