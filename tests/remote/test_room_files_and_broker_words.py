@@ -66,8 +66,10 @@ def test_a_damaged_room_file_is_one_line_naming_it(tmp_path: Path, spoil: Callab
     (_record("INSERT INTO meta VALUES ('room', '{not json');"), "Expecting property name"),
     (_record("INSERT INTO entries VALUES ('e', 1, 't', 0, '[', '{}', NULL, NULL);"), "Expecting value"),
     (_record("INSERT INTO meta VALUES ('n', '" + "9" * 5000 + "');"), "a number too long to read"),
+    (_record("INSERT INTO meta VALUES ('n', '" + "[" * 50_000 + "]" * 50_000 + "');"),
+     "a value nested too deep to read"),  # found by the fuzzer: a RecursionError before
     (_write("room-club.sqlite", b""), None),  # an empty file: a new record
-], ids=["meta-not-json", "entry-not-json", "5000-digits", "empty"])
+], ids=["meta-not-json", "entry-not-json", "5000-digits", "nested-deep", "empty"])
 def test_a_room_record_is_read_whole_before_it_is_used(tmp_path: Path, spoil: Callable[[Path], None],
                                                         words: str | None) -> None:
     from botboard.remote.record import EntryStore, RoomRecordError

@@ -63,8 +63,9 @@ class EntryStore:
                     json.loads(row[0])
             finally:
                 probe.close()
-        except (sqlite3.DatabaseError, ValueError, TypeError) as err:
-            why = "a number too long to read" if "int_max_str_digits" in str(err) else str(err)
+        except (sqlite3.DatabaseError, ValueError, TypeError, RecursionError) as err:
+            why = "a number too long to read" if "int_max_str_digits" in str(err) else \
+                "a value nested too deep to read" if isinstance(err, RecursionError) else str(err)
             raise RoomRecordError(f"{self.path}: not a room's record, or damaged ({why}); move it "
                                   "away (the room's game then starts again at this table)") from err
 
