@@ -100,7 +100,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "the console's address. Ctrl-C stops everything.")
     add_daemon_arguments(p)
     add_fault_argument(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, preflight=prepared)
 
 
 def new_game_options(items: list[str]) -> dict[str, Any]:

@@ -1,0 +1,55 @@
+"""Every command's flags, the commands that start boards, consoles, benchmarks and services
+included: each is checked up to its start (the ``preflight`` stage its parser names, as `run`'s
+``prepared``), so hundreds of generated cases cost little. The commands come from the CLI's
+own parser: a new one is fuzzed without editing this file, and one without a checking stage
+fails here. Each case: status 0 or 2, a refusal one line naming the flag, no traceback."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from botboard.cli import CliError
+
+from .cli import Outcome, held
+from .damage import FUZZ
+from .test_flags import PARSERS, WHOLE, argv, own
+
+ROOT = PARSERS[()]
+STARTERS = sorted(c for c, p in PARSERS.items() if c and p.get_default("func") and c not in WHOLE)
+
+
+def checked(words: list[str]) -> Outcome:
+    """``words`` parsed and checked as ``main`` does before the command starts anything."""
+    err = io.StringIO()
+    status = 0
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            args = ROOT.parse_args(words)
+            args.preflight(args)
+        except SystemExit as stop:  # argparse's usage error
+            status = stop.code if isinstance(stop.code, int) else 2
+        except CliError as refused:  # main prints it on one line, named by the command
+            print(f"botboard {words[0]}: " + " ".join(str(refused).splitlines()), file=err)
+            status = 2
+    return Outcome(words, status, "", err.getvalue(), [])
+
+
+def test_every_command_that_starts_something_has_a_checking_stage() -> None:
+    unchecked = [" ".join(c) for c in STARTERS if not callable(PARSERS[c].get_default("preflight"))]
+    assert not unchecked, f"give these a check stage (set_defaults(preflight=...)): {unchecked}"
+
+
+@pytest.mark.parametrize("command", STARTERS, ids=[" ".join(c) for c in STARTERS])
+@FUZZ
+@given(data=st.data())
+def test_any_flag_is_refused_before_anything_starts(command: tuple[str, ...], data: st.DataObject,
+                                                   home: Path) -> None:
+    outcome = checked(data.draw(argv(command, starts=True)) + own(command, home))
+    held(outcome)
