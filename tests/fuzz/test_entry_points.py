@@ -46,3 +46,12 @@ def _flags(argv: list[str]) -> set[str]:
         if tuple(argv[:n]) in PARSERS:
             return set(PARSERS[tuple(argv[:n])]._option_string_actions)
     return set()
+
+
+@pytest.mark.parametrize("given", [["--game", "nosuch"], ["--option", "nosuch=1"], ["--option", "x={"],
+                                   ["--layout", "nosuch"], ["--console-port", "70000"]])
+def test_service_install_refuses_settings_run_could_not_use_and_writes_nothing(given: list[str], tmp_path: Path) -> None:
+    outcome = run(["service", "install", "--root", str(tmp_path), "--no-activate", "--scope", "user", *given])
+    held(outcome)
+    assert outcome.status == 2 and given[0] in outcome.err, outcome
+    assert not any(tmp_path.rglob("*")), "a refused install wrote files"

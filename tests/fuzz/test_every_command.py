@@ -6,7 +6,6 @@ fails here. Each case: status 0 or 2, a refusal one line naming the flag, no tra
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 from pathlib import Path

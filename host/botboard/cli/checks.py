@@ -17,13 +17,15 @@ def game(name: str | None, options: dict[str, Any] | None = None, players: int |
 
     try:
         canonical = games.canonical(name or games.default_name())
-        if options is not None or players is not None:
-            rules = games.get(canonical)
-            rules.merged_options(options)
-            if players is not None:
-                rules.check_players(players)
     except games.GameError as err:
         raise CliError(f"{flag} {name}: {err}" if name else str(err)) from err
+    rules = games.get(canonical) if options is not None or players is not None else None
+    for what, value, test in (("--option", options, "merged_options"), ("--players", players, "check_players")):
+        if rules is not None and value is not None:
+            try:
+                getattr(rules, test)(value)
+            except games.GameError as err:
+                raise CliError(f"{what}: {err}") from err
     return canonical
 
 

@@ -87,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..daemon import ConfigError
     from ..session.session import SessionError
     from . import CliError
-    from .run import computer_seats, new_game_options
+    from .run import computer_seats
 
     try:
         options = check(args)

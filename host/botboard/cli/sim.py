@@ -96,7 +96,6 @@ def _run(args: argparse.Namespace) -> int:
 def make_board(args: argparse.Namespace) -> SimBoard:
     """The simulated board the flags ask for: the unix port's, or with --chip the emulated Pico."""
     from ..board.sim import SimBoard
-    from . import CliError
 
     if not getattr(args, "chip", None):
         return SimBoard(args.layout, args.baud, args.link, args.damage, args.control_port,

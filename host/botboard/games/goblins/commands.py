@@ -33,6 +33,7 @@ def _read_box(args: argparse.Namespace) -> int:
     from ...link.transport import PortError
     from . import tagcodec
 
+    checks.port(args.port)
     payloads: dict[int, bytes] = {}
 
     def on_slot(msg: Message) -> None:
