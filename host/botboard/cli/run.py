@@ -169,6 +169,36 @@ def _show_room_link(url: Any, terminal: bool) -> None:
           "here: open the console's Room panel", flush=True)
 
 
+TOKEN_FILE = "console-token"  # in the data directory: --token auto's token, for a service's owner
+
+
+def _show_console(daemon: Any, terminal: bool) -> None:
+    """The console's address with its token at a terminal; where the output may be a log (a
+    service, a pipe) the address alone and where a person finds the token: the one configured,
+    or --token auto's in a file of the data directory only its owner reads."""
+    if terminal or not daemon.token:
+        print(f"console: {daemon.console_url}", flush=True)
+        return
+    address = daemon.console_url.split("?", 1)[0]
+    if daemon.config.token == "auto":
+        where = _write_token(daemon.token, daemon.config.data_dir)
+        said = f"--token auto's token is in {where} (readable by its owner only): open {address}?token=TOKEN"
+    else:
+        said = ("the token is the one configured (--token, or token in the settings file; "
+                "`botboard config` names the file): open it as ?token=TOKEN")
+    print(f"console: {address} (its token is not printed here: {said})", flush=True)
+
+
+def _write_token(token: str, data_dir: str | None) -> Any:
+    """--token auto's token in DATA_DIR/console-token, 0600 whatever the umask."""
+    from ..private import private_file
+    from ..session.host import data_dir as folder
+
+    path = private_file(folder(data_dir) / TOKEN_FILE)
+    path.write_text(token + "\n")
+    return path
+
+
 async def _first(task: asyncio.Task[None], *events: asyncio.Event) -> None:
     """Until the task ends or one of the events is set."""
     waiters = [asyncio.create_task(e.wait()) for e in events]
@@ -242,10 +272,11 @@ def run(args: argparse.Namespace) -> int:
         where = f"simulated board on {daemon.sim.port}" if daemon.sim else \
             f"board on {daemon.conn.port_name if daemon.conn else '?'}"
         print(f"botboard: {where}, game {daemon.game_name}", flush=True)
-        print(f"console: {daemon.console_url}", flush=True)
+        terminal = sys.stdout.isatty()
+        _show_console(daemon, terminal)
         if daemon.remote_role == "host":  # what the other tables need to join
-            _show_room_link(daemon.remote_url, sys.stdout.isatty())
-        if not is_loopback(daemon.config.listen):  # a tablet at the table scans it
+            _show_room_link(daemon.remote_url, terminal)
+        if terminal and not is_loopback(daemon.config.listen):  # a tablet at the table scans it
             segno.make(daemon.console_url, error="m").terminal(compact=True)
             print("(the console's Seats panel has each player's own link and code)", flush=True)
         await _first(task, stopping)
