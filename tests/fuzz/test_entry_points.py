@@ -29,6 +29,11 @@ CASES = [
     ["goblins", "read-box", "--port", "/nonexistent"], ["botwars", "board", "nosuch"],
     ["service", "install", "--root", "{root}", "--no-activate", "--scope", "user", "--run-as", "nobody-at-all"],
     ["run", "--port", "/nonexistent", "--remote", "mqtt://ho st/club#k", "--players", "2", "--seat", "1"],
+    # found by test_every_command.py: tracebacks once
+    ["status", "--console", "[", "--timeout", "2"], ["leds", "test", "--console", "K=[1,2]"],
+    ["run", "--port", "/nonexistent", "--computer", "²"], ["run", "--port", "/nonexistent", "--computer", "9" * 5000],
+    ["sim", "--baud", "-1"], ["selfplay", "--players", "0"], ["bench", "ai", "--levels", "nosuch,greedy"],
+    ["bringup", "--steps", "nosuch"], ["tiles", "enroll", "--uid", "01020304", "2=search"],
 ]
 
 

@@ -50,5 +50,14 @@ def test_every_command_that_starts_something_has_a_checking_stage() -> None:
 @given(data=st.data())
 def test_any_flag_is_refused_before_anything_starts(command: tuple[str, ...], data: st.DataObject,
                                                    home: Path) -> None:
-    outcome = checked(data.draw(argv(command, starts=True)) + own(command, home))
-    held(outcome)
+    words = data.draw(argv(command, starts=True))
+    outcome = checked(words + own(command, home))
+    held(outcome, *_names(command, words))  # a refusal names the flag (or the argument) it refuses
+    assert outcome.status in (0, 2), outcome
+
+
+def _names(command: tuple[str, ...], words: list[str]) -> list[str]:
+    """What a refusal of ``words`` may name: a flag given, or a positional argument's name."""
+    positional = [a.metavar or a.dest for a in PARSERS[command]._actions if not a.option_strings]
+    return [w.split("=")[0] for w in words[len(command):] if w.startswith("--")] + \
+        [str(name) for name in positional if name and name != "help"]

@@ -25,7 +25,7 @@ def _check(args: argparse.Namespace) -> None:
     try:
         check_name(args.name)
     except ScaffoldError as err:
-        raise CliError(str(err)) from err
+        raise CliError(f"NAME {args.name[:40]!r}: {err}") from err
 
 
 def _run(args: argparse.Namespace) -> int:

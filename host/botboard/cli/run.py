@@ -76,7 +76,7 @@ def computer_seats(items: list[str]) -> dict[int, str]:
     for item in items:
         seat, _, level = item.partition("=")
         level = level.strip() or "search"
-        if not seat.strip().isdigit() or int(seat) < 1:
+        if not seat.strip().isdecimal() or len(seat.strip()) > 4 or int(seat) < 1:  # isdigit passes "²"
             raise CliError(f"--computer {item}: SEAT is the seat's number from 1, e.g. --computer 2=greedy")
         if level not in LEVELS:
             raise CliError(f"--computer {item}: no level {level!r}; levels: {', '.join(LEVELS)}")
@@ -224,7 +224,7 @@ def prepared(args: argparse.Namespace) -> Any:
     nothing runs yet."""
     from ..daemon import ConfigError, Daemon, DaemonConfig
     from ..board.layouts import LayoutError
-    from . import CliError
+    from . import CliError, checks
 
     v = table_settings(args)
     if v["players"] is None and not v["remote"]:  # a table of its own plays at once, as the README says
@@ -232,6 +232,8 @@ def prepared(args: argparse.Namespace) -> Any:
             v["players"] = max(2, games.get(v["game"] or games.default_name()).info.min_players)
         except games.GameError as err:
             raise CliError(f"--game {v['game']}: {err}") from err
+    checks.layout(v["layout"])
+    checks.port(v["port"])
     _usable_journal(v["data_dir"], args.new_journal)
     config = DaemonConfig(port=v["port"], layout=v["layout"], game=v["game"], listen=v["listen"],
                           console_port=v["console_port"], token=v["token"], sim_baud=v["sim_baud"],

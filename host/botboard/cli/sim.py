@@ -62,14 +62,13 @@ def check(args: argparse.Namespace) -> None:
     """The flags checked before the board starts: its layouts, its faults, --chip's limits."""
     from ..board import sim_faults
     from ..board.layouts import LayoutError
-    from . import CliError
+    from . import CliError, checks
 
+    layout = checks.layout(args.layout)
+    checks.layout(args.hardware, "--hardware")
     try:
-        layout = layouts.load(args.layout)
-        if args.hardware:
-            layouts.load(args.hardware)
         sim_faults.parse(args.fault, layout)
-    except LayoutError as err:  # (a FaultError is one too)
+    except LayoutError as err:  # a FaultError
         raise CliError(str(err)) from err
     if getattr(args, "chip", None):
         _chip_flags(args)

@@ -61,7 +61,7 @@ def _catalogue(name: str | None) -> Any:
     try:
         return games.catalogue(games.canonical(name or games.default_name()))
     except games.GameError as err:
-        raise CliError(str(err)) from err
+        raise CliError(f"--game {name}: {err}" if name else str(err)) from err
 
 
 def _tile(catalogue: Any, items: list[str]) -> Any:
@@ -80,7 +80,8 @@ def _tile(catalogue: Any, items: list[str]) -> Any:
     try:
         return catalogue.make(spec)
     except TileError as err:
-        raise CliError(str(err)) from err
+        raise CliError(f"FIELD=VALUE {' '.join(items)[:60]!r}: {err} (`botboard tiles kinds` lists "
+                       "the fields and their values)") from err
 
 
 def _kinds(args: argparse.Namespace) -> int:
