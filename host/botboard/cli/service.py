@@ -47,7 +47,7 @@ def check(args: argparse.Namespace) -> dict[str, Any]:
     if args.action != "install":
         return given
     values = table_settings(argparse.Namespace(**{**vars(args), "config": os.devnull}))
-    if "game" in given or values["options"]:
+    if given.keys() & {"game", "players"} or values["options"]:
         checks.game(values["game"], values["options"], values["players"])
     checks.layout(values["layout"])
     return given
