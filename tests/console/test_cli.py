@@ -111,7 +111,7 @@ def test_leds_config_sends_set_config(live: LiveDaemon) -> None:
             if f["type"] == "set_config"]
     assert sent[-2:] == [(1, 77), (2, 1500)]
     result = botboard("leds", "config", "--console", live.base, "--token", TOKEN, "--brightness", "300")
-    assert result.returncode == 2 and "0..255" in result.stderr
+    assert result.returncode == 2 and "--brightness" in result.stderr and "0 to 255" in result.stderr
 
 
 @pytest.mark.parametrize("args,words", [

@@ -9,7 +9,7 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 import pytest
 from websockets.exceptions import InvalidStatus
@@ -105,18 +105,23 @@ def start_daemon(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str
         while True:
             line = lines.get(timeout=scaled(30))
             if line.startswith("console: "):
-                return proc, line.split()[1]
+                return proc, line
     except BaseException:
         proc.kill()
         raise
 
 
 @pytest.mark.parametrize("listen", ["0.0.0.0", "127.0.0.1"])
-def test_token_auto_is_made_up_and_printed_at_start(tmp_path: Path, listen: str) -> None:
-    proc, url = start_daemon(tmp_path, "--listen", listen, "--token", "auto")
+def test_token_auto_is_made_up_and_kept_out_of_a_log(tmp_path: Path, listen: str) -> None:
+    """Under a pipe (a service's journal) the address is printed without the token, which
+    waits in the data directory for the machine's owner."""
+    proc, line = start_daemon(tmp_path, "--listen", listen, "--token", "auto")
     try:
-        token = parse_qs(urlparse(url).query)["token"][0]
-        assert token != "auto" and len(token) >= 16
+        url, kept = line.split()[1], tmp_path / "console-token"
+        assert "token=" not in url and str(kept) in line, line
+        token = kept.read_text().strip()
+        assert token != "auto" and len(token) >= 16 and token not in line
+        assert kept.stat().st_mode & 0o777 == 0o600
         base = f"http://127.0.0.1:{urlparse(url).port}"
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"{base}/api/status", timeout=scaled(10))
@@ -131,6 +136,17 @@ def test_token_auto_is_made_up_and_printed_at_start(tmp_path: Path, listen: str)
         link = json.loads(result.stdout)["link"]
         assert link["connected"] is False and "no-such-tty" in link["last_error"]
         assert "the board is not connected" in result.stderr
+    finally:
+        proc.terminate()
+        proc.wait(scaled(10))
+
+
+def test_a_configured_token_is_not_printed_where_a_log_keeps_it(tmp_path: Path) -> None:
+    proc, line = start_daemon(tmp_path, "--listen", "0.0.0.0", "--token", "S3cret-console-token")
+    try:
+        assert "S3cret" not in line and "?token=" not in line.split()[1], line
+        assert "--token" in line and "settings file" in line, line
+        assert not (tmp_path / "console-token").exists()
     finally:
         proc.terminate()
         proc.wait(scaled(10))

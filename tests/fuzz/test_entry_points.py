@@ -29,6 +29,11 @@ CASES = [
     ["goblins", "read-box", "--port", "/nonexistent"], ["botwars", "board", "nosuch"],
     ["service", "install", "--root", "{root}", "--no-activate", "--scope", "user", "--run-as", "nobody-at-all"],
     ["run", "--port", "/nonexistent", "--remote", "mqtt://ho st/club#k", "--players", "2", "--seat", "1"],
+    # found by test_every_command.py: tracebacks once
+    ["status", "--console", "[", "--timeout", "2"], ["leds", "test", "--console", "K=[1,2]"],
+    ["run", "--port", "/nonexistent", "--computer", "²"], ["run", "--port", "/nonexistent", "--computer", "9" * 5000],
+    ["sim", "--baud", "-1"], ["selfplay", "--players", "0"], ["bench", "ai", "--levels", "nosuch,greedy"],
+    ["bringup", "--steps", "nosuch"], ["tiles", "enroll", "--uid", "01020304", "2=search"],
 ]
 
 
@@ -46,3 +51,12 @@ def _flags(argv: list[str]) -> set[str]:
         if tuple(argv[:n]) in PARSERS:
             return set(PARSERS[tuple(argv[:n])]._option_string_actions)
     return set()
+
+
+@pytest.mark.parametrize("given", [["--game", "nosuch"], ["--option", "nosuch=1"], ["--option", "x={"],
+                                   ["--layout", "nosuch"], ["--console-port", "70000"]])
+def test_service_install_refuses_settings_run_could_not_use_and_writes_nothing(given: list[str], tmp_path: Path) -> None:
+    outcome = run(["service", "install", "--root", str(tmp_path), "--no-activate", "--scope", "user", *given])
+    held(outcome)
+    assert outcome.status == 2 and given[0] in outcome.err, outcome
+    assert not any(tmp_path.rglob("*")), "a refused install wrote files"

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from botboard.cli import CliError, build_parser
-from botboard.cli.run import prepared
-from botboard.session.journal import Journal
+from botboard.cli import build_parser
 
 from .cli import held, run
 from .damage import FUZZ
@@ -47,9 +44,10 @@ PARSERS = _subparsers(build_parser())
 # the commands a fuzzer may run whole: they read and print, nothing starts, nothing is written
 # but in the data directory given; `run` is checked up to its start
 WHOLE = [("config",), ("games",), ("replay",), ("scenario", "check"), ("scenario", "run"), ("tiles", "kinds"),
-         ("tiles", "list"), ("hardware", "draw"), ("botwars", "report")]
+         ("tiles", "list"), ("hardware", "draw"), ("botwars", "report"), ("botwars", "board")]
 NOT_DRAWN = {"--init", "--out", "--console-port", "--on-board", "--help", "--version", "--journal", "--data-dir",
              "--config"}  # these write files, serve, or are the test's own
+OWN = {"--help", "--version", "--journal", "--data-dir", "--config"}
 
 
 def _value(action: argparse.Action) -> st.SearchStrategy[str]:
@@ -61,32 +59,24 @@ def _value(action: argparse.Action) -> st.SearchStrategy[str]:
 
 
 @st.composite
-def argv(draw: st.DrawFn, command: tuple[str, ...]) -> list[str]:
+def argv(draw: st.DrawFn, command: tuple[str, ...], starts: bool = False) -> list[str]:
+    """A command line of ``command``; ``starts``: it is only checked (test_every_command.py), so
+    the flags that serve or write are drawn too."""
     parser = PARSERS[command]
+    skipped = OWN if starts else NOT_DRAWN
     out = list(command)
     for action in parser._actions:
         if not action.option_strings and not isinstance(action, argparse._SubParsersAction) and action.dest != "help":
             count = 1 if action.nargs in (None, "?") else draw(st.integers(1, 2))
             out += [draw(_value(action)) for _ in range(count)]  # a positional: always given
-    options = [a for a in parser._actions if a.option_strings and not set(a.option_strings) & NOT_DRAWN]
+    options = [a for a in parser._actions if a.option_strings and not set(a.option_strings) & skipped]
     for action in draw(st.lists(st.sampled_from(options), max_size=4)) if options else []:
         flag = draw(st.sampled_from(action.option_strings))
         out += [flag] if action.nargs == 0 else [flag, draw(_value(action))]
     return out
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A data directory with a journal of one game, and an empty settings file."""
-    folder = tmp_path_factory.mktemp("home")
-    journal = Journal.in_dir(folder)
-    journal.create_game("botwars", 2, {}, 1, "botwars")
-    journal.close()
-    (folder / "botboard.toml").write_text("")
-    return folder
-
-
-def _own(command: tuple[str, ...], home: Path) -> list[str]:
+def own(command: tuple[str, ...], home: Path) -> list[str]:
     """The test's own flags: its data directory and settings file, never the user's."""
     flags = [a.option_strings[0] for a in PARSERS[command]._actions if a.option_strings]
     return (["--data-dir", str(home)] if "--data-dir" in flags else []) + \
@@ -97,36 +87,4 @@ def _own(command: tuple[str, ...], home: Path) -> list[str]:
 @FUZZ
 @given(data=st.data())
 def test_any_flag_value_is_one_line(command: tuple[str, ...], data: st.DataObject, home: Path) -> None:
-    held(run(data.draw(argv(command)) + _own(command, home)), report=command == ("scenario", "check"))
-
-
-@FUZZ
-@given(data=st.data())
-def test_any_flag_of_run_is_checked_before_anything_starts(data: st.DataObject, home: Path) -> None:
-    words = data.draw(argv(("run",))) + _own(("run",), home)
-    try:
-        args = build_parser().parse_args(words)
-    except SystemExit:
-        return  # argparse's usage line (test_any_flag_value_is_one_line holds its form)
-    try:
-        prepared(args)
-    except CliError as err:  # main() prints it on one line, whatever it quotes
-        assert str(err).strip(), words
-
-
-def test_every_command_is_fuzzed_or_said_why_not() -> None:
-    """A new command is added to WHOLE, or here with the reason it cannot run whole."""
-    elsewhere: dict[str, Any] = {
-        "run": "test_any_flag_of_run_is_checked_before_anything_starts",  # bench ...: runs for minutes
-        "sim": "starts a board", "probe": "opens a serial port", "bench": "runs for minutes",
-        "status": "asks a running console", "trace": "asks a running console", "leds": "asks a running console",
-        "selfplay": "plays a whole game", "tiles write": "writes a tag", "tiles enroll": "writes the registry",
-        "deploy": "writes a board", "bringup": "starts a board", "service install": "writes /etc",
-        "service uninstall": "removes /etc files", "service status": "asks systemd", "doctor": "probes the machine",
-        "docs": "rewrites docs/", "new-game": "writes a package", "botwars board": "reads shipped boards only",
-        "goblins read-box": "reads a board", "hardware": "", "scenario": "", "tiles": "", "service": "",
-        "botwars": "", "goblins": "", "leds test": "asks a running console", "leds config": "asks a running console",
-    }
-    every = {" ".join(c) for c in PARSERS if c}
-    missing = {c for c in every if not c.startswith("bench")} - {" ".join(c) for c in WHOLE} - set(elsewhere)
-    assert not missing, f"commands nobody fuzzes: {sorted(missing)}"
+    held(run(data.draw(argv(command)) + own(command, home)), report=command == ("scenario", "check"))

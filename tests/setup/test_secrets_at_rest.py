@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import tomllib
 import os
 import signal
 import subprocess
@@ -52,8 +53,9 @@ def test_under_umask_022_the_journal_room_record_keys_and_settings_are_their_own
     try:
         assert proc.stdout is not None
         lines = [proc.stdout.readline() for _ in range(3)]
-        url = lines[1].split(": ", 1)[1].strip()
-        with urllib.request.urlopen(url.replace("?token=", "api/room?token="), timeout=scaled(10)) as reply:
+        url = lines[1].split()[1]  # under a pipe: the address without its token
+        token = tomllib.loads(config.read_text())["token"]  # the one configured
+        with urllib.request.urlopen(f"{url}api/room?token={token}", timeout=scaled(10)) as reply:
             room = json.load(reply)
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -61,7 +63,7 @@ def test_under_umask_022_the_journal_room_record_keys_and_settings_are_their_own
     key = (data / "room-club.key").read_text().strip()
     assert room["hosting"] and f"/club#{key}." in room["link"] and room["qr"].startswith("data:image/svg+xml")
     said = "".join(lines) + out + err
-    assert key not in said and "tea@five" not in said and "tea%40five" not in said, said
+    assert token not in said and key not in said and "tea@five" not in said and "tea%40five" not in said, said
     assert "the console's Room panel" in lines[2]
     assert _mode(data) == 0o700 and _mode(config) == 0o600
     for name in ("botboard.sqlite", "room-club.sqlite", "room-club.key", "room-club.keys"):
@@ -82,6 +84,22 @@ def test_at_a_terminal_the_host_shows_its_room_link_and_its_qr_code(capsys) -> N
     _show_room_link(url, terminal=False)
     shown = capsys.readouterr().out
     assert "Xq2V" not in shown and shown.count("\n") == 1
+
+
+def test_at_a_terminal_run_shows_the_console_address_with_its_token(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from botboard.cli.run import _show_console
+    from botboard.daemon import Daemon, DaemonConfig
+
+    daemon = Daemon(DaemonConfig(listen="0.0.0.0", token="auto", console_port=8799, data_dir=str(tmp_path)))
+    _show_console(daemon, terminal=True)
+    shown = capsys.readouterr().out
+    assert shown.startswith("console: http://") and shown.rstrip().endswith(f":8799/?token={daemon.token}")
+    assert not (tmp_path / "console-token").exists()  # a person read it off the screen
+    _show_console(daemon, terminal=False)
+    shown = capsys.readouterr().out
+    assert daemon.token not in shown and shown.count("\n") == 1
+    assert (tmp_path / "console-token").read_text().strip() == daemon.token
+    assert _mode(tmp_path / "console-token") == 0o600
 
 
 _TEXT = st.text(st.sampled_from(RESERVED + "aZ9-._~ é"), min_size=1, max_size=24)

@@ -18,18 +18,19 @@ from typing import Any
 
 from .. import games
 from ..players import Situation, make
+from ..cli import values
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default=None, help="the game: " + ", ".join(games.names())
                         + f" (default {games.default_name()})")
     parser.add_argument("--levels", default="greedy,random", help="two levels, e.g. search,greedy")
-    parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
-    parser.add_argument("--budget", type=float, default=0.05, help="seconds a move (default 0.05)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=values.COUNT, default=20, help="games to play (default 20)")
+    parser.add_argument("--budget", type=values.number(0.001, 3600), default=0.05, help="seconds a move (default 0.05)")
+    parser.add_argument("--seed", type=values.SEED, default=1)
     parser.add_argument("--options", default=None,
                         help="game options as JSON (default: the game's declared match options)")
-    parser.add_argument("--max-actions", type=int, default=3000, help="a game not over by then is a draw")
+    parser.add_argument("--max-actions", type=values.COUNT, default=3000, help="a game not over by then is a draw")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

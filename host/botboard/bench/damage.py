@@ -17,12 +17,13 @@ from bbshared import messages as m
 from bbshared.link import Link
 
 from .lossy import LinkPair
+from ..cli import values
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rates", default="0.01,0.03,0.05", help="byte damage rates, comma-separated")
-    p.add_argument("--messages", type=int, default=2000, help="messages each way per rate")
-    p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--messages", type=values.COUNT, default=2000, help="messages each way per rate")
+    p.add_argument("--seed", type=values.SEED, default=3)
 
 
 def numbered(i: int) -> bytes:

@@ -19,16 +19,17 @@ import time
 from typing import Any
 
 from .. import games
+from ..cli import values
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default=None, help="registered game name (default "
                         f"{games.default_name()})")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=5.0, help="time budget (default 5)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=values.whole(1, 64), default=2)
+    parser.add_argument("--seconds", type=values.number(0.001, 86_400), default=5.0, help="time budget (default 5)")
+    parser.add_argument("--seed", type=values.SEED, default=0)
     parser.add_argument("--options", default="{}", help="game options as JSON")
-    parser.add_argument("--max-turns", type=int, default=0,
+    parser.add_argument("--max-turns", type=values.whole(0, 10**9), default=0,
                         help="cut a game after this many turns (default: the game's max_turns)")
     parser.add_argument("--events", action="store_true",
                         help="step with apply and build the events (default: advance, as search does)")

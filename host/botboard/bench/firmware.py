@@ -29,6 +29,7 @@ from ..board.sim import micropython_binary
 from . import scan_trace as st
 from . import scan_worst as sw
 from . import heap32
+from ..cli import values
 
 SPI_US_PER_BYTE = 0.8  # 10 Mbit/s
 RF_US_PER_BIT = 9.44  # 106 kbit/s
@@ -63,11 +64,11 @@ FRAME_MS = 20
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--layout", default="ttb-big", help="layout to measure (default ttb-big)")
-    parser.add_argument("--iterations", type=int, default=10000,
+    parser.add_argument("--iterations", type=values.COUNT, default=10000,
                         help="main-loop iterations for the allocation count (default 10000)")
-    parser.add_argument("--pico-loop-us", type=float, default=PICO_LOOP_US,
+    parser.add_argument("--pico-loop-us", type=values.number(0.001, 10**6), default=PICO_LOOP_US,
                         help="the RP2040's time for the calibration loop, if measured")
-    parser.add_argument("--pico2-loop-us", type=float, default=PICO2_LOOP_US,
+    parser.add_argument("--pico2-loop-us", type=values.number(0.001, 10**6), default=PICO2_LOOP_US,
                         help="the RP2350's time for the calibration loop, if measured")
     parser.add_argument("--no-bisect", action="store_true", help="skip the heap-peak searches")
     parser.add_argument("--no-heap32", action="store_true",
@@ -76,7 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also measure on the emulated Pico (MicroPython's own rp2 build in "
                         "rp2040js): heap, tag and key to event, LED frames, watchdog and matrix "
                         "gaps, the WS2812 waveform, beside the priced figures (chip/figures.py)")
-    parser.add_argument("--scan-loops", type=int, default=2,
+    parser.add_argument("--scan-loops", type=values.COUNT, default=2,
                         help="full scans of the slots in the 32-bit heap run (default 2)")
 
 

@@ -16,14 +16,15 @@ import time
 from typing import Any
 
 from ..resources import IN_CHECKOUT, ROOT
+from ..cli import values
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--examples", type=int, default=1000,
+    parser.add_argument("--examples", type=values.COUNT, default=1000,
                         help="examples per fuzz test (default 1000; the suite runs 25)")
     parser.add_argument("-k", dest="only", default=None, metavar="WORDS",
                         help="only the fuzz tests whose names hold WORDS (pytest's -k)")
-    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--workers", type=values.whole(1, 256), default=2, help="processes (default 2)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -21,13 +21,14 @@ from bbshared import messages as m
 from ..link.connection import BoardConnection
 from ..link.image import BoardImage, CellState, encode_sparse
 from ..board.sim import SimBoard
+from ..cli import values
 
 UART_BAUD = 115200
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pings", type=int, default=300, help="round trips to time per mode")
-    p.add_argument("--updates", type=int, default=1000, help="2-cell updates to send per mode")
+    p.add_argument("--pings", type=values.COUNT, default=300, help="round trips to time per mode")
+    p.add_argument("--updates", type=values.COUNT, default=1000, help="2-cell updates to send per mode")
 
 
 def wire_bytes(mtype: int, payload: bytes) -> int:

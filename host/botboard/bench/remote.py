@@ -33,12 +33,13 @@ from ..remote.seal import fingerprint
 from ..remote.table_keys import TableKeys
 from ..session.selfplay import Hands, Place
 from .table import _lay, _pct, _taken_at_first_confirm, confirm_to_frame
+from ..cli import values
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default=None, help="the game: " + ", ".join(games.table_names())
                         + f" (default {games.default_name()})")
-    parser.add_argument("--samples", type=int, default=30, help="samples (default 30)")
+    parser.add_argument("--samples", type=values.COUNT, default=30, help="samples (default 30)")
 
 
 @dataclass

@@ -54,13 +54,14 @@ from ..session.thinking import ThinkingPool
 from .quota import PI_CLASS_SHARE, cpu_quota
 from ..board.sim import SimBoard
 from ..board.sim_control import SimControl
+from ..cli import values
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default=None, help="the game at the table: "
                         + ", ".join(games.table_names()) + f" (default {games.default_name()})")
-    parser.add_argument("--samples", type=int, default=20, help="samples per figure (default 20)")
-    parser.add_argument("--baud", type=int, default=115200, help="paced link rate (default 115200)")
+    parser.add_argument("--samples", type=values.COUNT, default=20, help="samples per figure (default 20)")
+    parser.add_argument("--baud", type=values.BAUD, default=115200, help="paced link rate (default 115200)")
     parser.add_argument("--thinking", choices=("process", "thread"),
                         help="measure again while a search player thinks throughout, in a worker "
                              "process as at the table, or in a thread of the host (before)")

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..board import layouts
 from .sim import add_fault_argument
+from . import values
 
 DEFAULT_PORT = 8700
 
@@ -32,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data-dir", default=None, help="the data directory (default: var/)")
     p.add_argument("--steps", default="leds,readers,buttons,supply",
                    help="the steps to run, in order (default leds,readers,buttons,supply)")
-    p.add_argument("--console-port", type=int, default=DEFAULT_PORT, help="console TCP port (default 8700)")
+    p.add_argument("--console-port", type=values.TCP_PORT, default=DEFAULT_PORT, help="console TCP port (default 8700)")
     p.add_argument("--token", default=None, help="token every console request must carry")
     p.add_argument("--start", action="store_true", help="start at once (else: Start in the console, "
                    "or Enter at the terminal)")
@@ -40,7 +41,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deploy", action="store_true", help="deploy the corrected layout to the board "
                    "when done (a real board; docs/flashing.md)")
     add_fault_argument(p)
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, preflight=check)
+
+
+def check(args: argparse.Namespace) -> list[str]:
+    """The layout, its faults and the steps, before the board starts; the steps returned."""
+    from ..board import sim_faults
+    from ..board.layouts import LayoutError
+    from ..bringup.flow import STEPS
+    from . import CliError, checks
+
+    layout = checks.layout(args.layout)
+    checks.port(args.port)
+    try:
+        sim_faults.parse(args.fault, layout)
+    except LayoutError as err:
+        raise CliError(str(err)) from err
+    steps = [s.strip() for s in args.steps.split(",") if s.strip()]
+    if not set(steps) <= set(STEPS):
+        raise CliError(f"--steps {args.steps[:40]!r}: give some of {','.join(STEPS)}, comma-separated")
+    return steps
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -52,7 +72,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..session.host import data_dir
     from . import CliError
 
-    steps = [s.strip() for s in args.steps.split(",") if s.strip()]
+    steps = check(args)
     try:
         out = args.out or str(data_dir(args.data_dir) / "layouts" / f"{layouts.load(args.layout).id}.json")
         daemon = Daemon(DaemonConfig(port=args.port, layout=args.layout, console_port=args.console_port,

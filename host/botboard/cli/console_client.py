@@ -15,6 +15,7 @@ import urllib.request
 from typing import Any, Callable, Iterator
 
 from . import CliError
+from . import values
 
 DEFAULT_CONSOLE = "http://127.0.0.1:8700"
 
@@ -25,12 +26,16 @@ def add_console_arguments(p: argparse.ArgumentParser) -> None:
                    f"{DEFAULT_CONSOLE}, or $BOTBOARD_CONSOLE)")
     p.add_argument("--token", default=os.environ.get("BOTBOARD_TOKEN"),
                    help="the daemon's token, if it has one (or $BOTBOARD_TOKEN)")
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the daemon (default 5)")
+    p.add_argument("--timeout", type=values.number(0.01, 3600), default=5.0, help="seconds to wait for the daemon (default 5)")
 
 
 class ConsoleClient:
     def __init__(self, base: str, token: str | None, timeout: float = 5.0) -> None:
-        parts = urllib.parse.urlsplit(base if "://" in base else f"http://{base}")
+        try:
+            parts = urllib.parse.urlsplit(base if "://" in base else f"http://{base}")
+            parts.port  # a port that is not a number raises here, not at the first request
+        except ValueError:  # a lone "[" (an IPv6 address cut short)
+            parts = urllib.parse.urlsplit("")
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise CliError(f"--console {base!r} is not an http:// address of a daemon")
         query = urllib.parse.parse_qs(parts.query)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..board import layouts
+from . import checks
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,10 +17,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--layout", default="ttb-small",
                    help="layout in hardware/layouts whose board.json to deploy: "
                    + ", ".join(layouts.names()) + " (default ttb-small)")
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, preflight=_check)
+
+
+def _check(args: argparse.Namespace) -> None:
+    checks.port(args.port)
+    checks.layout(args.layout)
 
 
 def _run(args: argparse.Namespace) -> int:
+    _check(args)
     from ..board.deploy import DeployError, deploy
     from ..board.layouts import LayoutError
     from . import CliError

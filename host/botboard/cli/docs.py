@@ -16,16 +16,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,
                        "wiring tables in hardware/. Run it from a checkout after changing a game's LED "
                        "language, a palette file or a layout.")
     p.add_argument("--check", action="store_true", help="only list the stale files (exit 1 if any)")
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, preflight=_check)
 
 
-def _run(args: argparse.Namespace) -> int:
-    from .. import docgen
-    from ..resources import IN_CHECKOUT, ROOT
+def _check(args: argparse.Namespace) -> None:
+    from ..resources import IN_CHECKOUT
     from . import CliError
 
     if not IN_CHECKOUT:
         raise CliError("the generated docs live in a source checkout: run this from one")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .. import docgen
+    from ..resources import ROOT
+
+    _check(args)
     changed = docgen.stale() if args.check else docgen.write()
     for path in changed:
         print(("stale: " if args.check else "wrote ") + str(path.relative_to(ROOT)))

@@ -20,7 +20,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "Each problem comes with the command that fixes it. Exit status 1 if any problem.")
     add_daemon_arguments(p)
     p.add_argument("--json", action="store_true", help="print the findings as JSON")
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, preflight=_check)
+
+
+def _check(args: argparse.Namespace) -> None:
+    from .run import table_settings
+
+    table_settings(args)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -8,7 +8,9 @@ import sys
 import time
 
 from . import CliError
+from . import checks
 from .console_client import ConsoleClient, add_console_arguments
+from . import values
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -22,18 +24,18 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                            "the wiring; then put back what the board showed. Waits until the test "
                            "ends and prints a JSON summary.")
     add_console_arguments(test)
-    test.add_argument("--step-ms", type=int, default=60, help="time each step stays lit (default 60)")
+    test.add_argument("--step-ms", type=values.whole(1, 60_000), default=60, help="time each step stays lit (default 60)")
     test.add_argument("--phase", choices=("all", "leds", "cells"), default="all",
                       help="each LED, each cell, or both (default all)")
     test.add_argument("--no-wait", action="store_true", help="start the test and return")
-    test.set_defaults(func=run_test)
+    test.set_defaults(func=run_test, preflight=checks.console)
     config = leds.add_parser("config", help="set brightness and/or the LED power limit",
                              description="Send the board its LED brightness (0..255) and/or "
                              "LED current budget in mA (SET_CONFIG).")
     add_console_arguments(config)
-    config.add_argument("--brightness", type=int, help="0..255")
-    config.add_argument("--power-ma", type=int, help="LED current budget in mA (0: no limit)")
-    config.set_defaults(func=run_config)
+    config.add_argument("--brightness", type=values.whole(0, 255), help="0..255")
+    config.add_argument("--power-ma", type=values.whole(0, 100_000), help="LED current budget in mA (0: no limit)")
+    config.set_defaults(func=run_config, preflight=checks.console)
 
 
 def run_test(args: argparse.Namespace) -> int:

@@ -15,10 +15,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "says what to change.")
     p.add_argument("name", metavar="NAME", help="the game's name (`--game NAME`): lower case, digits, dashes")
     p.add_argument("--dir", default=".", help="the folder to write NAME/ into (default: here)")
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, preflight=_check)
+
+
+def _check(args: argparse.Namespace) -> None:
+    from ..scaffold import ScaffoldError, check_name
+    from . import CliError
+
+    try:
+        check_name(args.name)
+    except ScaffoldError as err:
+        raise CliError(f"NAME {args.name[:40]!r}: {err}") from err
 
 
 def _run(args: argparse.Namespace) -> int:
+    _check(args)
     from ..scaffold import ScaffoldError, write
     from . import CliError
 

@@ -76,7 +76,7 @@ def computer_seats(items: list[str]) -> dict[int, str]:
     for item in items:
         seat, _, level = item.partition("=")
         level = level.strip() or "search"
-        if not seat.strip().isdigit() or int(seat) < 1:
+        if not seat.strip().isdecimal() or len(seat.strip()) > 4 or int(seat) < 1:  # isdigit passes "²"
             raise CliError(f"--computer {item}: SEAT is the seat's number from 1, e.g. --computer 2=greedy")
         if level not in LEVELS:
             raise CliError(f"--computer {item}: no level {level!r}; levels: {', '.join(LEVELS)}")
@@ -100,7 +100,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "the console's address. Ctrl-C stops everything.")
     add_daemon_arguments(p)
     add_fault_argument(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, preflight=prepared)
 
 
 def new_game_options(items: list[str]) -> dict[str, Any]:
@@ -169,6 +169,36 @@ def _show_room_link(url: Any, terminal: bool) -> None:
           "here: open the console's Room panel", flush=True)
 
 
+TOKEN_FILE = "console-token"  # in the data directory: --token auto's token, for a service's owner
+
+
+def _show_console(daemon: Any, terminal: bool) -> None:
+    """The console's address with its token at a terminal; where the output may be a log (a
+    service, a pipe) the address alone and where a person finds the token: the one configured,
+    or --token auto's in a file of the data directory only its owner reads."""
+    if terminal or not daemon.token:
+        print(f"console: {daemon.console_url}", flush=True)
+        return
+    address = daemon.console_url.split("?", 1)[0]
+    if daemon.config.token == "auto":
+        where = _write_token(daemon.token, daemon.config.data_dir)
+        said = f"--token auto's token is in {where} (readable by its owner only): open {address}?token=TOKEN"
+    else:
+        said = ("the token is the one configured (--token, or token in the settings file; "
+                "`botboard config` names the file): open it as ?token=TOKEN")
+    print(f"console: {address} (its token is not printed here: {said})", flush=True)
+
+
+def _write_token(token: str, data_dir: str | None) -> Any:
+    """--token auto's token in DATA_DIR/console-token, 0600 whatever the umask."""
+    from ..private import private_file
+    from ..session.host import data_dir as folder
+
+    path = private_file(folder(data_dir) / TOKEN_FILE)
+    path.write_text(token + "\n")
+    return path
+
+
 async def _first(task: asyncio.Task[None], *events: asyncio.Event) -> None:
     """Until the task ends or one of the events is set."""
     waiters = [asyncio.create_task(e.wait()) for e in events]
@@ -194,7 +224,7 @@ def prepared(args: argparse.Namespace) -> Any:
     nothing runs yet."""
     from ..daemon import ConfigError, Daemon, DaemonConfig
     from ..board.layouts import LayoutError
-    from . import CliError
+    from . import CliError, checks
 
     v = table_settings(args)
     if v["players"] is None and not v["remote"]:  # a table of its own plays at once, as the README says
@@ -202,6 +232,8 @@ def prepared(args: argparse.Namespace) -> Any:
             v["players"] = max(2, games.get(v["game"] or games.default_name()).info.min_players)
         except games.GameError as err:
             raise CliError(f"--game {v['game']}: {err}") from err
+    checks.layout(v["layout"])
+    checks.port(v["port"])
     _usable_journal(v["data_dir"], args.new_journal)
     config = DaemonConfig(port=v["port"], layout=v["layout"], game=v["game"], listen=v["listen"],
                           console_port=v["console_port"], token=v["token"], sim_baud=v["sim_baud"],
@@ -242,10 +274,11 @@ def run(args: argparse.Namespace) -> int:
         where = f"simulated board on {daemon.sim.port}" if daemon.sim else \
             f"board on {daemon.conn.port_name if daemon.conn else '?'}"
         print(f"botboard: {where}, game {daemon.game_name}", flush=True)
-        print(f"console: {daemon.console_url}", flush=True)
+        terminal = sys.stdout.isatty()
+        _show_console(daemon, terminal)
         if daemon.remote_role == "host":  # what the other tables need to join
-            _show_room_link(daemon.remote_url, sys.stdout.isatty())
-        if not is_loopback(daemon.config.listen):  # a tablet at the table scans it
+            _show_room_link(daemon.remote_url, terminal)
+        if terminal and not is_loopback(daemon.config.listen):  # a tablet at the table scans it
             segno.make(daemon.console_url, error="m").terminal(compact=True)
             print("(the console's Seats panel has each player's own link and code)", flush=True)
         await _first(task, stopping)

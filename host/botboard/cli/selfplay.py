@@ -12,6 +12,7 @@ from typing import Any
 from .. import games
 from ..board import layouts
 from .sim import add_chip_argument
+from . import values
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,8 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "unless --port is given)")
     p.add_argument("--game", default=None, help="the game at the table: " + ", ".join(games.table_names())
                    + f" (default {games.default_name()})")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--players", type=values.whole(1, 64), default=2)
+    p.add_argument("--seed", type=values.SEED, default=0)
     p.add_argument("--full", action="store_true",
                    help="play the game's full length (default: the short game it declares, e.g. "
                    "fewer crystals on the track; `botboard games --playable --json` shows it)")
@@ -34,11 +35,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--layout", default=None, help="layout: " + ", ".join(layouts.names())
                    + " (default: the game's own for the number of players)")
     p.add_argument("--data-dir", default=None, help="journal directory (default: the settings file's data_dir, else var/; docs/journal.md)")
-    p.add_argument("--speed", type=float, default=0.0,
+    p.add_argument("--speed", type=values.SECONDS, default=0.0,
                    help="animation seconds per step (default 0: no waiting)")
     p.add_argument("--port", default=None, help="use this (simulated) board instead of starting one")
     add_chip_argument(p)
-    p.add_argument("--wait", type=float, default=20.0, metavar="S",
+    p.add_argument("--wait", type=values.SECONDS, default=20.0, metavar="S",
                    help="longest wait for the board to report a hand's move before giving up "
                    "(default 20 s; give more on a damaged or slow link)")
     p.add_argument("--control", default=None, metavar="HOST:PORT",
@@ -48,15 +49,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--computer", action="append", default=[], metavar="SEAT[=LEVEL]",
                    help="the computer plays this seat (1 = the first) at LEVEL random, greedy or "
                    "search (default search); the virtual hands play the others")
-    p.add_argument("--think", type=float, default=2.0, metavar="S",
+    p.add_argument("--think", type=values.SECONDS, default=2.0, metavar="S",
                    help="the computer's thinking time a move (default 2 s)")
-    p.add_argument("--console-port", type=int, default=None, metavar="PORT",
+    p.add_argument("--console-port", type=values.TCP_PORT, default=None, metavar="PORT",
                    help="watch the game live in the console on this port (0: any free port; "
                    "the address is printed on stderr); give --speed to see the animations")
-    p.add_argument("--linger", type=float, default=None, metavar="S",
+    p.add_argument("--linger", type=values.SECONDS, default=None, metavar="S",
                    help="with --console-port: keep the console up on the end screen S seconds "
                    "(default: until Ctrl-C)")
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, preflight=check)
+
+
+def check(args: argparse.Namespace) -> dict[str, Any]:
+    """Every flag checked before the board starts: the game, its options and players, the
+    layout, the computer's seats, flags that go together; the game's options returned."""
+    from . import CliError, checks
+    from .run import computer_seats, new_game_options
+
+    game = checks.game(args.game)
+    short = {} if args.full else dict(games.declaration(game).quick_options)
+    options = {**short, **new_game_options(args.option)}
+    checks.game(game, options, args.players)
+    checks.layout(args.layout)
+    checks.port(args.port)
+    computer_seats(args.computer)
+    if args.console_port is not None and args.port:
+        raise CliError("--console-port plays on the simulated board it starts: leave out --port")
+    if args.console_port is not None and args.chip:
+        raise CliError("--console-port plays on the unix-port board: leave out --chip, or "
+                       "watch the emulated Pico's game with botboard sim --chip and run --port")
+    return options
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -65,19 +87,13 @@ def _run(args: argparse.Namespace) -> int:
     from ..daemon import ConfigError
     from ..session.session import SessionError
     from . import CliError
-    from .run import computer_seats, new_game_options
+    from .run import computer_seats
 
     try:
+        options = check(args)
         game = games.canonical(args.game or games.default_name())
-        short = {} if args.full else dict(games.declaration(game).quick_options)
-        options = {**short, **new_game_options(args.option)}
         computers = computer_seats(args.computer)
         if args.console_port is not None:
-            if args.port:
-                raise CliError("--console-port plays on the simulated board it starts: leave out --port")
-            if args.chip:
-                raise CliError("--console-port plays on the unix-port board: leave out --chip, or "
-                               "watch the emulated Pico's game with botboard sim --chip and run --port")
             result = asyncio.run(run_watched(args.players, args.seed, options, args.data_dir,
                                              args.layout, args.speed, args.resume, game,
                                              args.wait, args.console_port, computers, args.think,

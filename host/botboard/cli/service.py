@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
+from typing import Any
 
 from .run import add_daemon_arguments
 
@@ -30,12 +32,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-activate", action="store_true",
                    help="only write the files: do not call systemctl, udevadm or loginctl")
     add_daemon_arguments(p)  # settings for a new settings file: --game botwars --players 4 ...
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, preflight=check)
+
+
+def check(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings an install writes, checked as `botboard run` would read them (a game nobody
+    has, its options, a port out of range, a bad room link), before anything is written; the
+    given settings returned."""
+    from ..settings import SETTINGS
+    from . import checks
+    from .run import table_settings
+
+    given = {s.key: getattr(args, s.key) for s in SETTINGS if s.key in vars(args)}
+    if args.action != "install":
+        return given
+    values = table_settings(argparse.Namespace(**{**vars(args), "config": os.devnull}))
+    if given.keys() & {"game", "players"} or values["options"]:
+        checks.game(values["game"], values["options"], values["players"])
+    checks.layout(values["layout"])
+    return given
 
 
 def _run(args: argparse.Namespace) -> int:
     from .. import service
-    from ..settings import SETTINGS
     from . import CliError
 
     root = Path(args.root)
@@ -43,7 +62,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         where = service.places(args.scope, root, args.run_as, args.config)
         if args.action == "install":
-            given = {s.key: getattr(args, s.key) for s in SETTINGS if s.key in vars(args)}
+            given = check(args)
             service.install(where, given, args.serial, activate, print)
             print("console: " + service.console_address(where.config))
         elif args.action == "uninstall":

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from . import checks
 from .console_client import ConsoleClient, add_console_arguments
 
 
@@ -18,7 +19,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                        "is not connected, 2 when no daemon answers.")
     add_console_arguments(p)
     p.add_argument("--full", action="store_true", help="include the per-slot readings and raw link counters")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, preflight=checks.console)
 
 
 def summary(status: dict[str, Any], full: bool = False) -> dict[str, Any]:

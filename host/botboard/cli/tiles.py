@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from .. import games
+from . import values
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,18 +36,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     w.add_argument("--port", required=True, help="the board's serial port")
     w.add_argument("--game", default=None, help=game_help)
     w.add_argument("spec", nargs="+", metavar="FIELD=VALUE", help=spec_help)
-    w.add_argument("--slot", type=int, default=0, help="slot (reader) index (default 0)")
-    w.add_argument("--serial", type=int, default=1, help="serial number written, to tell copies apart "
+    w.add_argument("--slot", type=values.whole(0, 255), default=0, help="slot (reader) index (default 0)")
+    w.add_argument("--serial", type=values.whole(0, 2**32 - 1), default=1, help="serial number written, to tell copies apart "
                    "(default 1; games whose tiles are unique write their own)")
     w.epilog = "The port must be free: with `botboard run` going, write from its console."
-    w.set_defaults(func=_write)
+    w.set_defaults(func=_write, preflight=_check_write)
 
     e = verbs.add_parser("enroll", help="register a tag that has no payload as a tile")
     e.add_argument("--uid", required=True, help="the tag's uid in hex (the console's trace shows it)")
     e.add_argument("--game", default=None, help=game_help)
     e.add_argument("spec", nargs="+", metavar="FIELD=VALUE", help=spec_help)
     e.add_argument("--data-dir", default=None, help="registry directory (default: the settings file's data_dir, else var/; docs/journal.md)")
-    e.set_defaults(func=_enroll)
+    e.set_defaults(func=_enroll, preflight=_check_enroll)
 
     ls = verbs.add_parser("list", help="the enrolled tags of a game")
     ls.add_argument("--game", default=None, help=game_help)
@@ -60,7 +61,7 @@ def _catalogue(name: str | None) -> Any:
     try:
         return games.catalogue(games.canonical(name or games.default_name()))
     except games.GameError as err:
-        raise CliError(str(err)) from err
+        raise CliError(f"--game {name}: {err}" if name else str(err)) from err
 
 
 def _tile(catalogue: Any, items: list[str]) -> Any:
@@ -79,7 +80,8 @@ def _tile(catalogue: Any, items: list[str]) -> Any:
     try:
         return catalogue.make(spec)
     except TileError as err:
-        raise CliError(str(err)) from err
+        raise CliError(f"FIELD=VALUE {' '.join(items)[:60]!r}: {err} (`botboard tiles kinds` lists "
+                       "the fields and their values)") from err
 
 
 def _kinds(args: argparse.Namespace) -> int:
@@ -92,14 +94,37 @@ def _kinds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_write(args: argparse.Namespace) -> Any:
+    """The tile and its payload, before the port is opened."""
+    from . import checks
+
+    checks.port(args.port)
+    catalogue = _catalogue(args.game)
+    tile = _tile(catalogue, args.spec)
+    return catalogue, tile
+
+
+def _check_enroll(args: argparse.Namespace) -> tuple[Any, Any, bytes]:
+    from . import CliError
+
+    catalogue = _catalogue(args.game)
+    tile = _tile(catalogue, args.spec)
+    try:
+        uid = bytes.fromhex(args.uid)
+    except ValueError as err:
+        raise CliError(f"--uid {args.uid[:40]!r}: not hex ({err}); give the tag's uid as the console's trace shows it") from err
+    if not 4 <= len(uid) <= 10:
+        raise CliError(f"--uid {args.uid[:40]!r}: expected 4 to 10 bytes in hex (NTAG213: 7)")
+    return catalogue, tile, uid
+
+
 def _write(args: argparse.Namespace) -> int:
     from ..link.connection import BoardConnection, HandshakeError
     from ..link.tags import TagWriteError, write_tag
     from ..link.transport import PortError
     from . import CliError
 
-    catalogue = _catalogue(args.game)
-    tile = _tile(catalogue, args.spec)
+    catalogue, tile = _check_write(args)
     data = catalogue.payload(tile, args.serial)
 
     async def write() -> bytes:
@@ -136,16 +161,7 @@ def _registry(args: argparse.Namespace) -> Any:
 
 
 def _enroll(args: argparse.Namespace) -> int:
-    from . import CliError
-
-    catalogue = _catalogue(args.game)
-    tile = _tile(catalogue, args.spec)
-    try:
-        uid = bytes.fromhex(args.uid)
-    except ValueError as err:
-        raise CliError(f"uid {args.uid}: not hex ({err})") from err
-    if not 4 <= len(uid) <= 10:
-        raise CliError(f"uid {args.uid}: expected 4 to 10 bytes in hex (NTAG213: 7)")
+    catalogue, tile, uid = _check_enroll(args)
     registry = _registry(args)
     registry.enroll(uid, tile)
     print(json.dumps({"uid": uid.hex(), "tile": catalogue.words(tile), "registry": str(registry.path)}))

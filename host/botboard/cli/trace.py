@@ -8,7 +8,9 @@ import sys
 import time
 from typing import Any, Callable
 
+from . import checks
 from .console_client import ConsoleClient, add_console_arguments
+from . import values
 
 QUIET = {"ping", "pong", "ack", "nak", "get_state", "state"}
 
@@ -24,13 +26,13 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--dir", choices=("in", "out"), help="only frames from the board (in) or to it (out)")
     p.add_argument("--grep", metavar="TEXT", help="only frames whose text contains TEXT")
     p.add_argument("--all", action="store_true", help="include ping/pong, acks and state polls")
-    p.add_argument("--history", type=int, default=0, metavar="N",
+    p.add_argument("--history", type=values.whole(0, 10**9), default=0, metavar="N",
                    help="first print the last N frames the daemon kept")
-    p.add_argument("--count", type=int, default=0, metavar="N", help="stop after N frames")
-    p.add_argument("--for", dest="seconds", type=float, default=0.0, metavar="S",
+    p.add_argument("--count", type=values.whole(0, 10**9), default=0, metavar="N", help="stop after N frames")
+    p.add_argument("--for", dest="seconds", type=values.SECONDS, default=0.0, metavar="S",
                    help="stop after S seconds")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, preflight=checks.console)
 
 
 def frame_filter(args: argparse.Namespace) -> Callable[[dict[str, Any]], bool]:

@@ -11,6 +11,7 @@ import asyncio
 import json
 
 from ...cli import CliError
+from ...cli import checks, values
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
@@ -19,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,
     rb = verbs.add_parser("read-box", help="the box file's tile list from the construction tiles "
                           "lying on the board's readers")
     rb.add_argument("--port", required=True, help="the board's serial port")
-    rb.add_argument("--settle", type=float, default=1.5, help="seconds to collect the slots' tags")
-    rb.set_defaults(func=_read_box)
+    rb.add_argument("--settle", type=values.number(0, 3600), default=1.5, help="seconds to collect the slots' tags")
+    rb.set_defaults(func=_read_box, preflight=lambda args: checks.port(args.port))
 
 
 def _read_box(args: argparse.Namespace) -> int:
@@ -32,6 +33,7 @@ def _read_box(args: argparse.Namespace) -> int:
     from ...link.transport import PortError
     from . import tagcodec
 
+    checks.port(args.port)
     payloads: dict[int, bytes] = {}
 
     def on_slot(msg: Message) -> None:
