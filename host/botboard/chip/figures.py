@@ -83,22 +83,21 @@ def first_frame_after(ctl: Control, since_us: int, wanted: Any, patience_s: floa
     raise RuntimeError(f"the emulated Pico sent no such frame within {patience_s:.0f} s")
 
 
-async def _connected(conn: BoardConnection, patience_s: float) -> None:
+async def _until(predicate: Any, patience_s: float, what: str) -> Any:
+    """predicate()'s first true value, looked at every 50 ms for patience_s at most."""
     deadline = time.monotonic() + patience_s
-    while conn.state != "connected":
+    while not (value := predicate()):
         if time.monotonic() > deadline:
-            raise RuntimeError(f"no session with the emulated Pico within {patience_s:.0f} s")
+            raise RuntimeError(f"{what} within {patience_s:.0f} s")
         await asyncio.sleep(0.05)
+    return value
 
 
 async def _session_settled(conn: BoardConnection, patience_s: float) -> None:
     """Until the board's census is over (CENSUS_DONE) and the host's resync acknowledged: a
     session's start loads census.py from flash, and a tile laid meanwhile waits for it."""
-    deadline = time.monotonic() + patience_s
-    while not (any(msg.type == m.CENSUS_DONE for msg in conn.trace) and conn.link.pending == 0):
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the emulated Pico's census did not end within {patience_s:.0f} s")
-        await asyncio.sleep(0.05)
+    await _until(lambda: any(msg.type == m.CENSUS_DONE for msg in conn.trace) and conn.link.pending == 0,
+                 patience_s, "the emulated Pico's census did not end")
 
 
 async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
@@ -109,7 +108,7 @@ async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
     link = asyncio.create_task(conn.run())
     ctl = Control(board.control_port, patience_s)
     try:
-        await _connected(conn, patience_s)
+        await _until(lambda: conn.state == "connected", patience_s, "no session with the emulated Pico")
         assert conn.info is not None
         heap_at_hello = conn.info.heap_free
         await _session_settled(conn, patience_s)
@@ -219,11 +218,8 @@ async def _command_to_frame(conn: BoardConnection, ctl: Control, layout: layouts
         cell = (k * 11) % len(layout.cells)
         ctl("watch_led", led=cell * lpc)  # the cell's centre LED: cells lie in order on the chains
         conn.set_cells({cell: CellState(2 + k % 6, effect=m.SOLID)})
-        deadline = time.monotonic() + patience_s
-        while (seen := ctl("watched"))["shown_us"] is None:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"cell {cell} was not shown within {patience_s:.0f} s")
-            await asyncio.sleep(0.05)
+        seen = await _until(lambda: (w := ctl("watched"))["shown_us"] is not None and w, patience_s,
+                            f"cell {cell} was not shown")
         times.append((seen["shown_us"] - seen["arrived_us"]) / 1000)
     return _spread(times)
 
