@@ -289,6 +289,8 @@ async def answered(ask: Any, heard: Any) -> None:
 def test_replayed_catch_up_requests_draw_no_answer(broker: Broker) -> None:
     async def play() -> None:
         async with Stranger(broker) as stranger, three_tables(broker) as t:
+            # table a's own "anything after n?" (every 10 s) would draw a true answer in the window
+            t.a.CHECK_S = 3600.0
             topics = t.host.topics
             for k in range(40):
                 await t.host.append({"tick": k})

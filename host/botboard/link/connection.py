@@ -47,7 +47,7 @@ SILENT_AFTER_S = 2.0
 PING_EVERY_S = 0.5
 RECONNECT_EVERY_S = 0.5
 # the board's link and reader counters: each answer loads the firmware's rare.py from its
-# flash, tens of ms on a Pico (docs/firmware.md), so not every second
+# flash, tens of ms on a Pico (docs/firmware.md), so not every second once the first came
 BOARD_STATS_EVERY_S = 5.0
 FRAME_OVERHEAD = 11  # bytes a frame adds to its payload: header 4, CRC 4, COBS 2, delimiter 1
 MIN_PAYLOAD = 8  # two cells of SET_CELLS: a frame smaller than this is not worth its overhead
@@ -359,7 +359,9 @@ class BoardConnection:
                 next_ping = now + PING_EVERY_S
                 asyncio.ensure_future(self._quiet_ping())
             if now >= next_stats:
-                next_stats = now + BOARD_STATS_EVERY_S
+                # every second until this session's first answer (it may be lost), then less often
+                answered = self.board_link is not None or not self.board_link_supported
+                next_stats = now + (BOARD_STATS_EVERY_S if answered else 1.0)
                 self._note_damage("in", self.link.stats)
                 if self.board_link_supported:
                     self.link.send(m.GET_LINK_STATS)  # the answer updates board_link
