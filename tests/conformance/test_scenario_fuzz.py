@@ -15,31 +15,14 @@ from botboard import games
 from botboard.games import scenario
 from botboard.games.base import GameError
 
+from ..fuzz.damage import paths_in, replaced
+
 
 def _with_position(game: str) -> list[dict[str, Any]]:
     folder = games.declaration(game).scenario_folder()
     assert folder is not None, f"{game} declares no scenario folder"
     docs = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
     return [d for d in docs if "position" in d][:12]
-
-
-def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [at]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, at + (key,))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            out += _paths(item, at + (i,))
-    return out
-
-
-def _replace(doc: Any, at: tuple[Any, ...], new: Any) -> Any:
-    if not at:
-        return new
-    copy = dict(doc) if isinstance(doc, dict) else list(doc)
-    copy[at[0]] = _replace(doc[at[0]], at[1:], new)
-    return copy
 
 
 ANY_JSON = st.recursive(
@@ -57,8 +40,8 @@ def test_a_value_of_any_kind_anywhere_in_a_position_is_a_scenario_error(
     docs = _with_position(folder)
     assert docs, folder  # the game has scenarios with positions: the test could fail
     doc = data.draw(st.sampled_from(docs))
-    at = data.draw(st.sampled_from(_paths(doc["position"])))
-    broken = dict(doc, position=_replace(doc["position"], at, data.draw(ANY_JSON)))
+    at = data.draw(st.sampled_from(paths_in(doc["position"])))
+    broken = dict(doc, position=replaced(doc["position"], at, data.draw(ANY_JSON)))
     path = tmp_path_factory.mktemp("fuzz") / "broken.json"
     path.write_text(json.dumps(broken))
     try:

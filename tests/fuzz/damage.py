@@ -45,22 +45,22 @@ def dumps(doc: Any) -> str:
     return text
 
 
-def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def paths_in(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     out = [at]
     if isinstance(value, dict):
         for key, item in value.items():
-            out += _paths(item, at + (key,))
+            out += paths_in(item, at + (key,))
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            out += _paths(item, at + (i,))
+            out += paths_in(item, at + (i,))
     return out
 
 
-def _replace(doc: Any, at: tuple[Any, ...], new: Any) -> Any:
+def replaced(doc: Any, at: tuple[Any, ...], new: Any) -> Any:
     if not at:
         return new
     copy: Any = dict(doc) if isinstance(doc, dict) else list(doc)
-    copy[at[0]] = _replace(doc[at[0]], at[1:], new)
+    copy[at[0]] = replaced(doc[at[0]], at[1:], new)
     return copy
 
 
@@ -69,17 +69,17 @@ def _drop(doc: Any, at: tuple[Any, ...]) -> Any:
         copy: Any = dict(doc) if isinstance(doc, dict) else list(doc)
         del copy[at[0]]
         return copy
-    return _replace(doc, at[:1], _drop(doc[at[0]], at[1:]))
+    return replaced(doc, at[:1], _drop(doc[at[0]], at[1:]))
 
 
 @st.composite
 def damaged_doc(draw: st.DrawFn, doc: Any) -> Any:
     """``doc`` with one value anywhere swapped for a nasty one, or one key or item dropped."""
-    paths = _paths(doc)
+    paths = paths_in(doc)
     at = draw(st.sampled_from(paths))
     if at and draw(st.booleans()) and draw(st.booleans()):
         return _drop(doc, at)
-    return _replace(doc, at, draw(NASTY))
+    return replaced(doc, at, draw(NASTY))
 
 
 @st.composite

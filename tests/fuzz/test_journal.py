@@ -54,12 +54,17 @@ SCHEMA_DAMAGE = st.sampled_from(
        "CREATE VIEW v AS SELECT * FROM games", "ALTER TABLE games ADD COLUMN extra BLOB"])
 
 
+def _fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A new folder with a good journal in it: (folder, the journal's path)."""
+    folder = tmp_path_factory.mktemp("journal")
+    _good(folder / JOURNAL_FILE)
+    return folder, folder / JOURNAL_FILE
+
+
 @FUZZ
 @given(data=st.data())
 def test_any_value_in_any_column_is_one_line(data: st.DataObject, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("journal")
-    path = folder / JOURNAL_FILE
-    _good(path)
+    folder, path = _fresh(tmp_path_factory)
     db = sqlite3.connect(path)
     for _ in range(data.draw(st.integers(1, 3))):
         table = data.draw(st.sampled_from(sorted(COLUMNS)))
@@ -76,9 +81,7 @@ def test_any_value_in_any_column_is_one_line(data: st.DataObject, tmp_path_facto
 @FUZZ
 @given(damage=st.lists(SCHEMA_DAMAGE, min_size=1, max_size=2))
 def test_a_schema_of_another_version_is_one_line(damage: list[str], tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("journal")
-    path = folder / JOURNAL_FILE
-    _good(path)
+    folder, path = _fresh(tmp_path_factory)
     db = sqlite3.connect(path)
     for sql in damage:
         try:
@@ -93,9 +96,7 @@ def test_a_schema_of_another_version_is_one_line(damage: list[str], tmp_path_fac
 @FUZZ
 @given(data=st.data())
 def test_damaged_bytes_are_one_line(data: st.DataObject, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("journal")
-    path = folder / JOURNAL_FILE
-    _good(path)
+    folder, path = _fresh(tmp_path_factory)
     path.write_bytes(data.draw(damaged_bytes(path.read_bytes())))
     _read_all(folder, path)
 
