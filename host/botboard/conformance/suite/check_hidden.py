@@ -14,6 +14,6 @@ def test_nothing_a_seat_may_not_see_reaches_its_view_the_shared_screen_or_the_le
         botboard_game: str, request: pytest.FixtureRequest) -> None:
     found = hidden.measure(botboard_game)
     record(request.config, found.summary())
+    assert not found.problems, "\n".join(found.problems)
     assert found.positions >= hidden.POSITIONS // hidden.GAMES, \
         f"{botboard_game}: random play gave only {found.positions} positions"
-    assert not found.problems, "\n".join(found.problems)
