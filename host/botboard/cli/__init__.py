@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 _COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "status", "trace", "leds",
              "selfplay", "replay", "games", "tiles", "deploy", "bringup", "hardware", "service", "doctor", "docs",
-             "new-game")
+             "new-game", "check-game")
 
 
 class CliError(Exception):

@@ -63,15 +63,16 @@ def spread(name: str, players: int, seed: int) -> list[Any]:
 
 
 def measure(name: str, rng_seed: int = 7) -> Measure:
-    """GAMES random games for each player count, then more (up to MAX_GAMES) until every hidden
-    part has been changed by a sample."""
+    """GAMES random games for each player count, then more (up to MAX_GAMES) until there were
+    POSITIONS positions (a short game gives fewer a game) and every hidden part was changed by a sample."""
     game = games.get(name)
     table = games.table(name)() if games.declaration(name).table else None
     found, rng = Measure(name), random.Random(rng_seed)
     for players in player_counts(name):
+        start = found.positions
         for seed in range(MAX_GAMES):
-            if seed >= GAMES and not found.still():
-                break
+            if seed >= GAMES and found.positions - start >= POSITIONS and not found.still():
+                break  # enough positions, and every hidden part has varied
             for state in spread(name, players, seed):
                 found.positions += 1
                 for seat in range(players):

@@ -20,6 +20,9 @@ from ..games import registry
 from ..games.declaration import PLUGIN_TILE_IDS, DeclarationError, GameDeclaration
 
 TEMPLATE = Path(__file__).resolve().parent / "template"
+# `new-game --simultaneous`: files laid over the template (same paths) for seats that program in
+# secret and reveal together (games.simultaneous.SimultaneousTable)
+SIMULTANEOUS = Path(__file__).resolve().parent / "simultaneous"
 
 
 class ScaffoldError(ValueError):
@@ -54,16 +57,20 @@ def words(name: str, tile_id: int) -> dict[str, str]:
             "class_name": "".join(part.title() for part in name.split("-"))}
 
 
-def write(name: str, where: Path, rng: random.Random | None = None) -> Path:
-    """Write the skeleton package of game ``name`` into ``where/name``; its folder."""
+def write(name: str, where: Path, rng: random.Random | None = None, simultaneous: bool = False) -> Path:
+    """Write the skeleton package of game ``name`` into ``where/name``; its folder. ``simultaneous``:
+    the seats program in secret and reveal together."""
     check_name(name)
     folder = where / name
     if folder.exists():
         raise ScaffoldError(f"{folder} exists already: choose another --dir, or remove it")
     subs = words(name, free_tile_id(rng or random.Random()))
-    for source in sorted(TEMPLATE.rglob("*.tmpl")):
-        relative = str(source.relative_to(TEMPLATE).with_suffix(""))
-        target = folder / relative.replace("__module__", subs["module"]).replace("__name__", name)
+    sources = {str(p.relative_to(TEMPLATE)): p for p in TEMPLATE.rglob("*.tmpl")}
+    if simultaneous:
+        sources.update({str(p.relative_to(SIMULTANEOUS)): p for p in SIMULTANEOUS.rglob("*.tmpl")})
+    for relative, source in sorted(sources.items()):
+        plain = relative.removesuffix(".tmpl")
+        target = folder / plain.replace("__module__", subs["module"]).replace("__name__", name)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(Template(source.read_text()).substitute(subs))
     return folder
