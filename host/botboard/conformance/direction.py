@@ -51,7 +51,9 @@ def count(name: str) -> Votes:
     game, standing = games.get(name), games.evaluation(name).standing
     found = Votes(name)
     for where, start, end in ends(name):
-        winners = set(game.outcome(end).winners)
+        outcome = game.outcome(end)
+        assert outcome is not None  # ends() keeps the states that ended
+        winners = set(outcome.winners)
         gain = [after - before for before, after in zip(standing(start), standing(end))]
         others = set(range(len(gain))) - winners
         if not winners or not gain or (not others and len(gain) > 1):

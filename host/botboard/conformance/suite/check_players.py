@@ -51,6 +51,7 @@ def test_greedy_and_search_choose_legal_moves_without_falling_back(botboard_game
     for players in player_counts(name):
         for state in positions(name, players, 3):
             seat = game.current_player(state)
+            assert seat is not None  # positions() gives states with a seat to act
             situation = Situation.of(game, state, seat)
             choice = make(level, seed=1, budget_s=5.0, iterations=24).choose(situation)
             legal = {game.action_to_str(state, a) for a in situation.legal}
@@ -72,6 +73,7 @@ def test_a_sample_keeps_what_the_seat_sees_and_depends_only_on_it(botboard_game:
     game = games.get(name)
     for state in positions(name, player_counts(name)[-1], 12, seed=4, stride=7):
         seat = game.current_player(state)
+        assert seat is not None  # positions() gives states with a seat to act
         try:
             sample = game.determinize(state, seat, random.Random(5))
         except games.GameError:
@@ -91,6 +93,7 @@ def test_two_states_differing_only_in_what_a_seat_cannot_see_give_the_same_decis
     game = games.get(name)
     for state in positions(name, player_counts(name)[-1], 3, seed=4, stride=7):
         seat = game.current_player(state)
+        assert seat is not None  # positions() gives states with a seat to act
         try:
             hidden_elsewhere = game.determinize(state, seat, random.Random(31))
         except games.GameError:

@@ -41,7 +41,7 @@ def _replaced(doc: Any, at: tuple[Any, ...], new: Any) -> Any:
     return copy
 
 
-ODD = [None, True, False, 0, -1, 2**63, -2.5, 1e308, "", "x", "###", [], {}, [None], {"": 0},
+ODD: list[Any] = [None, True, False, 0, -1, 2**63, -2.5, 1e308, "", "x", "###", [], {}, [None], {"": 0},
        [[[]]], {"a": {"b": [1, "2"]}}, "r0c0", "p9", -0.0, 10**12]
 
 

@@ -42,8 +42,8 @@ def test_the_picker_fields_make_tiles_and_a_wrong_value_is_named(botboard_game: 
         for choice in field.choices:
             try:
                 made.append(catalogue.make({**defaults, field.name: choice.value}))
-            except TileError as err:  # a combination the game has no tile for: said in words
-                assert str(err)
+            except TileError as refused:  # a combination the game has no tile for: said in words
+                assert str(refused)
     assert made
     with pytest.raises(TileError) as err:
         catalogue.make({**defaults, fields[0].name: "no such value ###"})
