@@ -180,3 +180,13 @@ def test_the_suite_passes_on_the_example_as_it_is(pytester: pytest.Pytester) -> 
                                           "-k", "not simulated_board")
     result.assert_outcomes(passed=result.parseoutcomes()["passed"])
     assert result.ret == pytest.ExitCode.OK
+
+
+def test_an_unknown_game_is_a_usage_error_in_one_line_and_without_the_option_nothing_is_added(
+        pytester: pytest.Pytester) -> None:
+    unknown = pytester.runpytest_inprocess("--botboard-game", "no-such-game", "-p", "no:cacheprovider")
+    assert unknown.ret == pytest.ExitCode.USAGE_ERROR
+    said = [line for line in unknown.stderr.lines if "no-such-game" in line]
+    assert len(said) == 1 and "install the game's package" in said[0], unknown.stderr.str()
+    plain = pytester.runpytest_inprocess("-p", "no:cacheprovider")  # an author's own run: only their tests
+    assert plain.ret == pytest.ExitCode.NO_TESTS_COLLECTED
