@@ -7,7 +7,9 @@ packages it as botboard's own code) and is written with ``${name}``, ``${title}`
 ``${module}``, ``${package}``, ``${class_name}`` and ``${tile_id}`` filled in
 (``string.Template``); ``__module__`` and ``__name__`` in a path become the
 module and the game's name. The skeleton is a whole game, small enough to
-replace rule by rule: it passes the conformance suite as written.
+replace rule by rule: it passes the conformance suite as written. With
+``simultaneous=True`` (`new-game --simultaneous`) the files under ``simultaneous/``
+are laid over it: its seats program in secret and reveal together.
 """
 
 from __future__ import annotations
