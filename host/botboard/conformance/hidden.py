@@ -44,7 +44,9 @@ class Measure:
         varied = [p for p, changed in self.hidden.items() if changed]
         return (f"{self.name}: {self.positions} positions, {self.samples} samples "
                 f"({self.changed} differing from the true state, {self.unsampled} the game could not draw); "
-                f"{len(self.hidden)} hidden parts, {len(varied)} of them varied")
+                f"{len(self.hidden)} hidden parts, {len(varied)} of them changed by a sample"
+                + (f", {len(self.hidden) - len(varied) - len(self.still())} kept one value in play"
+                   if len(self.hidden) > len(varied) + len(self.still()) else ""))
 
     def still(self) -> list[str]:
         """Hidden parts that never varied in the samples."""
