@@ -18,6 +18,7 @@ from string import Template
 
 from ..games import registry
 from ..games.declaration import PLUGIN_TILE_IDS, DeclarationError, GameDeclaration
+from ..games.tile_ids import free_ids
 
 TEMPLATE = Path(__file__).resolve().parent / "template"
 
@@ -38,9 +39,9 @@ def check_name(name: str) -> None:
 
 
 def free_tile_id(rng: random.Random) -> int:
-    """A tile id no installed game uses, at random in the plugins' range (docs/tiles.md)."""
-    taken = {d.tile_id for d in registry.declarations().values()}
-    free = [i for i in PLUGIN_TILE_IDS if i not in taken]
+    """A tile id at random in the plugins' range, neither reserved (docs/tiles.md's list) nor used
+    by an installed game."""
+    free = free_ids()
     if not free:
         raise ScaffoldError(f"every tile id in {PLUGIN_TILE_IDS.start}..{PLUGIN_TILE_IDS.stop - 1} is taken")
     return rng.choice(free)
