@@ -140,7 +140,7 @@ def _keep_first_used(found: list[GameDeclaration]) -> list[GameDeclaration]:
 def _clash(out: GameDeclaration, keeper: GameDeclaration, why: str) -> str:
     from .tile_ids import free_ids
 
-    free = [i for i in free_ids() if i != out.tile_id]
+    free = [i for i in free_ids() if i != out.tile_id]  # every game still loading counts as taken
     change = f"tile_id={free[0]}, a free one" if free else "another tile id"
     return (f"{out.package}: game plugin {out.name!r}: tile_id {out.tile_id} is also {keeper.title}'s "
             f"({keeper.package}), which keeps it ({why}); {out.title} is left out: give it {change}, in "
@@ -172,8 +172,8 @@ def _checked(point: EntryPoint, declaration: object, package: str) -> GameDeclar
 
 
 def _check_collisions(new: GameDeclaration) -> None:
+    assert _loaded is not None
     for name in (new.name, *new.aliases):
-        assert _loaded is not None
         owner = _loaded.get(_aliases.get(name, name))
         if owner is not None:
             raise DeclarationError(f"the name {name!r} is already {owner.title}'s ({owner.package}): "
