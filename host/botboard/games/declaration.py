@@ -67,7 +67,9 @@ class GameDeclaration:
     scenarios: str | None = None  # folder of scenario files (with `expect`), relative likewise
     commands: str | None = None  # a function register(subparsers) adding `botboard NAME ...`
     pictures: str | None = None  # a function () -> {file name: SVG text} of the game's LED language
-    docs: tuple[str, ...] = ()  # the players' pages, e.g. ("docs/playing-volt.md",)
+    # the players' pages, from the package folder (botboard's own: from the checkout), e.g.
+    # ("docs/playing-volt.md",): docs/palettes.md lists them and `botboard docs` says when one is missing
+    docs: tuple[str, ...] = ()
     quick_options: Mapping[str, Any] = field(default_factory=dict)  # a short game: selfplay, benches
     match_options: Mapping[str, Any] = field(default_factory=dict)  # a game for strength matches
     module: str = ""  # the package folder boards and scenarios are relative to (the registry sets it)
