@@ -88,3 +88,19 @@ def test_the_palettes_page_and_hardware_tables_name_every_game_and_its_package()
         if declaration.package != "botboard":  # its boards are counted like botboard's own
             for board in declaration.board_files():
                 assert f"| `{board.stem}` |" in tables["power.md"] and f"`{board.stem}`" in tables["bom.md"]
+
+
+def test_a_page_the_declaration_names_but_lacks_is_said(tmp_path: Path) -> None:
+    folder, meta = _game_with_pictures(tmp_path)
+    declaration = folder / "botboard_drawn" / "declaration.py"
+    declaration.write_text(re.sub(r"(\n\s*engine=)", r'\n    docs=("docs/playing-drawn.md",),\1',
+                                  declaration.read_text(), 1))
+    assert botboard([folder, meta], "docs", "--game", "drawn").returncode == 0
+    checked = botboard([folder, meta], "docs", "--game", "drawn", "--check")
+    assert checked.returncode == 1 and checked.stderr == "", checked.stderr
+    assert checked.stdout.splitlines() == [
+        "missing: drawn (botboard-drawn) declares the page 'docs/playing-drawn.md' in `docs`, but "
+        f"{folder / 'botboard_drawn' / 'docs' / 'playing-drawn.md'} does not exist: write it, or drop it "
+        "from the declaration"]
+    (folder / "botboard_drawn" / "docs" / "playing-drawn.md").write_text("# Drawn\n")
+    assert botboard([folder, meta], "docs", "--game", "drawn", "--check").returncode == 0
