@@ -93,3 +93,26 @@ def test_botboard_run_from_the_wheel_plays_on_the_simulated_board(installed: Pat
         assert proc.wait(timeout=scaled(30)) == 0
     assert (installed / ".local/share/botboard/botboard.sqlite").is_file()  # the journal, outside a checkout
     assert not (installed / "var").exists() and os.path.isdir(installed / "venv")
+
+
+def test_docs_for_a_game_of_another_package_need_no_checkout(installed: Path) -> None:
+    """`botboard docs --game NAME` from the wheel writes the game's palette page into its folder;
+    botboard's own docs are refused in one line there (they live in a checkout)."""
+    run_env = {"HOME": str(installed), "PATH": "/usr/bin:/bin"}
+    made = subprocess.run([str(installed / "venv/bin/botboard"), "new-game", "paged-game"],
+                          capture_output=True, text=True, timeout=60, cwd=installed, env=run_env)
+    assert made.returncode == 0, made.stderr
+    meta = installed / "paged-meta" / "botboard_paged_game-0.1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: botboard-paged-game\nVersion: 0.1.0\n")
+    (meta / "entry_points.txt").write_text("[botboard.games]\npaged-game = botboard_paged_game.declaration:GAME\n")
+    with_game = {**run_env, "PYTHONPATH": f"{installed / 'paged-game'}:{meta.parent}"}
+    done = subprocess.run([str(installed / "venv/bin/botboard"), "docs", "--game", "paged-game"],
+                          capture_output=True, text=True, timeout=60, cwd=installed / "venv", env=with_game)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert (installed / "paged-game/botboard_paged_game/docs/palette.md").is_file()
+    for args in (["docs"], ["docs", "--check"], ["docs", "--game", "volt"]):
+        refused = subprocess.run([str(installed / "venv/bin/botboard"), *args], capture_output=True, text=True,
+                                 timeout=60, cwd=installed, env=with_game)
+        assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, (args, refused.stderr)
+        assert "source checkout" in refused.stderr, refused.stderr

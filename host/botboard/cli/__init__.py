@@ -65,6 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_names() -> set[str]:
+    """Every subcommand `botboard` has here (its own and those the installed games bring)."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return set(sub.choices)
+
+
 def _register_game_commands(sub: argparse._SubParsersAction) -> None:
     """Commands a game declares (`botboard botwars report ...`); a broken one is left out."""
     from .. import games
