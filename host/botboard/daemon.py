@@ -182,6 +182,27 @@ def remote_role(config: DaemonConfig) -> tuple[Any, str | None]:
     return url, "join"
 
 
+def console_server(stopping: asyncio.Event, config: Any) -> Any:
+    """The console's uvicorn server (imported here: starting a command stays quick)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):  # type: ignore[misc]
+        """uvicorn's server that, as its shutdown begins (a signal, or the daemon's stop), sets
+        ``stopping``: the console's and phones' websockets then close at once, where the server
+        would wait for them and cancel them with an ERROR line."""
+
+        def __init__(self, stopping: asyncio.Event, config: Any) -> None:
+            super().__init__(config)
+            self.stopping = stopping
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            self.stopping.set()
+            await asyncio.sleep(0)  # the pages' handlers run their close before connections are cut
+            await super().shutdown(sockets)
+
+    return Server(stopping, config)
+
+
 class Daemon:
     def __init__(self, config: DaemonConfig) -> None:
         self.config = config
@@ -218,6 +239,7 @@ class Daemon:
         self.bringup: Any = None  # botboard bringup's flow (bringup/flow.py), instead of a game
         self.tools = BoardTools(self)  # maker tools and the mirror of what the board shows
         self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.stopping = asyncio.Event()  # set as a stop begins: the console's websockets close at once
 
     @property
     def console_url(self) -> str:
@@ -355,7 +377,7 @@ class Daemon:
 
         self.start_board()
         assert self.conn is not None
-        server = uvicorn.Server(uvicorn.Config(
+        server = console_server(self.stopping, uvicorn.Config(
             console(self), host=self.config.listen, port=self.config.console_port,
             log_level="warning", lifespan="off",
             log_config=None,  # its records go through botboard's own handler: one line, a traceback to the error log
@@ -380,6 +402,7 @@ class Daemon:
         try:
             await asyncio.wait({link_task, serve_task}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            self.stopping.set()
             if self.remote is not None:
                 await self.remote.close()
             link_task.cancel()
