@@ -59,6 +59,7 @@ class DaemonConfig:
     explain: bool = True  # phones explain a kind of tile the first time a seat lays it
     faults: tuple[str, ...] = ()  # wiring faults of the simulated board (board/sim_faults.py)
     bringup: str | None = None  # a new board's first hour instead of a game; the layout's path
+    fresh: bool = False  # start a new game even when one is unfinished (it stays in the journal)
 
 
 class ConfigError(ValueError):
@@ -236,6 +237,7 @@ class Daemon:
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
         self.session: Any = None  # the game session (botboard.session), when one runs
+        self.resumed: int | None = None  # the unfinished game that resumed at start, if one did
         self.bringup: Any = None  # botboard bringup's flow (bringup/flow.py), instead of a game
         self.tools = BoardTools(self)  # maker tools and the mirror of what the board shows
         self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
@@ -281,7 +283,7 @@ class Daemon:
             self._join_room()
             return
         session = attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name,
-                         cfg.palette)
+                         cfg.palette, cfg.fresh)
         session.set_computers(cfg.computers or {}, cfg.think_s)
         session.hints.allowed, session.hints.budget_s = cfg.hints, cfg.hint_s
         session.first_times.on = cfg.explain
@@ -375,6 +377,7 @@ class Daemon:
         """Board link, mirror and ``console(self)`` (an ASGI app, served by uvicorn) until one ends."""
         import uvicorn
 
+        self.check_console_port()
         self.start_board()
         assert self.conn is not None
         server = console_server(self.stopping, uvicorn.Config(
@@ -410,6 +413,25 @@ class Daemon:
             server.should_exit = True
             await asyncio.gather(serve_task, return_exceptions=True)
             self.stop()
+
+    def check_console_port(self) -> None:
+        """ConfigError, in one line, when the console's port is taken (another `botboard run`?),
+        before the board starts: the server's own bind error is two logged errors."""
+        listen, port = self.config.listen, self.config.console_port
+        if not port:
+            return
+        try:
+            family = socket.getaddrinfo(listen, port, type=socket.SOCK_STREAM)[0][0]
+        except socket.gaierror:
+            return  # the server names an address it cannot resolve
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+            try:
+                probe.bind((listen.strip("[]"), port))
+            except OSError as err:
+                raise ConfigError(f"the console cannot listen on {listen}:{port}: "
+                                  f"{err.strerror or err} (another botboard run?); stop that one, "
+                                  "or give another --console-port") from None
 
     def stop(self) -> None:
         if self.conn:
