@@ -96,11 +96,12 @@ class SessionViews:
         outcome = self.engine.outcome(state)
         pending = None
         if decision is not None and self.picker is not None and self.mapping.private_choices(decision):
-            pending = {"player": decision.player, "kind": decision.kind, "prompt": decision.prompt,
+            pending = {"player": decision.player, "kind": decision.kind, "prompt": self.spoken(decision.prompt),
                        "choices": [], "who": self.seat_name(decision.player), "private": True}
         elif decision is not None and self.picker is not None:
             pending = {**decision.to_json(), "who": self.seat_name(decision.player),
                        "prompt": self.spoken(decision.prompt),
+                       "words": {c.choice: self.spoken(c.words) for c in self.picker.candidates},
                        "selected": self.picker.selected.choice}
         public = self.mapping.public_view(state)
         seats = self.seats()
@@ -179,7 +180,8 @@ class SessionViews:
         decision = self.mapping.decision(state)
         mine = decision is not None and decision.player == seat and self.picker is not None
         pending = {**decision.to_json(), "selected": self.picker.selected.choice,  # type: ignore[union-attr]
-                   "words": {c.choice: c.words for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]
+                   "prompt": self.spoken(decision.prompt),  # type: ignore[union-attr]
+                   "words": {c.choice: self.spoken(c.words) for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]
         settings = self.controls.get(seat, {})
         over = self.mode == "over"
         return {"seat": seat, "name": self.seat_name(seat), "game": self.game,
@@ -200,7 +202,9 @@ class SessionViews:
 
     # -- words --------------------------------------------------------------------------
     def say(self, text: str, seat: int | None = None) -> None:
-        """Words for the whole table (``seat``: who they are addressed to)."""
+        """Words for the whole table (``seat``: who they are addressed to), the engine's in the
+        seats' names."""
+        text = self.spoken(text)
         self.message, self.message_seat = text, seat
         if seat is not None:
             self.seat_messages[seat] = text
@@ -211,6 +215,7 @@ class SessionViews:
 
     def _tell(self, seat: int, text: str) -> None:
         """Words for one seat alone: its seat view, never the shared view or the log."""
+        text = self.spoken(text)
         self.seat_messages[seat] = text
         self._publish({"kind": "game", "event": "message", "text": text, "seat": seat,
                        "private": True})

@@ -27,7 +27,7 @@ export function showNow(node, now, colours) {
 // The end banner: headline, standings per seat, and what to take off the board.
 export function endScreen(end, colours) {
   const rows = end.standings.map((s, i) => el("tr", { class: s.won ? "won" : "" },
-    el("td", {}, String(i + 1)), el("td", {}, seatName(s.name, colours[s.name] ?? s.name)),
+    el("td", {}, `${s.shared ? "=" : ""}${s.place ?? i + 1}`),  // seats level share a place el("td", {}, seatName(s.name, colours[s.name] ?? s.name)),
     el("td", {}, s.score === null || s.score === undefined ? "" : String(s.score)),
     el("td", {}, s.won ? "winner" : "")));
   return [

@@ -97,6 +97,12 @@ function stationButton(role, index) {
   }, role);
 }
 
+// A layout's station name as people say it: "yard-a" is yard A (session/now.py place_words).
+function placeWords(name) {
+  const m = /^(.*)-([a-z])$/.exec(name);
+  return m ? `${m[1].replaceAll("-", " ")} ${m[2].toUpperCase()}` : name.replaceAll("-", " ");
+}
+
 function render() {
   const root = document.getElementById("stations");
   if (!state.layout) return;
@@ -106,7 +112,7 @@ function render() {
     const toPlay = state.turn === s || state.acting.has(station.name);
     const seat = state.seats[station.name];
     return el("div", { class: `station${toPlay ? " turn" : ""}`, "data-station": s },
-      el("h3", {}, station.name, seat ? el("span", { class: "seat-name" }, ` · ${seat}`) : null,
+      el("h3", {}, placeWords(station.name), seat ? el("span", { class: "seat-name" }, ` · ${seat}`) : null,
         toPlay ? el("span", { class: "pill turn-pill" }, "to play") : null),
       state.words[station.name] ? el("p", { class: "station-words", role: "status" }, state.words[station.name]) : null,
       el("div", { class: "slots" }, station.slots.map((slot, i) => slotButton(slot, i, state.slotNames[station.name]?.[i]))),

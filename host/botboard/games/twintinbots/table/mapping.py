@@ -92,6 +92,10 @@ class TwinTinBotsTable(TableMapping[State]):
     def seat_name(self, state: State, seat: int) -> str:
         return C.COLOURS[seat]
 
+    def engine_words(self, text: str) -> str:
+        """The rules' name for an end by the countdown, as the table says it."""
+        return text.replace("crystal attrition", "the countdown ran out")
+
     # -- tiles and stations ----------------------------------------------------
     def acting_seats(self, state: State) -> list[int]:
         if state.result or state.pending is not None:

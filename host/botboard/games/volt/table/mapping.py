@@ -13,6 +13,7 @@ with previous/next and confirm.
 
 from __future__ import annotations
 
+import re
 from random import Random
 from typing import Any, Sequence
 
@@ -28,6 +29,9 @@ from . import leds, program, tiles, words
 from .floor import floor_json
 
 _UNSEEN = -1  # observe() as nobody: every program and inventory hidden
+
+
+_ROUND_CAP = re.compile(r"round limit (\d+) reached \(the project's cap, not a rule\)")
 
 
 class VoltTable(SimultaneousTable[State]):
@@ -62,6 +66,11 @@ class VoltTable(SimultaneousTable[State]):
 
     def seat_name(self, state: State, seat: int) -> str:
         return leds.SEAT_COLOURS[seat % 4]
+
+    def engine_words(self, text: str) -> str:
+        """The round cap as players read it (the engine's note on where it comes from is for
+        the rules' readers: docs/volt.md)."""
+        return _ROUND_CAP.sub(r"all \1 rounds are played: the most victory points win", text)
 
     # -- tiles and stations ----------------------------------------------------
     def acting_seats(self, state: State) -> list[int]:
