@@ -88,7 +88,7 @@ class NowWords:
         (p1/p2 stay in notations and files only)."""
         players = self.seating.players if self.seating is not None else 0
         text = self.mapping.engine_words(text)
-        return _ENGINE_SEAT.sub(lambda m: self.seat_name(int(m[1]) - 1) if 0 < int(m[1]) <= players
+        return ENGINE_SEAT.sub(lambda m: self.seat_name(int(m[1]) - 1) if 0 < int(m[1]) <= players
                                 else m[0], text)
 
     # -- the end ----------------------------------------------------------------------
@@ -139,7 +139,7 @@ class NowWords:
         return f"take the {total} tile{'s' if total > 1 else ''} off: {where}"
 
 
-_ENGINE_SEAT = re.compile(r"\bp(\d)\b")  # how every engine names its players
+ENGINE_SEAT = re.compile(r"\bp(\d)\b")  # how every engine names its players
 
 
 def place_words(station: str) -> str:
