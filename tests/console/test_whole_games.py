@@ -118,6 +118,11 @@ class Hands:
     def decide(self, seat: int) -> None:
         phone = self.phones[seat]
         expect(phone.locator("#your-message")).to_contain_text("you decide")
+        many = phone.locator("#decision-select")  # a long list of choices is a list to pick from
+        if many.count():
+            many.select_option(index=self.rng.randrange(many.locator("option").count()))
+            phone.locator("#decision-choose").click()
+            return
         choices = phone.locator("#decision-choices button")
         choices.nth(self.rng.randrange(choices.count())).click()
 

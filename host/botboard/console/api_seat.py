@@ -178,5 +178,7 @@ def _learning(session: Any, seat: int) -> dict[str, Any]:
     hints = getattr(session, "hints", None)
     if hints is None:  # a joined table's game: hints are the hosting table's
         return {}
-    return {"hints": hints.allowed and not session.is_computer(seat), "hint": hints.hint(seat),
+    over = getattr(session, "mode", "") == "over"  # a game over has nothing left to hint at
+    return {"hints": hints.allowed and not session.is_computer(seat) and not over,
+            "hint": None if over else hints.hint(seat),
             "explain": session.first_times.view(seat)}

@@ -136,6 +136,13 @@ class SessionViews:
         lit = {e["name"]: e["hex"] for e in self.mapping.legend(self.palette) if e["role"] == "seat"}
         return {s["name"]: lit.get(s["name"], s["name"]) for s in self.seats()}
 
+    def _slot_places(self, seat: int) -> list[list[float]] | None:
+        """Where the seat's slots lie on its station (x east, y north, mm), so a phone draws a
+        yard of slots as the yard it is; None when the layout does not say."""
+        where = {slot: mm for st in self.layout.stations for slot, mm in zip(st.slots, st.slot_mm)}
+        places = [where.get(k) for k in self.seating.slots_of(seat)] if self.seating is not None else []
+        return [list(p) for p in places if p is not None] if places and None not in places else None
+
     def _places(self) -> dict[str, Any]:
         """One naming for places: each board cell, station slot and piece as the game's words
         name them (the console labels the arena and the stations with these)."""
@@ -196,6 +203,7 @@ class SessionViews:
                 "station": self._slot_words(seat), "table_message": self.message,
                 "slot_names": [self.mapping.slot_name(state, pos)
                                for pos in range(self.mapping.slots_per_seat())],
+                "slot_places": self._slot_places(seat),
                 "private": self.mapping.seat_view(state, seat),
                 "controls": self.mapping.controls(state, seat, settings),
                 "public": self.mapping.public_view(state)}

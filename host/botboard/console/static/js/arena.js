@@ -165,9 +165,16 @@ export function showPlaces(view) {
   for (const [cell, words] of Object.entries(pieces)) {
     const shape = state.shapes[Number(cell)];
     if (!shape) continue;
+    const [name, carried] = words.split(" + ");  // "red A + blue crystal": what it carries below
     const mark = svg("text", { x: shape.x, y: shape.y - SIZE * 0.3, class: "piece" });
-    mark.textContent = words;
+    mark.textContent = name;
     layer.append(mark);
+    if (carried) {
+      const load = svg("text", { x: shape.x, y: shape.y + SIZE * 0.15, class: "piece carry" });
+      load.textContent = `◆ ${carried}`;
+      layer.append(load);
+      layer.append(svg("polygon", { points: outline(state.layout.grid, shape.x, shape.y), class: "carrying" }));
+    }
   }
   root.append(layer);
 }

@@ -20,6 +20,11 @@ export function setupGame(onView) {
   // not the reply's view: it is taken before the animation stops, and could land after
   // (and so hide) the newer view the websocket brings when it has
   document.getElementById("skip-button").addEventListener("click", () => act("api/game/skip", {}));
+  const hints = document.getElementById("hints-on");  // the table may switch the phones' hints off
+  hints.addEventListener("change", () => act("api/game/hints", { hints: hints.checked },
+    (data) => { hints.checked = data.hints; }));
+  getJSON("api/game/hints").then((data) => { hints.checked = data.hints; },
+    () => { hints.disabled = true; });  // no session, or a joined table's: not this console's to say
 }
 
 async function newGame() {
@@ -72,7 +77,7 @@ export function showGame(data) {
   state.session = Boolean(data.session);
   state.view = data.view ?? null;
   if (data.game) document.getElementById("game-name").textContent = data.game;
-  for (const id of ["undo-button", "skip-button", "speed"]) document.getElementById(id).disabled = !state.session;
+  for (const id of ["undo-button", "skip-button", "speed", "hints-on"]) document.getElementById(id).disabled = !state.session;
   const speed = document.getElementById("speed");
   if (state.view?.speed !== undefined && document.activeElement !== speed) speed.value = state.view.speed;
   const shown = state.view?.game_id ?? null;

@@ -4,10 +4,19 @@
 "use strict";
 import { el } from "./api.js";
 
-// A seat's name in its LED colour (set through the DOM: the CSP refuses style attributes).
+// A seat's name on a chip of its LED colour, in black or white, whichever reads on it: dark blue
+// text on the dark page could not be read (set through the DOM: the CSP refuses style attributes).
 function seatName(name, colour) {
   const span = el("span", { class: "seat-colour", "data-seat": name }, name);
-  span.style.color = colour;
+  const rgb = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour ?? "");
+  if (!rgb) {
+    span.style.color = colour;
+    return span;
+  }
+  const [r, g, b] = rgb.slice(1).map((h) => parseInt(h, 16));
+  span.classList.add("chip");
+  span.style.background = colour;
+  span.style.color = 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000" : "#fff";
   return span;
 }
 
