@@ -118,6 +118,7 @@ function renderDecision(pending) {
       const [engineLabel, value] = choiceLabel(choice);
       const label = pending.words?.[value] ?? said(engineLabel);
       return el("button", { type: "button", class: `choice${value === pending.selected ? " selected" : ""}`,
+        "data-choice": typeof value === "string" ? value : JSON.stringify(value),
         onclick: () => act("api/game/decide", { choice: value }, showGame) }, label);
     }))));
 }

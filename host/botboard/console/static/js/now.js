@@ -33,10 +33,11 @@ export function showNow(node, now, colours) {
   node.dataset.who = (now?.who ?? []).join(" ");
 }
 
-// The end banner: headline, standings per seat, and what to take off the board.
+// The end banner: headline, standings per seat (seats level share a place: "=1"), and what
+// to take off the board.
 export function endScreen(end, colours) {
   const rows = end.standings.map((s, i) => el("tr", { class: s.won ? "won" : "" },
-    el("td", {}, `${s.shared ? "=" : ""}${s.place ?? i + 1}`),  // seats level share a place el("td", {}, seatName(s.name, colours[s.name] ?? s.name)),
+    el("td", {}, `${s.shared ? "=" : ""}${s.place ?? i + 1}`), el("td", {}, seatName(s.name, colours[s.name] ?? s.name)),
     el("td", {}, s.score === null || s.score === undefined ? "" : String(s.score)),
     el("td", {}, s.won ? "winner" : "")));
   return [
