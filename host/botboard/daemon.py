@@ -187,7 +187,7 @@ def console_server(stopping: asyncio.Event, config: Any) -> Any:
     """The console's uvicorn server (imported here: starting a command stays quick)."""
     import uvicorn
 
-    class Server(uvicorn.Server):  # type: ignore[misc]
+    class Server(uvicorn.Server):
         """uvicorn's server that, as its shutdown begins (a signal, or the daemon's stop), sets
         ``stopping``: the console's and phones' websockets then close at once, where the server
         would wait for them and cancel them with an ERROR line."""
