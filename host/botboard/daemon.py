@@ -59,6 +59,7 @@ class DaemonConfig:
     explain: bool = True  # phones explain a kind of tile the first time a seat lays it
     faults: tuple[str, ...] = ()  # wiring faults of the simulated board (board/sim_faults.py)
     bringup: str | None = None  # a new board's first hour instead of a game; the layout's path
+    fresh: bool = False  # start a new game even when one is unfinished (it stays in the journal)
 
 
 class ConfigError(ValueError):
@@ -182,6 +183,27 @@ def remote_role(config: DaemonConfig) -> tuple[Any, str | None]:
     return url, "join"
 
 
+def console_server(stopping: asyncio.Event, config: Any) -> Any:
+    """The console's uvicorn server (imported here: starting a command stays quick)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server that, as its shutdown begins (a signal, or the daemon's stop), sets
+        ``stopping``: the console's and phones' websockets then close at once, where the server
+        would wait for them and cancel them with an ERROR line."""
+
+        def __init__(self, stopping: asyncio.Event, config: Any) -> None:
+            super().__init__(config)
+            self.stopping = stopping
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            self.stopping.set()
+            await asyncio.sleep(0)  # the pages' handlers run their close before connections are cut
+            await super().shutdown(sockets)
+
+    return Server(stopping, config)
+
+
 class Daemon:
     def __init__(self, config: DaemonConfig) -> None:
         self.config = config
@@ -215,9 +237,11 @@ class Daemon:
         self.conn: BoardConnection | None = None
         self.sim_control: SimControl | None = None  # set when the board is the simulated one
         self.session: Any = None  # the game session (botboard.session), when one runs
+        self.resumed: int | None = None  # the unfinished game that resumed at start, if one did
         self.bringup: Any = None  # botboard bringup's flow (bringup/flow.py), instead of a game
         self.tools = BoardTools(self)  # maker tools and the mirror of what the board shows
         self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.stopping = asyncio.Event()  # set as a stop begins: the console's websockets close at once
 
     @property
     def console_url(self) -> str:
@@ -259,7 +283,7 @@ class Daemon:
             self._join_room()
             return
         session = attach(self, cfg.data_dir, cfg.players, cfg.options, cfg.seed, cfg.step_s, self.game_name,
-                         cfg.palette)
+                         cfg.palette, cfg.fresh)
         session.set_computers(cfg.computers or {}, cfg.think_s)
         session.hints.allowed, session.hints.budget_s = cfg.hints, cfg.hint_s
         session.first_times.on = cfg.explain
@@ -353,9 +377,10 @@ class Daemon:
         """Board link, mirror and ``console(self)`` (an ASGI app, served by uvicorn) until one ends."""
         import uvicorn
 
+        self.check_console_port()
         self.start_board()
         assert self.conn is not None
-        server = uvicorn.Server(uvicorn.Config(
+        server = console_server(self.stopping, uvicorn.Config(
             console(self), host=self.config.listen, port=self.config.console_port,
             log_level="warning", lifespan="off",
             log_config=None,  # its records go through botboard's own handler: one line, a traceback to the error log
@@ -380,6 +405,7 @@ class Daemon:
         try:
             await asyncio.wait({link_task, serve_task}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            self.stopping.set()
             if self.remote is not None:
                 await self.remote.close()
             link_task.cancel()
@@ -387,6 +413,25 @@ class Daemon:
             server.should_exit = True
             await asyncio.gather(serve_task, return_exceptions=True)
             self.stop()
+
+    def check_console_port(self) -> None:
+        """ConfigError, in one line, when the console's port is taken (another `botboard run`?),
+        before the board starts: the server's own bind error is two logged errors."""
+        listen, port = self.config.listen, self.config.console_port
+        if not port:
+            return
+        try:
+            family = socket.getaddrinfo(listen, port, type=socket.SOCK_STREAM)[0][0]
+        except socket.gaierror:
+            return  # the server names an address it cannot resolve
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+            try:
+                probe.bind((listen.strip("[]"), port))
+            except OSError as err:
+                raise ConfigError(f"the console cannot listen on {listen}:{port}: "
+                                  f"{err.strerror or err} (another botboard run?); stop that one, "
+                                  "or give another --console-port") from None
 
     def stop(self) -> None:
         if self.conn:

@@ -113,7 +113,7 @@ def bring_up(browser: Any, live: LiveDaemon) -> None:
     assert set(named) == {"reversed-chain", "swapped-readers", "dead-reader", "cross-reading",
                           "undersized-supply"}, named
     assert "LED chain 1" in named["reversed-chain"]
-    assert "slot 1 of station north and slot 2 of station north" in named["swapped-readers"]
+    assert "slot 0 of station north and slot 1 of station north" in named["swapped-readers"]
     assert "reader 7" in named["dead-reader"] and "reader 9" in named["cross-reading"]
     expect(page.locator("#bringup-diff")).to_contain_text('"power_ma"')
     assert not errors, errors

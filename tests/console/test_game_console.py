@@ -110,7 +110,8 @@ def test_a_pending_decision_is_made_from_the_console(page: Page, live: LiveDaemo
     page.screenshot(path=str(ARTIFACTS / "console-decision.png"), full_page=True)
     page.keyboard.press("d")  # keyboard: the first choice, then Enter
     expect(choices.first).to_be_focused()
-    chosen = choices.first.text_content()
+    chosen = choices.first.get_attribute("data-choice")
+    assert "p1" not in (choices.first.text_content() or "")  # the choice in words, the seat by name
     page.keyboard.press("Enter")
     expect(page.locator("#decision")).to_be_empty()
     assert chosen and session.journal.actions(session.game_id)[-1]["action"] == chosen
@@ -156,11 +157,11 @@ def test_game_panel_figures_and_the_undo_and_skip_keys(page: Page, live: LiveDae
     assert view["scores"]["red"] > view["scores"]["blue"] > 0  # the columns cannot be swapped
     rows = page.locator("#game-view table tbody tr")
     expect(rows.nth(0).locator("td")).to_have_text(
-        ["red", str(view["scores"]["red"]), str(view["final_scores"]["red"]), "blue 2, green 0, pink 1", "2",
-         "false"])
+        ["red", str(view["scores"]["red"]), str(view["final_scores"]["red"]), "blue 2; green 0; pink 1", "2",
+         "no"])
     expect(rows.nth(1).locator("td")).to_have_text(
-        ["blue", str(view["scores"]["blue"]), str(view["final_scores"]["blue"]), "blue 0, green 1, pink 0",
-         "1", "false"])
+        ["blue", str(view["scores"]["blue"]), str(view["final_scores"]["blue"]), "blue 0; green 1; pink 0",
+         "1", "no"])
     expect(page.locator("#game-view table thead th")).to_have_text(
         ["player", "score", "final score", "delivered crystals", "hand", "DM used"])
     shown = page.locator("#game-view").text_content() or ""

@@ -28,6 +28,7 @@ from botboard.session.review import Review
 from botboard.session.selfplay import Hands
 
 from ..simboard import BOTBOARD, SimProcess, wait_for
+from ..engine_words import broken
 from ..patience import scaled
 
 Looks = list[str]  # per board cell "palette/facing/effect"
@@ -140,7 +141,7 @@ def test_the_viewer_steps_through_a_whole_game_as_the_table_showed_it(
         expect(step).to_have_text(f"step {k} of {steps - 1}")
         digest = step.get_attribute("data-hash")
         assert digest is not None
-        looks = page.locator("#replay-arena g").evaluate_all("gs => gs.map(g => g.dataset.look)")
+        looks = page.locator("#replay-arena g[data-cell]").evaluate_all("gs => gs.map(g => g.dataset.look)")
         if digest in live:  # a state the table rested on (a decision, a program): its frame
             assert looks == live[digest], f"{game} step {k}: the picture differs from the table's"
             seen.add(digest)
@@ -150,8 +151,14 @@ def test_the_viewer_steps_through_a_whole_game_as_the_table_showed_it(
     assert seen == set(live), f"{game}: live frames the replay never showed: {set(live) - seen}"
     page.locator("#replay-back").click()
     expect(step).to_have_text(f"step {steps - 2} of {steps - 1}")
+    labels = page.locator("#replay-arena text.index").all_text_contents()
+    assert len(labels) == page.locator("#replay-arena g[data-cell]").count() and any(labels), \
+        "the cells are labelled as the live console labels them"
     page.locator("#replay-seat").select_option("0")  # the game is over: the seat's own view
     expect(page.locator("#replay-seat-note")).to_contain_text("alone saw")
+    expect(page.locator("#replay-private dt").first).not_to_be_empty()  # in words, not raw JSON
+    shown = [page.locator("#replay-panel").inner_text(), page.locator("main").inner_text()]
+    assert not broken(shown), broken(shown)
     assert not errors, errors
     page.close()
 

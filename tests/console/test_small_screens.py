@@ -7,6 +7,8 @@ from typing import Any, Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from botboard import games
+
 from .conftest import LiveDaemon, open_console, running
 
 OVERLAPS = """(selector) => {
@@ -56,3 +58,35 @@ def test_a_390_pixel_screen_has_no_sideways_scroll(page: Page) -> None:
     header = page.locator("header")
     assert header.evaluate("(h) => h.scrollWidth <= h.clientWidth + 1")  # nothing clipped in the header
     _no_overlaps(page)
+
+
+@pytest.mark.parametrize("game", games.table_names())
+def test_a_slots_name_never_runs_into_its_tiles_words(browser: Any, tmp_path_factory: pytest.TempPathFactory,
+                                                      game: str) -> None:
+    """Every game's slot names (registers, units, yards, orders) stand clear of the tile's words,
+    however long both are."""
+    for live in running(tmp_path_factory, game=game):
+        for console in open_console(browser, live):
+            console.set_viewport_size({"width": 1400, "height": 1000})
+            live.post("/api/game/new", {"players": 2, "seed": 1, "options": dict(games.declaration(game).quick_options)})
+            layout, seat_station = live.get("/api/layout"), live.get("/api/game")["view"]["stations"]
+            at = next(i for i, st in enumerate(layout["stations"]) if st["name"] in seat_station.values())
+            station = layout["stations"][at]
+            laid = station["slots"][:3]
+            for slot in laid:  # a tile of no game: the longest words a slot says
+                live.post("/api/sim/place", {"slot": slot, "game": 200, "kind": 1, "colour": 1, "serial": 9})
+            expect(console.locator(f"#stations .station[data-station='{at}'] .slot.full")).to_have_count(len(laid))
+            for slot in station["slots"]:
+                button = f"#stations [data-slot='{slot}']"
+                assert console.evaluate(WORDS_OVERLAP, [f"{button} .slot-no", f"{button} .slot-text"]) is False, \
+                    (game, slot)
+
+
+# Whether two elements' words cross, by where the words are drawn (a box may be narrower than
+# the words it lets spill out)
+WORDS_OVERLAP = """([a, b]) => {
+  const drawn = (sel) => { const r = document.createRange(); r.selectNodeContents(document.querySelector(sel));
+                           return [...r.getClientRects()]; };
+  return drawn(a).some((x) => drawn(b).some((y) => x.left < y.right - 0.5 && y.left < x.right - 0.5 &&
+                                                   x.top < y.bottom - 0.5 && y.top < x.bottom - 0.5));
+}"""

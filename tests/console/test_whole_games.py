@@ -19,6 +19,7 @@ from playwright.sync_api import Error as PlaywrightError, Page, expect
 from botboard import games
 
 from ..simboard import wait_for
+from ..engine_words import broken
 from .conftest import LiveDaemon, running
 from ..patience import ms
 
@@ -118,8 +119,20 @@ class Hands:
     def decide(self, seat: int) -> None:
         phone = self.phones[seat]
         expect(phone.locator("#your-message")).to_contain_text("you decide")
+        many = phone.locator("#decision-select")  # a long list of choices is a list to pick from
+        if many.count():
+            many.select_option(index=self.rng.randrange(many.locator("option").count()))
+            phone.locator("#decision-choose").click()
+            return
         choices = phone.locator("#decision-choices button")
         choices.nth(self.rng.randrange(choices.count())).click()
+
+
+def _in_peoples_words(console: Page, phones: dict[int, Page]) -> None:
+    """No engine word on the shared screen (now line, Game panel, decision, log, end) or a phone."""
+    shown = [console.locator(part).inner_text() for part in ("#now-line", "#game-panel")]
+    shown += [phone.locator("main").inner_text() for phone in phones.values()]
+    assert not broken(shown), broken(shown)
 
 
 def _view(live: LiveDaemon) -> dict[str, Any]:
@@ -177,6 +190,8 @@ def test_a_whole_game_by_clicking(browser: Any, tmp_path_factory: pytest.TempPat
                                      f"phones: {[p.locator('#your-notice').text_content() for p in phones.values()]}")
             for phone in phones.values():  # a made move leaves no refusal behind
                 expect(phone.locator("#your-notice")).not_to_contain_text("refused")
+            _in_peoples_words(console, phones)
+        _in_peoples_words(console, phones)  # the end screens too
         end = _settle(live)["end"]
         assert end, "the game ended"
         expect(console.locator("#end-banner .end-headline")).to_contain_text(end["headline"])

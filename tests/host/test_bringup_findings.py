@@ -59,9 +59,10 @@ def test_swapped_dead_and_cross_reading_readers() -> None:
     assert table[0][:2] == [1, 0] and table[1] == list(REF.stations[1].slots)
     faults = {f.fault: f.words for f in found}
     assert set(faults) == {"swapped-readers", "dead-reader", "cross-reading"}
-    assert "slot 1 of station north and slot 2 of station north" in faults["swapped-readers"]
+    assert "slot 0 of station north and slot 1 of station north" in faults["swapped-readers"]
     assert "reader 7" in faults["dead-reader"] and "reader not answering" in faults["dead-reader"]
-    assert faults["cross-reading"].startswith("reader 9 (under slot 4 of station east) also hears")
+    assert faults["cross-reading"].startswith("reader 9 (under slot 9 of station east) also hears a tile laid on slot 10 of")
+    assert "50 mm" in faults["cross-reading"]
     doc = layout_file.corrected(REF, slots=table)  # a valid layout: every reader once
     assert layouts.from_json(doc).slot_owner(1) == (0, 0)
 

@@ -4,10 +4,12 @@ broker up), and after the console's simulated board was used."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
+import time
 import urllib.request
 from pathlib import Path
 
@@ -66,3 +68,35 @@ def test_a_stop_signal_ends_the_daemon_with_no_traceback(tmp_path: Path, remote:
     assert proc.returncode == 0, err
     for words in ("Traceback", "Task exception was never retrieved", "Event loop is closed", "Error"):
         assert words not in err, err
+
+
+def _seat_links(url: str) -> list[str]:
+    with urllib.request.urlopen(url + "api/seats", timeout=scaled(10)) as reply:
+        return [seat["url"] for seat in json.load(reply)["seats"]]
+
+
+def test_sigterm_with_a_console_and_two_phones_open_ends_at_once_and_logs_no_error(tmp_path: Path) -> None:
+    """The open pages are told "going away" as the stop begins: the server never waits for them,
+    and never cancels them with an ERROR line (the figure: docs/benchmarks.md, `bench table`)."""
+    from websockets.sync.client import connect
+
+    proc, url = _start(tmp_path)
+    pages = contextlib.ExitStack()
+    try:
+        phones = _seat_links(url)
+        assert len(phones) == 2, phones
+        for address in (url + "ws", *(p.replace("/seat/", "/ws/seat/") for p in phones)):
+            page = pages.enter_context(connect(address.replace("http://", "ws://"), origin=url.rstrip("/")))
+            page.recv(timeout=scaled(10))  # the first view arrived: the page is open
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=scaled(30))
+        took = time.monotonic() - began
+    finally:
+        pages.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert " ERROR" not in err and "graceful shutdown" not in err, err
+    print(f"SIGTERM to gone with a console and two phones open: {took:.2f} s")  # a figure, for benchmarks.md
+    assert took < scaled(1.0), f"SIGTERM took {took:.2f} s with a console and two phones open"

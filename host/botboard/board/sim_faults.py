@@ -8,7 +8,7 @@ so that ``botboard bringup`` can be tried, and tested, without hardware.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from ..resources import ROOT
 from .layouts import Layout, LayoutError
@@ -60,3 +60,13 @@ def _check(spec: str, numbers: list[int], count: int, what: str) -> None:
     for n in numbers:
         if not 0 <= n < count:
             raise FaultError(f"--fault {spec}: no {what} {n}; this layout has {what}s 0..{count - 1}")
+
+
+def physical_order(doc: dict[str, Any], chains: Sequence[dict[str, int]], cells: int) -> list[int]:
+    """For each cell position where LEDs physically are, the cell whose LEDs light there: a
+    reversed chain's cells in reverse (as firmware/bbfw/sim/faults.py wires them)."""
+    order = list(range(cells))
+    for c in doc.get("reverse", ()):
+        first, count = chains[c]["first_cell"], chains[c]["cells"]
+        order[first:first + count] = reversed(order[first:first + count])
+    return order

@@ -34,6 +34,7 @@ from ..link.connection import BoardConnection, Message
 from .layouts import Layout
 from .sim import SimBoard
 from .sim_control import PATIENCE_S, SimControl, SimControlError
+from .sim_faults import physical_order
 
 
 class ToolsHost(Protocol):
@@ -76,11 +77,17 @@ class SlotReading:
     # the reader's error counters since the board booted (READER_STATS): answers
     # with a bad CRC, bit collisions, over-temperature episodes; hot: 1 while over
     reader: dict[str, int] = field(default_factory=dict)
+    # the simulated board only: whether a hand (the console, a test) laid a tile on this slot
+    # where it physically is, whichever reader hears it (a miswired board's readers may not)
+    placed: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"present": self.present, "uid": self.uid, "payload": self.payload,
-                "tile": self.tile, "problem": self.problem, "reads": self.reads,
-                "changed": round(self.changed, 3), "reader": dict(self.reader)}
+        doc = {"present": self.present, "uid": self.uid, "payload": self.payload,
+               "tile": self.tile, "problem": self.problem, "reads": self.reads,
+               "changed": round(self.changed, 3), "reader": dict(self.reader)}
+        if self.placed is not None:
+            doc["placed"] = self.placed
+        return doc
 
 
 @dataclass
@@ -235,8 +242,14 @@ class BoardTools:
 
     # -- mirror ---------------------------------------------------------------
     def cells_json(self) -> dict[str, Any]:
+        """What the board shows, each cell where its LEDs are: on the simulated board, where they
+        physically are (a chain wired backwards lights its cells in reverse), so a miswired chain
+        is seen in the console as on a real board."""
         conn = self.daemon.conn
         shown = conn.shown if conn else []
+        sim = self.daemon.sim
+        if sim is not None and sim.faults.get("reverse"):
+            shown = [shown[i] for i in physical_order(sim.faults, sim.layout.chains, len(shown))]
         palette = conn.image.palette if conn and conn.image else []
         return {"cells": [[c.palette, c.facing, c.effect] for c in shown],
                 "palette": ["#%02x%02x%02x" % rgb for rgb in palette],
@@ -375,12 +388,20 @@ class BoardTools:
         """Put a virtual tag with ``payload`` (None: blank) into a slot of the simulated board."""
         self._check_slot(slot)
         await self._sim_call(self._sim().place(slot, uid, payload))
+        self._hand(slot, True)
         return {"slot": slot, "uid": uid.hex(), "payload": payload.hex() if payload else ""}
 
     async def remove_tile(self, slot: int) -> dict[str, Any]:
         self._check_slot(slot)
         await self._sim_call(self._sim().remove(slot))
+        self._hand(slot, False)
         return {"slot": slot}
+
+    def _hand(self, slot: int, placed: bool) -> None:
+        """A hand laid a tile on (or took it off) the physical slot: the console's slot button
+        takes it back from there, even when a miswired reader reports it elsewhere."""
+        self.slots[slot].placed = placed
+        self._publish_slot(slot)
 
     async def press(self, button: int, action: str = "click") -> dict[str, Any]:
         if not 0 <= button < self.daemon.layout.button_count:

@@ -32,7 +32,8 @@ class Finding:
 
 
 def slot_name(layout: Layout, station: int, position: int) -> str:
-    return f"slot {position + 1} of station {layout.stations[station].name}"
+    """A slot as the console labels it: the board's slot number (from 0) and its station."""
+    return f"slot {layout.stations[station].slots[position]} of station {layout.stations[station].name}"
 
 
 # -- LED chains ------------------------------------------------------------------------------
@@ -143,9 +144,10 @@ def _cross(layout: Layout, heard: dict[tuple[int, int], set[int]],
             under = f" (under {slot_name(layout, *home)})" if home else ""
             out.append(Finding("readers", "cross-reading", (
                 f"reader {reader}{under} also hears a tile laid on {slot_name(layout, *key)}: one "
-                "tile would count as two. Move the readers further apart (4 cm or more centre to "
-                "centre), put a ground-plane shield between them, or lower their drive "
-                "(hardware/wiring.md); then run bringup again.")))
+                "tile would count as two. Check that the layout's slot_mm places are where the "
+                "readers really are, then move the readers further apart (50 mm centre to centre "
+                "as in the reference layouts; closer than 34 mm no schedule helps) or put a "
+                "ground-plane shield between them (hardware/wiring.md); then run bringup again.")))
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
@@ -115,16 +116,20 @@ def _table_words(record: Any) -> tuple[list[str] | None, Any]:
         return None, None
 
 
+ENGINE_SEAT = re.compile(r"\bp(\d)\b")  # how every engine names its players
+
+
 def outcome_words(outcome: dict[str, object], names: list[str] | None = None,
                   words: Any = None) -> str:
-    """``red won (12-9): the countdown ran out``: seats by their table names (``p2`` as the
-    notation names them when the game has none), the scores in seat order."""
+    """``red won (12-9): the countdown ran out``: seats by their table names (``seat 2`` when the
+    game has none; never the engine's ``p2``), the scores in seat order."""
     def name(seat: int) -> str:
-        return names[seat] if names and seat < len(names) else f"p{seat + 1}"
+        return names[seat] if names and seat < len(names) else f"seat {seat + 1}"
     winners = [name(int(w)) for w in outcome.get("winners", [])]  # type: ignore[attr-defined]
     head = (" and ".join(winners) + (" won" if len(winners) == 1 else " shared the win")) if winners \
         else "nobody won"
     scores = outcome.get("scores") or []
     tally = f" ({'-'.join(str(s) for s in scores)})" if scores else ""  # type: ignore[attr-defined]
     reason = str(outcome.get("reason", ""))
-    return f"{head}{tally}: {words(reason) if words else reason}"
+    reason = ENGINE_SEAT.sub(lambda m: name(int(m[1]) - 1), words(reason) if words else reason)
+    return f"{head}{tally}: {reason}"

@@ -38,6 +38,9 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
                    help="start a new journal beside the data directory's current one (say, a "
                    "damaged one, which is left untouched); later runs use the new one")
     flag("--players", "start a game of this many players unless an unfinished one resumes", type=int)
+    p.add_argument("--fresh", action="store_true",
+                   help="start a new game even when one is unfinished (that one stays in the journal: "
+                   "the console's Resume brings it back)")
     flag("--seed", "seed of a new game (default 0)", type=int)
     p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
                    help="an engine option of a new game, e.g. ruleset=\"v1\" or max_turns=10")
@@ -199,6 +202,20 @@ def _write_token(token: str, data_dir: str | None) -> Any:
     return path
 
 
+def _say_resumed(daemon: Any, args: argparse.Namespace) -> None:
+    """A game that resumed takes none of the new game's flags: say so, and how to start fresh."""
+    if daemon.resumed is None:
+        return
+    given = [flag for flag, on in (("--seed", "seed" in vars(args)), ("--option", bool(args.option)),
+                                   ("--players", "players" in vars(args))) if on]
+    if not given:
+        print(f"botboard: unfinished game {daemon.resumed} resumes", flush=True)
+        return
+    print(f"botboard: unfinished game {daemon.resumed} resumes, so {' and '.join(given)} "
+          "(for a new game) are not used; to start fresh with them, add --fresh (the unfinished game "
+          "stays in the journal) or press New game in the console", flush=True)
+
+
 async def _first(task: asyncio.Task[None], *events: asyncio.Event) -> None:
     """Until the task ends or one of the events is set."""
     waiters = [asyncio.create_task(e.wait()) for e in events]
@@ -243,7 +260,7 @@ def prepared(args: argparse.Namespace) -> Any:
                           palette=v["palette"], remote=v["remote"], seats=room_seats(v["seat"]),
                           table=v["table"], spectate=v["spectate"], room_key=v["room_key"],
                           hints=v["hints"], hint_s=v["hint_think"], explain=v["explain"],
-                          faults=tuple(getattr(args, "fault", ())))
+                          faults=tuple(getattr(args, "fault", ())), fresh=getattr(args, "fresh", False))
     try:
         return Daemon(config)
     except (ConfigError, LayoutError) as err:
@@ -276,6 +293,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"botboard: {where}, game {daemon.game_name}", flush=True)
         terminal = sys.stdout.isatty()
         _show_console(daemon, terminal)
+        _say_resumed(daemon, args)  # after the address: what reads the first two lines finds it
         if daemon.remote_role == "host":  # what the other tables need to join
             _show_room_link(daemon.remote_url, terminal)
         if terminal and not is_loopback(daemon.config.listen):  # a tablet at the table scans it

@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..daemon import is_loopback, reachable_host
 from .api_game import NO_SESSION
-from .common import ApiError, api, json_body
+from .common import ApiError, api, json_body, until_stopping
 from .seats import SeatKeys, plays_here, seat_links
 
 if TYPE_CHECKING:
@@ -126,8 +126,11 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         return JSONResponse(seat_view(seat))
 
     async def live(ws: WebSocket) -> None:
-        seat = int(ws.path_params["seat"])
         await ws.accept()
+        await until_stopping(daemon.stopping, ws, serve(ws))
+
+    async def serve(ws: WebSocket) -> None:
+        seat = int(ws.path_params["seat"])
         queue = daemon.subscribe()
         try:
             await ws.send_json({"kind": "seat", **seat_view(seat)})
@@ -188,5 +191,7 @@ def _learning(session: Any, seat: int) -> dict[str, Any]:
     hints = getattr(session, "hints", None)
     if hints is None:  # a joined table's game: hints are the hosting table's
         return {}
-    return {"hints": hints.allowed and not session.is_computer(seat), "hint": hints.hint(seat),
+    over = getattr(session, "mode", "") == "over"  # a game over has nothing left to hint at
+    return {"hints": hints.allowed and not session.is_computer(seat) and not over,
+            "hint": None if over else hints.hint(seat),
             "explain": session.first_times.view(seat)}

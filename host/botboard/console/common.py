@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..board.tools import ToolError
 
@@ -73,3 +75,25 @@ def api(handler: Handler) -> Handler:
 
     wrapped.__name__ = handler.__name__
     return wrapped
+
+
+async def until_stopping(stopping: asyncio.Event, ws: WebSocket, serve: Coroutine[Any, Any, None]) -> None:
+    """Serve a websocket until ``serve`` ends or the daemon is stopping; then close it as "going
+    away" at once. The server's own shutdown would wait for each open page, then cancel it with
+    an error in the log: a stop with a console and phones open must be quick and quiet."""
+    task = asyncio.ensure_future(serve)
+    stop = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+        while not task.done():  # asyncio.wait_for may swallow a cancel that meets its result: again
+            task.cancel()
+            await asyncio.wait({task}, timeout=0.05)
+    if not task.cancelled():
+        task.result()  # its error, if any, as the handler's own
+    if stopping.is_set():
+        try:
+            await ws.close(1001)
+        except (RuntimeError, WebSocketDisconnect):  # closed already, by the page or the server
+            pass

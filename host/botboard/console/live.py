@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import redact
 from .api_board import full_status
+from .common import until_stopping
 
 if TYPE_CHECKING:
     from ..daemon import Daemon
@@ -30,6 +31,9 @@ STATUS_EVERY_S = 1.0
 def routes(daemon: "Daemon") -> list[WebSocketRoute]:
     async def live(ws: WebSocket) -> None:
         await ws.accept()
+        await until_stopping(daemon.stopping, ws, serve(ws))
+
+    async def serve(ws: WebSocket) -> None:
         queue = daemon.subscribe()
         try:
             await ws.send_json({"kind": "status", "status": full_status(daemon)})

@@ -82,13 +82,16 @@ def make_session(layout: Layout, conn: BoardConnection, where: str | Path | None
 def attach(daemon: Any, where: str | Path | None, players: int | None = None,
            options: dict[str, Any] | None = None, seed: int = 0,
            step_s: float | None = None, game: str | None = None,
-           palette: str = "standard") -> GameSession:
-    """Give ``daemon`` its session: resume the latest unfinished game, else start one."""
+           palette: str = "standard", fresh: bool = False) -> GameSession:
+    """Give ``daemon`` its session: resume the latest unfinished game (unless ``fresh``), else
+    start one; ``daemon.resumed`` is the game resumed, or None."""
     assert daemon.conn is not None, "start the board first"
     session = make_session(daemon.layout, daemon.conn, where, daemon.publish, step_s, game, palette)
     daemon.session = session
     try:
-        if not session.resume() and players:
+        if not fresh and session.resume():
+            daemon.resumed = session.game_id
+        elif players:
             session.new_game(players, options or {}, seed)
     except (SessionError, JournalError, GameError) as err:  # the daemon still runs: say why
         log.warning("game session: %s", err)

@@ -88,7 +88,7 @@ class NowWords:
         (p1/p2 stay in notations and files only)."""
         players = self.seating.players if self.seating is not None else 0
         text = self.mapping.engine_words(text)
-        return _ENGINE_SEAT.sub(lambda m: self.seat_name(int(m[1]) - 1) if 0 < int(m[1]) <= players
+        return ENGINE_SEAT.sub(lambda m: self.seat_name(int(m[1]) - 1) if 0 < int(m[1]) <= players
                                 else m[0], text)
 
     # -- the end ----------------------------------------------------------------------
@@ -100,9 +100,12 @@ class NowWords:
         winners = [self.seat_name(w) for w in outcome.winners]
         reason = self.spoken(outcome.reason)
         scores = list(outcome.scores)[:players]
-        order = sorted(range(players), key=lambda s: (s not in outcome.winners, -scores[s] if scores else 0))
+        rank = {s: (s not in outcome.winners, -scores[s] if scores else 0) for s in range(players)}
+        order = sorted(range(players), key=lambda s: rank[s])
+        # seats that finished level share a place: a 0-0 draw is no "1st" and "2nd"
         standings = [{"seat": s, "name": self.seat_name(s), "score": scores[s] if scores else None,
-                      "won": s in outcome.winners} for s in order]
+                      "won": s in outcome.winners, "place": 1 + sum(rank[o] < rank[s] for o in order),
+                      "shared": sum(rank[o] == rank[s] for o in order) > 1} for s in order]
         headline = (" and ".join(winners) + (" wins" if len(winners) == 1 else " win")
                     if winners else "nobody wins") + f" ({reason})"
         return {"winners": winners, "reason": reason, "headline": headline,
@@ -112,9 +115,15 @@ class NowWords:
         """A seat's own result, for its phone."""
         end = self.end()
         mine = next(s for s in end["standings"] if s["seat"] == seat)
-        place = end["standings"].index(mine) + 1
         score = f" with a score of {mine['score']}" if mine["score"] is not None else ""  # the game's own measure
-        return ("you won" if mine["won"] else f"you finished {_ordinal(place)}") + f"{score}: {end['headline']}"
+        if mine["won"]:
+            said = "you won" if len(end["winners"]) < 2 else "you shared the win"
+        elif mine["shared"] and not end["winners"]:
+            said = "you drew"
+        else:
+            said = (f"you shared {_ordinal(mine['place'])} place" if mine["shared"]
+                    else f"you finished {_ordinal(mine['place'])}")
+        return f"{said}{score}: {end['headline']}"
 
     def tidy_words(self) -> str:
         """What to take off the stations, grouped: "take the 30 tiles off: yard A 14, yard B 16"."""
@@ -126,11 +135,17 @@ class NowWords:
         total = sum(counts.values())
         if not total:
             return ""
-        where = ", ".join(f"{name} {n}" for name, n in counts.items())
+        where = ", ".join(f"{place_words(name)} {n}" for name, n in counts.items())
         return f"take the {total} tile{'s' if total > 1 else ''} off: {where}"
 
 
-_ENGINE_SEAT = re.compile(r"\bp(\d)\b")  # how every engine names its players
+ENGINE_SEAT = re.compile(r"\bp(\d)\b")  # how every engine names its players
+
+
+def place_words(station: str) -> str:
+    """A layout's station name as people say it: "yard-a" is yard A, "north" stays north."""
+    head, _, tail = station.rpartition("-")
+    return f"{head.replace('-', ' ')} {tail.upper()}" if head and len(tail) == 1 else station.replace("-", " ")
 
 
 def _ordinal(n: int) -> str:

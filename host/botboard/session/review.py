@@ -22,6 +22,7 @@ from ..link.image import CellState
 from .boardmap import BoardMap
 from .journal import Journal, Step, replay_steps
 from .mapping import TableMapping
+from .now import ENGINE_SEAT
 
 
 class ReviewError(ValueError):
@@ -77,12 +78,36 @@ class Review:
         mapping, state = self.mapping, step.state
         public = mapping.public_view(state)
         outcome = mapping.engine.outcome(state)
+        said = self._spoken(state)
         return {"step": k, "n": step.n, "state_hash": mapping.engine.state_hash(state),
-                "action": mapping.public_action(step.before, step.action) if step.action else None,
-                "events": mapping.public_events(step.events), "turn": mapping.turn_words(state),
+                "action": said(mapping.public_action(step.before, step.action)) if step.action else None,
+                "events": [said(e) for e in mapping.public_events(step.events)],
+                "turn": said(mapping.turn_words(state)),
                 "scores": public.get("scores") or (dict(enumerate(outcome.scores)) if outcome else None),
                 "outcome": outcome.to_json() if outcome else None,
-                "picture": [[c.palette, c.facing, c.effect] for c in self.board_cells(k)]}
+                "picture": [[c.palette, c.facing, c.effect] for c in self.board_cells(k)],
+                **self._places(state), "floor": public.get("floor")}
+
+    def _spoken(self, state: Any) -> Any:
+        """The engine's words as the live table says them: p1, p2... by the seats' names."""
+        players = int(self.record["players"])
+
+        def said(text: str) -> str:
+            text = self.mapping.engine_words(text)
+            return ENGINE_SEAT.sub(lambda m: self.mapping.seat_name(state, int(m[1]) - 1)
+                                   if 0 < int(m[1]) <= players else m[0], text)
+        return said
+
+    def _places(self, state: Any) -> dict[str, Any]:
+        """The cells as the game names them and the pieces where they stand, by board cell (as
+        the live console labels its arena)."""
+        bmap = BoardMap(self.layout, list(self.mapping.coords(state)))
+        engine_names = self.mapping.cell_names(state, self.layout.grid)
+        names = [""] * bmap.board_cells
+        for engine, board in enumerate(bmap.to_board):
+            names[board] = engine_names[engine]
+        pieces = self.mapping.pieces(state, int(self.record["players"]))
+        return {"cell_names": names, "pieces": {bmap.to_board[c]: words for c, words in pieces.items()}}
 
     def seat_step(self, k: int, seat: int) -> dict[str, Any]:
         """What ``seat`` alone saw at step ``k``; refused while the game is unfinished."""
@@ -93,7 +118,9 @@ class Review:
         if not 0 <= seat < players:
             raise ReviewError(f"game {self.game_id} has seats 1 to {players}, not {seat + 1}", status=404)
         state = self._step(k).state
+        said = self._spoken(state)
         return {"step": k, "seat": seat, "name": self.mapping.seat_name(state, seat),
+                "words": [[said(label), said(words)] for label, words in self.mapping.seat_words(state, seat)],
                 "private": self.mapping.seat_view(state, seat)}
 
     def board_cells(self, k: int) -> list[CellState]:

@@ -96,11 +96,12 @@ class SessionViews:
         outcome = self.engine.outcome(state)
         pending = None
         if decision is not None and self.picker is not None and self.mapping.private_choices(decision):
-            pending = {"player": decision.player, "kind": decision.kind, "prompt": decision.prompt,
+            pending = {"player": decision.player, "kind": decision.kind, "prompt": self.spoken(decision.prompt),
                        "choices": [], "who": self.seat_name(decision.player), "private": True}
         elif decision is not None and self.picker is not None:
             pending = {**decision.to_json(), "who": self.seat_name(decision.player),
                        "prompt": self.spoken(decision.prompt),
+                       "words": {c.choice: self.spoken(c.words) for c in self.picker.candidates},
                        "selected": self.picker.selected.choice}
         public = self.mapping.public_view(state)
         seats = self.seats()
@@ -134,6 +135,13 @@ class SessionViews:
         """Each seat's name -> the colour its LEDs show (pages colour the seats' names with it)."""
         lit = {e["name"]: e["hex"] for e in self.mapping.legend(self.palette) if e["role"] == "seat"}
         return {s["name"]: lit.get(s["name"], s["name"]) for s in self.seats()}
+
+    def _slot_places(self, seat: int) -> list[list[float]] | None:
+        """Where the seat's slots lie on its station (x east, y north, mm), so a phone draws a
+        yard of slots as the yard it is; None when the layout does not say."""
+        where = {slot: mm for st in self.layout.stations for slot, mm in zip(st.slots, st.slot_mm)}
+        places = [where.get(k) for k in self.seating.slots_of(seat)] if self.seating is not None else []
+        return [list(p) for p in places if p is not None] if places and None not in places else None
 
     def _places(self) -> dict[str, Any]:
         """One naming for places: each board cell, station slot and piece as the game's words
@@ -179,7 +187,8 @@ class SessionViews:
         decision = self.mapping.decision(state)
         mine = decision is not None and decision.player == seat and self.picker is not None
         pending = {**decision.to_json(), "selected": self.picker.selected.choice,  # type: ignore[union-attr]
-                   "words": {c.choice: c.words for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]
+                   "prompt": self.spoken(decision.prompt),  # type: ignore[union-attr]
+                   "words": {c.choice: self.spoken(c.words) for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]
         settings = self.controls.get(seat, {})
         over = self.mode == "over"
         return {"seat": seat, "name": self.seat_name(seat), "game": self.game,
@@ -194,13 +203,16 @@ class SessionViews:
                 "station": self._slot_words(seat), "table_message": self.message,
                 "slot_names": [self.mapping.slot_name(state, pos)
                                for pos in range(self.mapping.slots_per_seat())],
+                "slot_places": self._slot_places(seat),
                 "private": self.mapping.seat_view(state, seat),
                 "controls": self.mapping.controls(state, seat, settings),
                 "public": self.mapping.public_view(state)}
 
     # -- words --------------------------------------------------------------------------
     def say(self, text: str, seat: int | None = None) -> None:
-        """Words for the whole table (``seat``: who they are addressed to)."""
+        """Words for the whole table (``seat``: who they are addressed to), the engine's in the
+        seats' names."""
+        text = self.spoken(text)
         self.message, self.message_seat = text, seat
         if seat is not None:
             self.seat_messages[seat] = text
@@ -211,6 +223,7 @@ class SessionViews:
 
     def _tell(self, seat: int, text: str) -> None:
         """Words for one seat alone: its seat view, never the shared view or the log."""
+        text = self.spoken(text)
         self.seat_messages[seat] = text
         self._publish({"kind": "game", "event": "message", "text": text, "seat": seat,
                        "private": True})

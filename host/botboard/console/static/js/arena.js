@@ -6,7 +6,7 @@ import { act, svg } from "./api.js";
 const SIZE = 20;
 const EFFECTS = ["off", "solid", "blink", "pulse", "spin"];
 const NO_FACING = 15;
-const state = { layout: null, shapes: [], cursor: 0, simulated: false, floor: "", places: "" };
+const state = { layout: null, shapes: [], cursor: 0, simulated: false, floor: "", places: "", root: "arena" };
 const ARROW = { N: "↑", E: "→", S: "↓", W: "←" };
 const SIDE = { N: [[-1, -1], [1, -1]], E: [[1, -1], [1, 1]], S: [[-1, 1], [1, 1]], W: [[-1, -1], [-1, 1]] };
 
@@ -54,11 +54,13 @@ export function facingAngle(grid, facing) {
   return grid === "hex" ? facing * 60 : facing * 90 - 90;
 }
 
-export function drawArena(layout, simulated) {
-  state.layout = layout;
-  state.simulated = simulated;
-  state.floor = "";
-  const root = document.getElementById("arena");
+// ``root``: the svg's id (the console's "arena"; the replay viewer draws the same way in its own).
+export function drawArena(layout, simulated, root = "arena") {
+  Object.assign(state, { layout, simulated, floor: "", places: "", root });
+  return draw(layout, simulated, document.getElementById(root));
+}
+
+function draw(layout, simulated, root) {
   root.replaceChildren();
   const centres = layout.cells.map(([a, b]) => centre(layout.grid, a, b));
   const xs = centres.map((c) => c[0]), ys = centres.map((c) => c[1]);
@@ -80,8 +82,8 @@ export function drawArena(layout, simulated) {
     root.append(group);
     return { group, body, pointer, title, label, x, y, coords: [a, b] };
   });
-  document.getElementById("arena-note").textContent =
-    `${layout.title} · ${layout.cells.length} cells${simulated ? " · click a cell to touch it" : ""}`;
+  const note = document.getElementById(`${state.root}-note`);
+  if (note) note.textContent = `${layout.title} · ${layout.cells.length} cells${simulated ? " · click a cell to touch it" : ""}`;
   moveCursor(0, false);
 }
 
@@ -130,7 +132,7 @@ function moveCursor(to, announce = true) {
   const shape = state.shapes[state.cursor];
   shape.group.classList.add("cursor");
   if (announce) {
-    document.getElementById("arena-cursor").textContent = shape.title.textContent +
+    document.getElementById(`${state.root}-cursor`).textContent = shape.title.textContent +
       (state.simulated ? " — Enter touches it" : "");
   }
 }
@@ -153,7 +155,7 @@ export function showPlaces(view) {
   const key = JSON.stringify([names, pieces]);
   if (key === state.places) return;
   state.places = key;
-  const root = document.getElementById("arena");
+  const root = document.getElementById(state.root);
   root.querySelector(".pieces")?.remove();
   state.shapes.forEach((shape, i) => {
     shape.label.textContent = names[i] || i;
@@ -163,9 +165,16 @@ export function showPlaces(view) {
   for (const [cell, words] of Object.entries(pieces)) {
     const shape = state.shapes[Number(cell)];
     if (!shape) continue;
+    const [name, carried] = words.split(" + ");  // "red A + blue crystal": what it carries below
     const mark = svg("text", { x: shape.x, y: shape.y - SIZE * 0.3, class: "piece" });
-    mark.textContent = words;
+    mark.textContent = name;
     layer.append(mark);
+    if (carried) {
+      const load = svg("text", { x: shape.x, y: shape.y + SIZE * 0.15, class: "piece carry" });
+      load.textContent = `◆ ${carried}`;
+      layer.append(load);
+      layer.append(svg("polygon", { points: outline(state.layout.grid, shape.x, shape.y), class: "carrying" }));
+    }
   }
   root.append(layer);
 }
@@ -176,7 +185,7 @@ export function showFloor(floor) {
   const key = floor ? JSON.stringify(floor) : "";
   if (key === state.floor || state.layout?.grid !== "square") return;
   state.floor = key;
-  const root = document.getElementById("arena");
+  const root = document.getElementById(state.root);
   root.querySelector(".floor")?.remove();
   for (const shape of state.shapes) {  // the words of the floor drawn before go with it
     if (shape.floorWords) shape.title.textContent = shape.title.textContent.split(" · ")[0];

@@ -20,6 +20,11 @@ export function setupGame(onView) {
   // not the reply's view: it is taken before the animation stops, and could land after
   // (and so hide) the newer view the websocket brings when it has
   document.getElementById("skip-button").addEventListener("click", () => act("api/game/skip", {}));
+  const hints = document.getElementById("hints-on");  // the table may switch the phones' hints off
+  hints.addEventListener("change", () => act("api/game/hints", { hints: hints.checked },
+    (data) => { hints.checked = data.hints; }));
+  getJSON("api/game/hints").then((data) => { hints.checked = data.hints; },
+    () => { hints.disabled = true; });  // no session, or a joined table's: not this console's to say
 }
 
 async function newGame() {
@@ -72,7 +77,7 @@ export function showGame(data) {
   state.session = Boolean(data.session);
   state.view = data.view ?? null;
   if (data.game) document.getElementById("game-name").textContent = data.game;
-  for (const id of ["undo-button", "skip-button", "speed"]) document.getElementById(id).disabled = !state.session;
+  for (const id of ["undo-button", "skip-button", "speed", "hints-on"]) document.getElementById(id).disabled = !state.session;
   const speed = document.getElementById("speed");
   if (state.view?.speed !== undefined && document.activeElement !== speed) speed.value = state.view.speed;
   const shown = state.view?.game_id ?? null;
@@ -80,6 +85,7 @@ export function showGame(data) {
     state.listedFor = shown;
     listUnfinished().catch(() => {});
   }
+  setSeatNames(state.view);
   renderDecision(state.view?.pending ?? null);
   renderNow(state.view);
   renderView(state.view);
@@ -107,10 +113,12 @@ function renderDecision(pending) {
   const who = pending.who ?? (pending.player !== undefined ? `player ${pending.player}` : "someone");
   const choices = pending.choices ?? pending.options ?? [];
   root.replaceChildren(el("fieldset", { class: "decision" },
-    el("legend", {}, `${who} must decide: ${String(pending.prompt ?? pending.kind ?? "").replace(`${who}: `, "")}`),
+    el("legend", {}, `${who} must decide: ${said(pending.prompt ?? pending.kind ?? "").replace(`${who}: `, "")}`),
     el("div", { class: "row" }, choices.map((choice) => {
-      const [label, value] = choiceLabel(choice);
+      const [engineLabel, value] = choiceLabel(choice);
+      const label = pending.words?.[value] ?? said(engineLabel);
       return el("button", { type: "button", class: `choice${value === pending.selected ? " selected" : ""}`,
+        "data-choice": typeof value === "string" ? value : JSON.stringify(value),
         onclick: () => act("api/game/decide", { choice: value }, showGame) }, label);
     }))));
 }
@@ -120,11 +128,23 @@ function table(rows, head) {
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell) => el("td", {}, cell))))));
 }
 
+// The engine's words as people read them: its players p1, p2... by their seats' names (the
+// view's seats), its keys with spaces ("hit points", not hit_points). Set from each view.
+let seatNames = {};
+function setSeatNames(view) {
+  seatNames = Object.fromEntries((view?.seats ?? []).map((s) => [`p${s.seat + 1}`, s.name]));
+}
+export function said(text) {
+  return String(text).replace(/\bp(\d)\b/g, (word) => seatNames[word] ?? word)
+    .replace(/([a-z])_(?=[a-z])/g, "$1 ");
+}
+
 function show(value) {
   if (value === null || value === undefined) return "–";
-  if (Array.isArray(value)) return value.join(", ");
-  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${v}`).join(", ");
-  return String(value);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) return value.map(show).join(", ") || "none";
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${said(k)} ${show(v)}`).join("; ") || "none";
+  return said(value);
 }
 
 const FACTS = ["phase", "turn", "round", "countdown", "winner", "result", "message", "speed", "settings",
@@ -154,26 +174,28 @@ function publicParts(pub) {
 
 function recordsTable(name, records) {
   const fields = [...new Set(Object.values(records).flatMap((r) => Object.keys(r)))];
-  return [el("h3", {}, name.replaceAll("_", " ")),
-    table(Object.entries(records).map(([who, r]) => [who, ...fields.map((f) => show(r[f]))]), [name.replace(/s$/, ""), ...fields])];
+  return [el("h3", {}, said(name)),
+    table(Object.entries(records).map(([who, r]) => [said(who), ...fields.map((f) => show(r[f]))]),
+      [said(name.replace(/s$/, "")), ...fields.map(said)])];
 }
 
 function columnsTable(columns) {
   const keys = Object.keys(columns);
   if (!keys.length) return [];
   const players = [...new Set(keys.flatMap((k) => Object.keys(columns[k])))];
-  return [table(players.map((p) => [p, ...keys.map((k) => show(columns[k][p]))]),
-    ["player", ...keys])];
+  return [table(players.map((p) => [said(p), ...keys.map((k) => show(columns[k][p]))]),
+    ["player", ...keys.map(said)])];
 }
 
 function renderView(view) {
   const root = document.getElementById("game-view");
   if (!state.session) { root.replaceChildren(el("p", { class: "muted" }, "no game session")); return; }
   if (!view) { root.replaceChildren(el("p", { class: "muted" }, "no game yet: start one above")); return; }
+  setSeatNames(view);
   const pub = publicParts(view.public ?? {});
   const facts = [...FACTS.filter((k) => view[k] !== undefined && view[k] !== null).map((k) => [k, view[k]]),
     ...pub.facts.filter(([k]) => !FACTS.includes(k))];
-  const parts = [el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", {}, k.replaceAll("_", " ")), el("dd", { "data-key": k }, show(v))]))];
+  const parts = [el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", {}, said(k)), el("dd", { "data-key": k }, show(v))]))];
   parts.push(...columnsTable(pub.columns));
   for (const [name, records] of pub.tables) parts.push(...recordsTable(name, records));
   const log = view.log ?? [];
@@ -182,7 +204,8 @@ function renderView(view) {
       log.slice(-60).map((line) => logLine(line, view.seat_colours))));
   }
   if (Object.keys(pub.more).length) {
-    parts.push(el("details", {}, el("summary", {}, "more"), el("pre", {}, JSON.stringify(pub.more, null, 1))));
+    parts.push(el("details", {}, el("summary", {}, "more"), el("dl", { class: "facts" },
+      Object.entries(pub.more).flatMap(([k, v]) => [el("dt", {}, said(k)), el("dd", {}, show(v))]))));
   }
   root.replaceChildren(...parts);
   const logList = document.getElementById("game-log");
@@ -191,7 +214,7 @@ function renderView(view) {
 
 // A log line in words, the seats in their colours; an undone move struck through.
 function logLine(line, colours) {
-  const text = typeof line === "string" ? line : line.text ?? JSON.stringify(line);
+  const text = said(typeof line === "string" ? line : line.text ?? show(line));
   const undone = text.startsWith(UNDONE);
   return el("li", { class: undone ? "undone" : "" }, ...colouredWords(text, colours ?? {}));
 }

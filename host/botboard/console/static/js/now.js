@@ -4,10 +4,19 @@
 "use strict";
 import { el } from "./api.js";
 
-// A seat's name in its LED colour (set through the DOM: the CSP refuses style attributes).
+// A seat's name on a chip of its LED colour, in black or white, whichever reads on it: dark blue
+// text on the dark page could not be read (set through the DOM: the CSP refuses style attributes).
 function seatName(name, colour) {
   const span = el("span", { class: "seat-colour", "data-seat": name }, name);
-  span.style.color = colour;
+  const rgb = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour ?? "");
+  if (!rgb) {
+    span.style.color = colour;
+    return span;
+  }
+  const [r, g, b] = rgb.slice(1).map((h) => parseInt(h, 16));
+  span.classList.add("chip");
+  span.style.background = colour;
+  span.style.color = 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000" : "#fff";
   return span;
 }
 
@@ -24,10 +33,11 @@ export function showNow(node, now, colours) {
   node.dataset.who = (now?.who ?? []).join(" ");
 }
 
-// The end banner: headline, standings per seat, and what to take off the board.
+// The end banner: headline, standings per seat (seats level share a place: "=1"), and what
+// to take off the board.
 export function endScreen(end, colours) {
   const rows = end.standings.map((s, i) => el("tr", { class: s.won ? "won" : "" },
-    el("td", {}, String(i + 1)), el("td", {}, seatName(s.name, colours[s.name] ?? s.name)),
+    el("td", {}, `${s.shared ? "=" : ""}${s.place ?? i + 1}`), el("td", {}, seatName(s.name, colours[s.name] ?? s.name)),
     el("td", {}, s.score === null || s.score === undefined ? "" : String(s.score)),
     el("td", {}, s.won ? "winner" : "")));
   return [

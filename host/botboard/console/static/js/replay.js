@@ -1,43 +1,27 @@
 // The replay viewer: a journaled game as a timeline. Each step is fetched from
-// /api/replay/G/step/K and drawn as the board lit it (palette colour per cell,
-// the facing as a notch); each cell carries data-look="palette/facing/effect".
+// /api/replay/G/step/K and drawn as the live console draws the board (arena.js); each
+// cell carries data-look="palette/facing/effect".
 "use strict";
 import { el, getJSON, notify, post, svg } from "./api.js";
-import { centre, facingAngle, outline } from "./arena.js";
+import { drawArena, showCells, showFloor, showPlaces } from "./arena.js";
 
-const SIZE = 20; // arena.js draws cells this big
-const NO_FACING = 15;
 const game = Number(location.pathname.split("/").filter(Boolean).pop());
 const api = `../api/replay/${game}`;
-const view = { summary: null, step: 0, shapes: [] };
+const view = { summary: null, step: 0 };
 
-function drawCells({ grid, cells }) {
-  const arena = document.getElementById("replay-arena");
-  const points = cells.map(([a, b]) => centre(grid, a, b));
-  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
-  const pad = SIZE * 1.2;
-  arena.setAttribute("viewBox", `${Math.min(...xs) - pad} ${Math.min(...ys) - pad} ` +
-    `${Math.max(...xs) - Math.min(...xs) + 2 * pad} ${Math.max(...ys) - Math.min(...ys) + 2 * pad}`);
-  view.shapes = points.map(([x, y], i) => {
-    const group = svg("g", { "data-cell": String(i) });
-    group.append(svg("polygon", { points: outline(grid, x, y), stroke: "#444" }),
-      svg("line", { x1: x, y1: y, x2: x, y2: y, stroke: "#fff", "stroke-width": 2 }));
-    arena.append(group);
-    return { group, x, y };
-  });
+// Drawn as the live console draws its arena (arena.js): the cells lit as the board lit them,
+// labelled as the game names them, the pieces where they stand and the floor's elements.
+function drawCells(summary) {
+  drawArena(summary, false, "replay-arena");
 }
 
-function showPicture(picture) {
-  const { palette, grid } = view.summary;
-  picture.forEach(([colour, facing, effect], i) => {
-    const { group, x, y } = view.shapes[i];
-    group.dataset.look = `${colour}/${facing}/${effect}`;
-    group.firstChild.setAttribute("fill", effect === 0 ? "#111" : palette[colour] || "#111");
-    const line = group.lastChild;
-    const angle = Math.PI / 180 * facingAngle(grid, facing);
-    const reach = facing === NO_FACING || effect === 0 ? 0 : SIZE * 0.8;
-    line.setAttribute("x2", x + reach * Math.cos(angle));
-    line.setAttribute("y2", y + reach * Math.sin(angle));
+function showPicture(step) {
+  showCells(step.picture, view.summary.palette);
+  showPlaces(step);
+  showFloor(step.floor ?? null);
+  const groups = document.querySelectorAll("#replay-arena g[data-cell]");
+  step.picture.forEach(([colour, facing, effect], i) => {  // what a test compares with the table's
+    if (groups[i]) groups[i].dataset.look = `${colour}/${facing}/${effect}`;
   });
 }
 
@@ -51,12 +35,12 @@ async function showSeat() {
   const seat = document.getElementById("replay-seat").value;
   const note = document.getElementById("replay-seat-note");
   const out = document.getElementById("replay-private");
-  out.textContent = "";
+  out.replaceChildren();
   if (seat === "") return;
   try {
     const data = await getJSON(`${api}/step/${view.step}/seat/${seat}`);
     note.textContent = `what ${data.name} alone saw at this step`;
-    out.textContent = JSON.stringify(data.private, null, 1);
+    out.replaceChildren(...data.words.flatMap(([label, words]) => [el("dt", {}, label), el("dd", {}, words)]));
   } catch (err) {
     note.textContent = err.message;
   }
@@ -74,7 +58,7 @@ async function go(k) {
   document.getElementById("replay-events").replaceChildren(...step.events.map((text) => el("li", {}, text)));
   document.getElementById("replay-turn").textContent = step.turn;
   showScores(step.scores);
-  showPicture(step.picture);
+  showPicture(step);
   if (onBoard) await post(`${api}/show`, { step: step.step });
   await showSeat();
 }

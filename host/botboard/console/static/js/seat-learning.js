@@ -15,8 +15,9 @@ export function setupLearning(base, render) {
 }
 
 export function renderLearning(data) {
-  document.getElementById("hint-box").hidden = !data.hints && !data.hint;
-  document.getElementById("hint-button").disabled = !data.hints;
+  const over = data.view?.phase === "over";  // nothing left to hint at
+  document.getElementById("hint-box").hidden = over || (!data.hints && !data.hint);
+  document.getElementById("hint-button").disabled = over || !data.hints;
   const hint = data.hint;
   if (hint) document.getElementById("hint").textContent = hint.words;
   else if (!data.view?.acting && !data.view?.pending) document.getElementById("hint").textContent = "";

@@ -52,11 +52,20 @@ function renderDecision(pending) {
   box.hidden = !pending;
   if (!pending) return;
   document.getElementById("decision-prompt").textContent = pending.prompt;
+  const words = (choice) => pending.words?.[choice] ?? choice;
+  const decide = (choice) => act(`${base}/decide`, { choice }, render);
+  if (pending.choices.length > MANY_CHOICES) {  // a list to pick from, not a wall of buttons
+    const select = el("select", { id: "decision-select", "aria-label": "your choice" },
+      pending.choices.map((choice) => el("option", { value: choice, selected: choice === pending.selected }, words(choice))));
+    document.getElementById("decision-choices").replaceChildren(el("div", { class: "row" }, select,
+      el("button", { type: "button", id: "decision-choose", onclick: () => decide(select.value) }, "choose")));
+    return;
+  }
   document.getElementById("decision-choices").replaceChildren(...pending.choices.map((choice) =>
     el("button", { type: "button", class: choice === pending.selected ? "selected" : "",
-      onclick: () => act(`${base}/decide`, { choice }, render) },
-    pending.words?.[choice] ?? choice)));
+      onclick: () => decide(choice) }, words(choice))));
 }
+const MANY_CHOICES = 8;
 
 function tileName(tile) {
   return typeof tile === "object" && tile !== null ? tile.name ?? tile.code ?? JSON.stringify(tile) : String(tile);
@@ -71,13 +80,38 @@ function renderHand(mine) {
     : [el("li", { class: "muted" }, "nothing in hand")]));
 }
 
+// The station's slots as a list; a station whose slots lie in rows and columns (a Goblins yard)
+// as that grid, north up, as the player sees it on the table.
 function renderStation(view) {
   const registers = view.private?.registers ?? [];
-  document.getElementById("station").replaceChildren(...(view.station ?? []).map((words, pos) => {
+  const station = document.getElementById("station");
+  const items = (view.station ?? []).map((words, pos) => {
     const fused = registers[pos]?.fused;
-    return el("li", {}, el("span", { class: "slot-name" }, view.slot_names?.[pos] ?? `slot ${pos + 1}`),
+    return el("li", { "data-pos": pos, class: words ? "held" : "" },
+      el("span", { class: "slot-name" }, view.slot_names?.[pos] ?? `slot ${pos + 1}`),
       el("span", { class: fused ? "fused" : "" }, (words ?? "empty") + (fused ? " (fused)" : "")));
-  }));
+  });
+  const grid = gridOf(view.slot_places, items.length);
+  station.classList.toggle("yard", Boolean(grid));
+  if (grid) {
+    station.style.gridTemplateColumns = `repeat(${grid.columns}, minmax(0, 1fr))`;
+    items.forEach((item, pos) => {
+      item.style.gridColumn = String(grid.at[pos][0] + 1);
+      item.style.gridRow = String(grid.at[pos][1] + 1);
+    });
+  } else {
+    station.style.gridTemplateColumns = "";
+  }
+  station.replaceChildren(...items);
+}
+
+// [column, row] of each slot when the places form a full grid of at least 3x3; else null.
+function gridOf(places, count) {
+  if (!Array.isArray(places) || places.length !== count || count < 9) return null;
+  const xs = [...new Set(places.map((p) => p[0]))].sort((a, b) => a - b);
+  const ys = [...new Set(places.map((p) => p[1]))].sort((a, b) => b - a);  // north first
+  if (xs.length < 3 || ys.length < 3 || xs.length * ys.length !== count) return null;
+  return { columns: xs.length, at: places.map(([x, y]) => [xs.indexOf(x), ys.indexOf(y)]) };
 }
 
 function renderControls(controls) {

@@ -64,18 +64,28 @@ function pickedTile() {
 
 // A slot is labelled as the game's messages name it ("A1", a register, "r3c2"); the board's
 // slot number stays in its tooltip.
+// With the simulated board the hand works where the slot physically is: a tile laid here is
+// taken back from here, even when a miswired reader reports it on another slot (bringup).
+function handText(reading) {
+  if (reading.placed === true && !reading.present) return " · a tile lies here, its reader hears none";
+  if (reading.placed === false && reading.present) return " · heard here, but the tile lies on another slot";
+  return "";
+}
+
 function slotButton(slot, position, name) {
   const reading = state.slots[slot] || { present: false };
+  const laid = reading.placed ?? reading.present;
   const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
   const label = `${name ? `${name}, ` : ""}slot ${slot} (${position + 1}): ` + (reading.present && !reading.tile
-    ? `tag ${reading.uid}: ${reading.problem || "no tile payload"}` : tileText(reading));
+    ? `tag ${reading.uid}: ${reading.problem || "no tile payload"}` : tileText(reading)) + handText(reading);
   return el("button", {
-    type: "button", class: `slot${reading.present ? " full" : ""}${reading.problem ? " problem" : ""}`,
+    type: "button", class: `slot${reading.present ? " full" : ""}${reading.problem || handText(reading) ? " problem" : ""}`,
     "data-slot": slot, disabled: !state.simulated, title: label, "aria-label":
-      label + (state.simulated ? (reading.present ? ". Enter takes it out" : ". Enter puts the tile in") : ""),
-    onclick: () => reading.present ? act("api/sim/remove", { slot })
+      label + (state.simulated ? (laid ? ". Enter takes it out" : ". Enter puts the tile in") : ""),
+    onclick: () => laid ? act("api/sim/remove", { slot })
       : act("api/sim/place", { slot, ...pickedTile() }),
-  }, swatch, el("span", { class: "slot-no" }, name ?? slot), el("span", { class: "slot-text" }, tileText(reading)));
+  }, swatch, el("span", { class: "slot-no" }, name ?? slot),
+  el("span", { class: "slot-text" }, tileText(reading) + handText(reading)));
 }
 
 function stationButton(role, index) {
@@ -87,6 +97,12 @@ function stationButton(role, index) {
   }, role);
 }
 
+// A layout's station name as people say it: "yard-a" is yard A (session/now.py place_words).
+function placeWords(name) {
+  const m = /^(.*)-([a-z])$/.exec(name);
+  return m ? `${m[1].replaceAll("-", " ")} ${m[2].toUpperCase()}` : name.replaceAll("-", " ");
+}
+
 function render() {
   const root = document.getElementById("stations");
   if (!state.layout) return;
@@ -96,7 +112,7 @@ function render() {
     const toPlay = state.turn === s || state.acting.has(station.name);
     const seat = state.seats[station.name];
     return el("div", { class: `station${toPlay ? " turn" : ""}`, "data-station": s },
-      el("h3", {}, station.name, seat ? el("span", { class: "seat-name" }, ` · ${seat}`) : null,
+      el("h3", {}, placeWords(station.name), seat ? el("span", { class: "seat-name" }, ` · ${seat}`) : null,
         toPlay ? el("span", { class: "pill turn-pill" }, "to play") : null),
       state.words[station.name] ? el("p", { class: "station-words", role: "status" }, state.words[station.name]) : null,
       el("div", { class: "slots" }, station.slots.map((slot, i) => slotButton(slot, i, state.slotNames[station.name]?.[i]))),

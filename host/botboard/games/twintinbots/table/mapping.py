@@ -92,6 +92,10 @@ class TwinTinBotsTable(TableMapping[State]):
     def seat_name(self, state: State, seat: int) -> str:
         return C.COLOURS[seat]
 
+    def engine_words(self, text: str) -> str:
+        """The rules' name for an end by the countdown, as the table says it."""
+        return text.replace("crystal attrition", "the countdown ran out")
+
     # -- tiles and stations ----------------------------------------------------
     def acting_seats(self, state: State) -> list[int]:
         if state.result or state.pending is not None:
@@ -148,9 +152,12 @@ class TwinTinBotsTable(TableMapping[State]):
         return state.cell[2 * seat + pos // 3]
 
     def pieces(self, state: State, seats: int) -> dict[int, str]:
-        """Robot A (slots A1-A3) and robot B (B1-B3) of each seat."""
-        return {state.cell[2 * seat + k]: f"{C.COLOURS[seat]} {'AB'[k]}"
-                for seat in range(seats) for k in (0, 1)}
+        """Robot A (slots A1-A3) and robot B (B1-B3) of each seat; a robot carrying a crystal says
+        so ("red A + blue crystal"): on the board it is only a darker shade."""
+        def words(robot: int) -> str:
+            carried = C.CRYSTAL_COLOUR.get(state.load[robot]) if state.load[robot] else None
+            return f"{C.COLOURS[robot // 2]} {'AB'[robot % 2]}" + (f" + {carried} crystal" if carried else "")
+        return {state.cell[2 * seat + k]: words(2 * seat + k) for seat in range(seats) for k in (0, 1)}
 
     def mark(self, state: State, seat: int, pos: int, name: str, effect: int) -> tuple[int, Any]:
         return leds.robot_mark(Scene.from_state(state), 2 * seat + pos // 3, name, effect)

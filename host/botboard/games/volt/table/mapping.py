@@ -13,6 +13,7 @@ with previous/next and confirm.
 
 from __future__ import annotations
 
+import re
 from random import Random
 from typing import Any, Sequence
 
@@ -28,6 +29,11 @@ from . import leds, program, tiles, words
 from .floor import floor_json
 
 _UNSEEN = -1  # observe() as nobody: every program and inventory hidden
+
+
+_DIE = re.compile(r"\b(I{1,3}|IV):([RB])(\d)(NE|NW|SE|SW|N|E|S|W)\b")  # a die as the engine writes it
+_COLOUR = {"R": "red", "B": "blue"}
+_ROUND_CAP = re.compile(r"round limit (\d+) reached \(the project's cap, not a rule\)")
 
 
 class VoltTable(SimultaneousTable[State]):
@@ -62,6 +68,12 @@ class VoltTable(SimultaneousTable[State]):
 
     def seat_name(self, state: State, seat: int) -> str:
         return leds.SEAT_COLOURS[seat % 4]
+
+    def engine_words(self, text: str) -> str:
+        """The round cap as players read it (the engine's note on where it comes from is for
+        the rules' readers: docs/volt.md)."""
+        text = _ROUND_CAP.sub(r"all \1 rounds are played: the most victory points win", text)
+        return _DIE.sub(lambda m: f"unit {m[1]}'s {_COLOUR[m[2]]} {m[3]} (key {m[4]})", text)
 
     # -- tiles and stations ----------------------------------------------------
     def acting_seats(self, state: State) -> list[int]:
@@ -138,4 +150,4 @@ class VoltTable(SimultaneousTable[State]):
     def public_events(self, events: list[Event]) -> list[str]:
         """A module drawn goes into the inventory, which is its operator's own."""
         return [f"{e.data['robot']}: draws a module from the {e.data['deck']} deck" if e.kind == "draw"
-                else e.text for e in events]
+                else self.engine_words(e.text) for e in events]

@@ -1,0 +1,100 @@
+"""`--fault` on the simulated board, one fault at a time: bringup names exactly that fault, once.
+
+The maker here does only what a person at the console can: reads the lit cell off the
+console's arena (/api/cells: the simulated board's LEDs where they physically are), lays the
+one tile with the console's slot buttons (/api/sim/place, and /api/sim/remove on the slot the
+console marks as holding the laid tile) and presses the asked button. A board with no fault
+gives no finding.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from botboard.board import layouts
+
+from ..patience import Deadline, wait_for
+from .conftest import LiveDaemon
+
+REF = layouts.load("ttb-small")
+NOT_HEARD_AFTER_S = 3.0  # a maker who hears nothing for this long presses "not heard"
+
+FAULTS = {
+    "none": ((), []),
+    "swap": (("swap:0,1",), ["swapped-readers"]),
+    "reverse": (("reverse:1",), ["reversed-chain"]),
+    "dead": (("dead:7",), ["dead-reader"]),
+    "cross": (("cross:9,10",), ["cross-reading"]),
+    "sag": (("sag",), ["undersized-supply"]),
+}
+
+
+def lit_on_console(live: LiveDaemon) -> list[int]:
+    """The cells the console's arena shows lit, by their place in the layout."""
+    return [i for i, (palette, _, _) in enumerate(live.get("/api/cells")["cells"]) if palette]
+
+
+def answer_cell(live: LiveDaemon, before: int | None) -> int:
+    """Click the one cell the console shows lit (a new one: the last may still show a moment)."""
+    lit: list[int] = []
+
+    def one_new() -> bool:
+        lit[:] = lit_on_console(live)
+        return len(lit) == 1 and lit[0] != before
+
+    wait_for(one_new, 10, "one cell lit in the console")
+    live.post("/api/bringup/answer", {"cell": list(REF.cells[lit[0]])})
+    return lit[0]
+
+
+def lay_tile(live: LiveDaemon, ask: dict[str, Any]) -> None:
+    """Take the tile off the slot the console shows it laid on, lay it on the slot asked; press
+    Not heard when the board does not move on."""
+    for slot, reading in enumerate(live.get("/api/slots")):
+        if reading.get("placed"):
+            live.post("/api/sim/remove", {"slot": slot})
+    live.post("/api/sim/place", {"slot": REF.stations[ask["station"]].slots[ask["position"]],
+                                 "game": 1, "kind": 0, "colour": 2, "serial": 1})
+    until = time.monotonic() + NOT_HEARD_AFTER_S
+    while live.get("/api/bringup")["ask"].get("n") == ask["n"] and time.monotonic() < until:
+        time.sleep(0.1)
+    if live.get("/api/bringup")["ask"].get("n") == ask["n"]:
+        live.post("/api/bringup/answer", {"cell": None})
+
+
+def bring_up(live: LiveDaemon) -> dict[str, Any]:
+    live.post("/api/bringup/start", {})
+    deadline, acted, last_cell = Deadline(240), None, None
+    while not deadline.passed():
+        flow = live.get("/api/bringup")
+        if flow["state"] in ("done", "failed"):
+            return flow  # type: ignore[no-any-return]
+        ask = flow["ask"]
+        if ask.get("n") not in (None, acted):  # each question answered once
+            acted = ask["n"]
+            if ask["kind"] == "cell":
+                last_cell = answer_cell(live, last_cell)
+            elif ask["kind"] == "slot":
+                lay_tile(live, ask)
+            elif ask["kind"] == "button":
+                live.post("/api/sim/button", {"button": REF.stations[ask["station"]].buttons[ask["role"]]})
+        time.sleep(0.05)
+    raise AssertionError(f"bringup did not end in {deadline}")
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_each_fault_is_named_exactly_once(tmp_path: Path, fault: str) -> None:
+    given, expected = FAULTS[fault]
+    live = LiveDaemon(tmp_path / "data", layout="ttb-small", faults=given,
+                      bringup=str(tmp_path / "ttb-small.json"))
+    live.start()
+    try:
+        flow = bring_up(live)
+    finally:
+        live.stop()
+    assert flow["state"] == "done", flow["prompt"]
+    assert [f["fault"] for f in flow["findings"]] == expected, flow["findings"]
