@@ -84,7 +84,7 @@ class VoltTable(SimultaneousTable[State]):
         out: list[Any] = [None] * program.SLOTS
         for index, (unit, colour, key, number) in enumerate(action.dice):
             name = UNITS[index] if index < 3 else program.FOURTH
-            out[min(index, 3)] = tiles.DieTile(colour, seat, index + 1)
+            out[min(index, 3)] = tiles.DieTile(colour, tiles.ANYBODY, index + 1)  # the box's dice are anybody's
             if settings is not None:
                 settings.update({f"{name} number": number, f"{name} key": KEYS[key]})
                 if index >= 3:
