@@ -60,8 +60,22 @@ class Follower:
 
     def follow(self, seat: int) -> None:
         hint = self.hint(seat)
-        steps = [_STEP.fullmatch(words) for words in (s["words"] for s in hint["steps"])]
-        assert all(steps), hint["words"]
+        self.do(seat, [s["words"] for s in hint["steps"]], hint["words"])
+        self.followed += 1
+
+    def clear(self) -> None:
+        """A round boundary: each seat's phone says what to take off; its hands do just that."""
+        for seat in range(len(self.s.seats())):
+            now = self.s.now(seat)["text"]
+            if now.startswith("first clear your station: "):
+                _, steps = now.removeprefix("first clear your station: ").split(": ", 1)
+                self.do(seat, steps.split(", "), now)
+        assert self.s.mode != "clear", f"cleared as told, yet: {self.s.now()['text']}"
+
+    def do(self, seat: int, said: list[str], words: str) -> None:
+        steps = [_STEP.fullmatch(step) for step in said]
+        hint = {"words": words}
+        assert all(steps), words
         lifted: dict[str, tuple[bytes, bytes]] = {}
         for step in steps:  # what comes out of the slots first: moves lift their tile too
             if step["take"] or step["move"]:
@@ -87,7 +101,6 @@ class Follower:
         refusals = [e["text"] for e in self.t.published[before:]
                     if e.get("event") == "message" and e.get("seat") == seat and "refused" in e["text"]]
         assert not refusals, f"{hint['words']!r} was refused: {refusals}"
-        self.followed += 1
 
     def set_field(self, seat: int, label: str, value: str) -> None:
         fields = {c["label"]: c for c in self.s.seat_view(seat)["controls"]}
@@ -116,6 +129,9 @@ def test_every_hint_of_a_whole_game_followed_literally_is_never_refused(tmp_path
     for _ in range(LIMIT):
         if f.s.mode == "over":
             break
+        if f.s.mode == "clear":
+            f.clear()
+            continue
         seat = f.due()
         assert seat is not None, f"nobody to hint in mode {f.s.mode}: {f.s.now()['text']}"
         f.follow(seat)

@@ -120,7 +120,7 @@ def work_out(mapping: TableMapping[Any], state: Any, seat: int, player: Player,
     steps = (*moves, *sets, Step("confirm", times=confirms))
     done = ", ".join(s.words() for s in steps[:-1])
     words = f"{done}, then {steps[-1].words()}" if done else f"your tiles are right: {steps[-1].words()}"
-    positions = tuple(sorted({p for p, (a, b) in enumerate(zip(have, tiles)) if _said(mapping, a) != _said(mapping, b)}))
+    positions = tuple(sorted({p for p, (a, b) in enumerate(zip(have, tiles)) if tile_key(mapping, a) != tile_key(mapping, b)}))
     places = [{"slot": s.target or s.source, "tile": s.words()} for s in moves]
     return Hint(seat, text, words, places, positions, steps)
 
@@ -128,25 +128,32 @@ def work_out(mapping: TableMapping[Any], state: Any, seat: int, player: Player,
 def changes(mapping: TableMapping[Any], state: Any, have: list[Any], want: list[Any]) -> list[Step]:
     """What turns the slots' ``have`` into ``want`` (per position), as a person does it: a tile
     that is wanted elsewhere moves there, one no longer wanted comes out, a missing one goes in.
-    Tiles are the same when their owner would call them the same."""
+    Tiles are the same when the game counts them the same (``TableMapping.tile_key``)."""
     name = [mapping.slot_name(state, p) for p in range(len(want))]
-    differ = [p for p in range(len(want)) if _said(mapping, have[p]) != _said(mapping, want[p])]
+    differ = [p for p in range(len(want)) if tile_key(mapping, have[p]) != tile_key(mapping, want[p])]
     sources = [p for p in differ if have[p] is not None]  # tiles to lift
     moves: list[Step] = []
     puts: list[Step] = []
     for p in [p for p in differ if want[p] is not None]:
-        tile = _said(mapping, want[p])
-        q = next((q for q in sources if _said(mapping, have[q]) == tile), None)
+        tile = tile_said(mapping, want[p])
+        q = next((q for q in sources if tile_key(mapping, have[q]) == tile_key(mapping, want[p])), None)
         if q is None:
             puts.append(Step("put", tile, target=name[p]))
         else:
             sources.remove(q)
             moves.append(Step("move", tile, source=name[q], target=name[p]))
-    takes = [Step("take", _said(mapping, have[q]), source=name[q]) for q in sources]
+    takes = [Step("take", tile_said(mapping, have[q]), source=name[q]) for q in sources]
     return [*takes, *moves, *puts]
 
 
-def _said(mapping: TableMapping[Any], tile: Any) -> str | None:
+def tile_key(mapping: TableMapping[Any], tile: Any) -> Any:
+    """What tells a tile from another for the game (None: an empty slot)."""
+    if tile is None or isinstance(tile, Exception):
+        return tile_said(mapping, tile)
+    return mapping.tile_key(tile)
+
+
+def tile_said(mapping: TableMapping[Any], tile: Any) -> str | None:
     """A tile as its owner reads it (None: an empty slot); a tag that cannot count says so."""
     if tile is None:
         return None

@@ -37,7 +37,9 @@ class NowWords:
         submitted: set[int]
         confirmed: dict[int, tuple[str, list[bytes | None]]]
         seat_messages: dict[int, str]
+        clearing: dict[int, set[int]]
 
+        def clear_words(self, seat: int, public: bool = False) -> str: ...
         def acting(self) -> list[int]: ...
         def seat_name(self, seat: int) -> str: ...
 
@@ -53,7 +55,20 @@ class NowWords:
             return {"text": f"the board plays the move: {self.message} (confirm skips)", "who": []}
         if self.mode == "decide" and self.picker is not None:
             return self._decision_now(seat)
+        if self.mode == "clear":
+            return self._clear_now(seat)
         return self._program_now(seat)
+
+    def _clear_now(self, seat: int | None) -> dict[str, Any]:
+        """A round boundary: what to take off, before anyone's turn is said."""
+        names = [self.seat_name(s) for s in self.clearing]
+        if seat is None:
+            text = "first clear the board: " + "; ".join(self.clear_words(s, public=True) for s in self.clearing)
+        elif seat in self.clearing:
+            text = "first clear your station: " + self.clear_words(seat).split(": ", 1)[1]
+        else:
+            text = f"wait: {' and '.join(names)} clear{'s' if len(names) == 1 else ''} the board first"
+        return {"text": text, "who": names}
 
     def _decision_now(self, seat: int | None) -> dict[str, Any]:
         assert self.picker is not None

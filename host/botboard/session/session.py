@@ -55,6 +55,7 @@ from .explanations import FirstTimes
 from .hints import TableHints
 from .inputs import SessionError, TableInputs
 from .remote_stations import RemoteStations
+from .clearing import TableClearing
 from .stations import StationChecks
 from .table import Table
 from .views import SessionViews
@@ -72,7 +73,7 @@ class BoardOut(Protocol):
 
 
 class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWords, ComputerSeats, Drawing,
-                  RemoteStations):
+                  RemoteStations, TableClearing):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -92,7 +93,12 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self.state: Any = None
         self.seating: Seating | None = None
         self.bmap: BoardMap | None = None
-        self.mode = "idle"  # idle, program, animate, decide, over
+        self.mode = "idle"  # idle, clear, program, animate, decide, over
+        self.clearing: dict[int, set[int]] = {}  # seat -> station positions the game emptied (clearing.py)
+        self._new_game_clearing = False
+        self._want_before: dict[int, list[Any]] = {}  # what the stations should hold before the action
+        self._held_before: dict[int, list[Any]] = {}  # and what they held then
+        self._state_before: Any = None  # the state before the action (what changed is said from it)
         self.picker: Picker | None = None
         self.awaiting: dict[int, tuple[str, Any]] = {}  # seat -> second confirm pending (kind, held)
         self.confirmed: dict[int, tuple[str, list[bytes | None]]] = {}  # seat -> (action, slot uids)
@@ -145,10 +151,9 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             raise SessionError(str(err)) from err
         game_id = self.journal.create_game(self.game, players, options, seed, self.layout.id)
         self._forget_log()
-        self._start(game_id, state)
-        tidy = self.tidy_words()
-        self.say(f"new game {game_id}: {players} players; " + (f"first clear the slots, {tidy}; then "
-                                                               if tidy else "") + self._turn_words())
+        self._start(game_id, state, boundary="new")
+        if self.mode != "clear":
+            self.say(f"new game {game_id}: {players} players; " + self._turn_words())
         return game_id
 
     def unfinished(self) -> list[dict[str, Any]]:
@@ -170,8 +175,9 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         except TableError as err:
             raise SessionError(str(err)) from err
         self._forget_log()
-        self._start(game_id, state)
-        self.say(f"game {game_id} resumed after {len(done)} actions; {self._turn_words()}")
+        self._start(game_id, state, boundary="resume")
+        if self.mode != "clear":
+            self.say(f"game {game_id} resumed after {len(done)} actions; {self._turn_words()}")
         return True
 
     def _fit(self, state: Any) -> tuple[Seating, BoardMap]:
@@ -184,7 +190,9 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         seating = Seating(self.layout, stations, self.mapping.slots_per_seat(), holders)
         return seating, BoardMap(self.layout, list(self.mapping.coords(state)))
 
-    def _start(self, game_id: int, state: Any) -> None:
+    def _start(self, game_id: int, state: Any, boundary: str | None = None) -> None:
+        """Show ``state`` from scratch; ``boundary`` ("new", "resume"): stations that differ
+        from it are cleared first (clearing.py)."""
         self.animation.stop()
         self.game_id, self.state = game_id, state
         self._seat(*self._fit(state))
@@ -196,7 +204,8 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self.seat_messages.clear()
         self.station_words.clear()
         self.alerts.clear()
-        self._enter_mode()
+        self.clearing.clear()
+        self._enter_mode(boundary)
         self._base = self.mapping.picture(state)
         self._draw()
         self._check_table()
@@ -286,6 +295,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             self.seat_messages.pop(actor, None)
             if self.mapping.settings_per_action:
                 self.controls.pop(actor, None)
+        self._note_before()
         digest = self.engine.state_hash(after)
         outcome = self.engine.outcome(after)
         n = self.journal.append(self.game_id, text, digest, outcome.to_json() if outcome else None)
@@ -320,7 +330,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
 
     def _animation_done(self) -> None:
         self._log_through(None)
-        self._enter_mode()
+        self._enter_mode("action")
         assert self.state is not None
         self._base = self.mapping.picture(self.state)
         if self.mode == "program":
@@ -331,16 +341,40 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self._check_table()
         self._publish_view()
 
+    def _cleared(self) -> None:
+        """The board matches the game again: play goes on."""
+        self.clearing.clear()
+        self._enter_mode()
+        self.say(f"the board is ready: {self._turn_words()}")
+        self._check_table()
+        self._publish_view()
+
     def _publish_view(self) -> None:
         self._publish({"kind": "game", "event": "view", "view": self.view(), "seat": None,
                        "private": False})
 
-    def _enter_mode(self) -> None:
+    def _enter_mode(self, boundary: str | None = None) -> None:
+        """The mode the state asks for; ``boundary`` (after an action, a new or resumed game):
+        stations the game emptied are cleared first, mode "clear" (clearing.py)."""
         state = self.state
         assert state is not None
         self._seat(*self._fit(state))  # partners may change stations between rounds
         decision = self.mapping.decision(state)
         self._forget_said(state)
+        if boundary is not None and self.engine.outcome(state) is None:
+            self._new_game_clearing = boundary == "new"
+            self.clearing = self._clearing_due(boundary != "action")
+        if self.clearing and self.engine.outcome(state) is None:
+            self.mode = "clear"
+            self.picker = None
+            self._prioritise()
+            self.say("; ".join(self.clear_words(s, public=True) for s in self.clearing)
+                     + ": the blinking robots show where; then play goes on")
+            if self.mapping.private_refusals():  # the tiles are named to their seat alone
+                for seat in self.clearing:
+                    self._tell(seat, self.clear_words(seat))
+            return
+        self.clearing.clear()
         if self.engine.outcome(state) is not None:
             self.mode = "over"
             self.confirmed.clear()

@@ -35,7 +35,11 @@ class StationChecks:
         alerts: dict[int, CellState]
         held: dict[int, int]
         table_words: dict[int, str]
+        clearing: dict[int, set[int]]
 
+        def _still_clearing(self) -> bool: ...
+        def _cleared(self) -> None: ...
+        def clear_words(self, seat: int, public: bool = False) -> str: ...
         def acting(self) -> list[int]: ...
         def seat_name(self, seat: int) -> str: ...
         def is_computer(self, seat: int) -> bool: ...
@@ -130,6 +134,9 @@ class StationChecks:
         state, seating = self.state, self.seating
         if state is None or seating is None:
             return
+        if self.mode == "clear" and not self._still_clearing():
+            self._cleared()  # the board matches the game again: it says whose turn it is
+            return
         self.alerts.clear()
         before, self.table_words = self.table_words, {}
         now = self.clock()
@@ -163,8 +170,11 @@ class StationChecks:
     def _station_problems(self, seat: int, slots: list[int], acting: bool) -> tuple[list[int], list[str]]:
         """(slots to mark, [words for all, then words for the seat alone]) of one station."""
         name = self.seat_name(seat)
-        reading = self._read(seat)
         secret = self.mapping.private_refusals()
+        if seat in self.clearing:  # the game emptied these slots: said in the rules' words
+            words = [self.clear_words(seat, public=True)] + ([self.clear_words(seat)] if secret else [])
+            return [slots[p] for p in sorted(self.clearing[seat])], words
+        reading = self._read(seat)
         if acting:
             if not reading.problems:
                 return [], []
