@@ -41,6 +41,5 @@ def test_a_new_game_clears_the_log_and_lists_the_tiles_to_take_off(tmp_path: Pat
     assert session.log
     session.new_game(2, {"track": 0}, 2)
     assert list(session.log) == []
-    assert "first clear the slots, take the 2 tiles off: " in session.message, session.message
-    station = session.seating.seat_station_name(0)
-    assert f"{station} 2" in session.message
+    assert session.mode == "clear" and "red to play" not in session.now()["text"]
+    assert "red: a new game starts: take red F1 (Forward 1x) out of A1" in session.now()["text"]

@@ -134,9 +134,11 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
                     return
                 if not concerns(event, seat, own_slots(seat)):
                     continue
-                if event.get("event") == "message" and event.get("seat") == seat:
+                seen = seat_view(seat)
+                if event.get("event") == "message" and event.get("seat") == seat \
+                        and not _shown(seen.get("view"), event.get("text", "")):
                     await ws.send_json({"kind": "message", "text": event.get("text", "")})
-                await ws.send_json({"kind": "seat", **seat_view(seat)})
+                await ws.send_json({"kind": "seat", **seen})
         except (WebSocketDisconnect, RuntimeError):
             pass
         except asyncio.CancelledError:  # the daemon is stopping (SIGTERM, Ctrl-C): a quiet end
@@ -177,3 +179,11 @@ def _learning(session: Any, seat: int) -> dict[str, Any]:
         return {}
     return {"hints": hints.allowed and not session.is_computer(seat), "hint": hints.hint(seat),
             "explain": session.first_times.view(seat)}
+
+
+def _shown(view: dict[str, Any] | None, text: str) -> bool:
+    """Words the seat's page shows already, in its now line or its notice (a refusal, a
+    prompt): said once, not flashed again above them."""
+    if not view or not text:
+        return False
+    return text in view.get("now", {}).get("text", "") or text == view.get("notice")

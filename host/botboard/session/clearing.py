@@ -31,6 +31,7 @@ class TableClearing:
         seating: Seating | None
         mapping: TableMapping[Any]
         submitted: set[int]
+        confirmed: dict[int, tuple[str, list[bytes | None]]]
         clearing: dict[int, set[int]]
         _want_before: dict[int, list[Any]]
         _held_before: dict[int, list[Any]]
@@ -62,8 +63,8 @@ class TableClearing:
         assert self.seating is not None
         out: dict[int, set[int]] = {}
         for seat in range(self.seating.players):
-            if not self.seating.holds(seat) or self.is_computer(seat):
-                continue
+            if not self.seating.holds(seat) or self.is_computer(seat) or seat in self.confirmed:
+                continue  # (a confirmed program waits in its slots for the engine's order)
             differ = self._differing(seat)
             before, held = self._want_before.get(seat), self._held_before.get(seat)
             if not new_game and before is not None and held is not None:

@@ -62,11 +62,11 @@ class Step:
 
     def words(self) -> str:
         if self.do == "take":
-            return f"take {self.tile} out of {_slot(self.source)}"
+            return f"take {self.tile} out of {slot_words(self.source)}"
         if self.do == "put":
-            return f"put {self.tile} in {_slot(self.target)}"
+            return f"put {self.tile} in {slot_words(self.target)}"
         if self.do == "move":
-            return f"move {self.tile} from {_slot(self.source)} to {_slot(self.target)}"
+            return f"move {self.tile} from {slot_words(self.source)} to {slot_words(self.target)}"
         if self.do == "set":
             return f"set {self.label} to {self.value}"
         if self.do == "confirm":
@@ -172,8 +172,9 @@ def _fields(mapping: TableMapping[Any], state: Any, seat: int, settings: dict[st
             if c["name"] in settings and str(now.get(c["name"])) != str(settings[c["name"]])]
 
 
-def _slot(name: str) -> str:
-    return f"slot {name}" if name.isdigit() else name  # "slot 2", but "register 2" as it is
+def slot_words(name: str) -> str:
+    """A slot as the board labels it: "slot 2", but "B3" and "register 2" as they are."""
+    return f"slot {name}" if name.isdigit() else name
 
 
 def _programs(mapping: TableMapping[Any], state: Any,

@@ -56,6 +56,7 @@ from .hints import TableHints
 from .inputs import SessionError, TableInputs
 from .remote_stations import RemoteStations
 from .clearing import TableClearing
+from .refusals import Refusals
 from .stations import StationChecks
 from .table import Table
 from .views import SessionViews
@@ -73,7 +74,7 @@ class BoardOut(Protocol):
 
 
 class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWords, ComputerSeats, Drawing,
-                  RemoteStations, TableClearing):
+                  RemoteStations, TableClearing, Refusals):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -107,6 +108,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self.message = "no game: start one from the console or with `botboard run --players N`"
         self.message_seat: int | None = None
         self.seat_messages: dict[int, str] = {}  # the last words meant for each seat alone
+        self.refusals: dict[int, tuple[str, str, str]] = {}  # seat -> (cause, its words, the table's): refusals.py
         self.station_words: dict[int, str] = {}  # public words to a seat that still apply (shown at its station)
         self.table_words: dict[int, str] = {}  # what a station must put right now (remade on every check)
         self.alerts: dict[int, CellState] = {}  # engine cell -> an alert drawn over the picture
@@ -175,7 +177,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         except TableError as err:
             raise SessionError(str(err)) from err
         self._forget_log()
-        self._start(game_id, state, boundary="resume")
+        self._start(game_id, state)
         if self.mode != "clear":
             self.say(f"game {game_id} resumed after {len(done)} actions; {self._turn_words()}")
         return True
@@ -191,8 +193,8 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         return seating, BoardMap(self.layout, list(self.mapping.coords(state)))
 
     def _start(self, game_id: int, state: Any, boundary: str | None = None) -> None:
-        """Show ``state`` from scratch; ``boundary`` ("new", "resume"): stations that differ
-        from it are cleared first (clearing.py)."""
+        """Show ``state`` from scratch; ``boundary`` "new": stations that differ from it are
+        cleared first (clearing.py)."""
         self.animation.stop()
         self.game_id, self.state = game_id, state
         self._seat(*self._fit(state))
@@ -203,6 +205,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self.controls.clear()
         self.seat_messages.clear()
         self.station_words.clear()
+        self.refusals.clear()
         self.alerts.clear()
         self.clearing.clear()
         self._enter_mode(boundary)
@@ -231,11 +234,9 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             return
         slots = seating.slots_of(seat)
         now = self.clock()
-        unsure = [s for s in slots if self.table.flickering(s, now) or self.table.doubled(s, now)]
+        unsure = self._unsure(seat)
         if unsure:
-            names = ", ".join(self._slot_name(s) for s in unsure)
-            self._refuse(seat, f"slot {names} does not read steadily (a tile half in, or two "
-                         "tiles): fix it, then confirm", unsure)
+            self._refuse(seat, unsure[0], unsure[1])
             return
         wait = self.table.settle_in(slots, now)
         if wait > 0:  # a tile just moved: read it once it has settled
@@ -251,7 +252,9 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             key = (verdict.second_confirm, reading.held)
             if self.awaiting.get(seat) != key:
                 self.awaiting[seat] = key
-                self._say_private(seat, verdict.message, f"{self.seat_name(seat)}: confirm again")
+                self._say_private(seat, verdict.message, f"{self.seat_name(seat)}: press confirm again "
+                                  "to go on, or change a tile")
+                self._publish_view()  # the station card shows the prompt too
                 return
         self.awaiting.pop(seat, None)
         self._submit(seat, verdict.action)
@@ -260,6 +263,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         """Apply now if the engine's order has reached this seat; else hold it, unseen."""
         self.submitted.add(seat)
         self.station_words.pop(seat, None)  # a refusal no longer applies
+        self.refusals.pop(seat, None)
         if self.mapping.any_order or self.engine.current_player(self.state) == seat:
             self._apply(text)
             return
@@ -272,9 +276,11 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
 
     def _refuse(self, seat: int, message: str, slots: list[int]) -> None:
         self.awaiting.pop(seat, None)
-        self._say_private(seat, f"refused: {message}",
-                          f"{self.seat_name(seat)}: refused, see your seat view; the blinking "
-                          "robot shows the station to fix")
+        mine = f"refused: {message}"
+        table = (f"{self.seat_name(seat)}: refused, see your phone; the blinking robot shows the "
+                 "station to fix") if self.mapping.private_refusals() else f"{self.seat_name(seat)}: {mine}"
+        self._say_private(seat, mine, table)
+        self.refusals[seat] = (message, mine, table)  # until the slots no longer cause it
         self._mark_slots(slots)
         self._draw()
         self._publish_view()  # the refusal stays at the station on every console

@@ -38,6 +38,7 @@ class StationChecks:
         clearing: dict[int, set[int]]
 
         def _still_clearing(self) -> bool: ...
+        def _forget_refusals(self) -> bool: ...
         def _cleared(self) -> None: ...
         def clear_words(self, seat: int, public: bool = False) -> str: ...
         def acting(self) -> list[int]: ...
@@ -137,6 +138,7 @@ class StationChecks:
         if self.mode == "clear" and not self._still_clearing():
             self._cleared()  # the board matches the game again: it says whose turn it is
             return
+        refusal_gone = self._forget_refusals()
         self.alerts.clear()
         before, self.table_words = self.table_words, {}
         now = self.clock()
@@ -164,7 +166,7 @@ class StationChecks:
                         self._tell(seat, "; ".join(words))
             self.say("; ".join(problems))
         self._draw()
-        if self.table_words != before:  # every console shows, at each station, what to put right
+        if self.table_words != before or refusal_gone:  # every console shows, at each station, what to put right
             self._publish_view()
 
     def _station_problems(self, seat: int, slots: list[int], acting: bool) -> tuple[list[int], list[str]]:

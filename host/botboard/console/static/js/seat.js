@@ -26,6 +26,8 @@ function render(data) {
   showNow(document.getElementById("your-message"), view.now, colours);
   const notice = document.getElementById("your-notice");
   notice.hidden = !view.notice;  // a refusal or prompt that still applies; gone once resolved
+  notice.className = view.notice_kind === "refusal" ? "notice refusal" : "notice";
+  notice.setAttribute("role", view.notice_kind === "refusal" ? "alert" : "status");
   notice.replaceChildren(...colouredWords(view.notice ?? "", colours));
   document.getElementById("table-message").textContent = over ? "" : view.table_message ?? "";
   renderEnd(view, colours);
