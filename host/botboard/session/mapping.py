@@ -104,6 +104,7 @@ class TableMapping(ABC, Generic[S]):
     palette_index: dict[str, int]  # name -> palette index (the session asks for "alert", "choice")
     palette_doc: dict[str, Any] = {}  # the palette file: roles, meanings, variants (session/palette.py)
     secret_slots: bool = False  # slot contents are hidden information (programs before the reveal)
+    simultaneous: bool = False  # every seat programs at once: one not acting has its program in
     default_speed_s: float = 0.35  # animation seconds per step
     settings_per_action: bool = False  # a seat's settings are forgotten once its action is taken
 

@@ -92,7 +92,7 @@ class NowWords:
                 text = self.mapping.now_words(self.state, seat)
         elif seat in self.confirmed:  # held, unseen, until the engine's order reaches it
             text = f"confirmed: your program waits for {waiting}"
-        elif seat in self.submitted:
+        elif seat in self.submitted or self.mapping.simultaneous:  # (after an undo too)
             text = f"your move is in: waiting for {waiting}"
         else:
             text = f"{waiting} to play: wait for your turn"

@@ -454,10 +454,11 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         taken = self.journal.undo_last(self.game_id)
         if taken is None:
             raise SessionError("nothing to undo: no action yet")
+        was = self.state
         _, state, _ = replay(self.journal, self.game_id)
         self._start(self.game_id, state)
         self._strike_last()
-        back = self._take_back()
+        back = self._take_back(was)
         undone = f"undone: {self.mapping.public_action(state, taken)}"
         if not back:
             self.say(f"{undone}; the slots already hold what the game wants")
@@ -469,6 +470,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         else:
             self.say(f"{undone}; put back: " + "; ".join(f"{self.seat_name(s)} " + "; ".join(fixes)
                                                            for s, fixes in back.items()))
+        self._publish_view()  # every console strikes the undone lines at once
         return taken
 
     def _strike_last(self) -> None:

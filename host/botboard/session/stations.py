@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from bbshared import messages as m
 
+from .hints import tile_key
 from .mapping import TileError
 
 if TYPE_CHECKING:
@@ -71,17 +72,24 @@ class StationChecks:
                 tiles.append(err)
         return tiles
 
-    def _take_back(self) -> dict[int, list[str]]:
-        """Per seat, what to change in its slots for the game as it stands (after an undo):
-        "slot A2: take out Forward 2x, put in Turn left"."""
+    def _take_back(self, before: Any = None) -> dict[int, list[str]]:
+        """Per seat, what to change in its slots for the game as it stands (after an undo
+        of ``before``): "slot A2: take out Forward 2x, put in Turn left". A seat still
+        programming whose station the undone action did not change keeps its tiles (VOLT:
+        undoing one operator's program leaves the other's dice alone)."""
         assert self.seating is not None
         out: dict[int, list[str]] = {}
+        acting = self.mapping.acting_seats(self.state)
         for seat in [s for s in range(self.seating.players) if self.seating.holds(s) and not self.is_computer(s)]:
-            want = [None if t is None else self.mapping.tile_words(t)
-                    for t in self.mapping.station_tiles(self.state, seat)]
+            wanted = self.mapping.station_tiles(self.state, seat)
+            if seat in acting and before is not None and _keys(self.mapping, wanted) == \
+                    _keys(self.mapping, self.mapping.station_tiles(before, seat)):
+                continue
+            want = [None if t is None else self.mapping.tile_words(t) for t in wanted]
             have = self._slot_words(seat)
+            same = [a == b for a, b in zip(_keys(self.mapping, wanted), _keys(self.mapping, self._tiles(seat)))]
             for pos, (was, now) in enumerate(zip(want, have)):
-                if was != now:
+                if not same[pos]:
                     name = self.mapping.slot_name(self.state, pos)
                     change = ", ".join(([f"take out {now}"] if now else []) + ([f"put in {was}"] if was else []))
                     out.setdefault(seat, []).append(f"slot {name}: {change}")
@@ -199,3 +207,7 @@ class StationChecks:
         if secret:
             return wrong, [f"{name}'s tiles moved {why}: see your seat view", ", ".join(fixes)]
         return wrong, [f"{name}'s tiles moved {why}: " + ", ".join(fixes)]
+
+
+def _keys(mapping: TableMapping[Any], tiles: list[Any]) -> list[Any]:
+    return [tile_key(mapping, t) for t in tiles]
