@@ -75,6 +75,16 @@ class Hands:
                 return
         raise AssertionError(f"seat {seat + 1}'s move was asked about again and again: {message.text_content()!r}")
 
+    def clear(self, seats: list[int]) -> None:
+        """Each station ends holding what the game has there, as its phone asked."""
+        session = self.session
+        for seat in seats:
+            expect(self.phones[seat].locator("#your-message")).to_contain_text("first clear your station")
+            want = self.live.call(lambda: session.mapping.station_tiles(session.state, seat))
+            for slot, tile in zip(self.live.call(lambda: session.seating.slots_of(seat)), want):
+                self.put(slot, tile)
+        wait_for(lambda: self.live.call(lambda: session.mode) != "clear", 20, "the table to see the board cleared")
+
     def set_control(self, seat: int, name: str, value: Any) -> None:
         """A setting chosen on the seat's phone (the page redraws as views arrive: try again)."""
         label = ("yes" if value else "no") if isinstance(value, bool) else str(value)
@@ -160,6 +170,9 @@ def test_a_whole_game_by_clicking(browser: Any, tmp_path_factory: pytest.TempPat
                 break
             who = view["now"]["who"]
             assert who, view["now"]
+            if view["phase"] == "clear":  # a round boundary: take off what the table asks first
+                hands.clear([hands.seat_named(name) for name in who])
+                continue
             expect(console.locator("#now-line")).to_contain_text(who[0])
             seat = hands.seat_named(who[0])
             expect(phones[seat].locator("#your-message")).not_to_be_empty()

@@ -137,6 +137,8 @@ def test_every_hint_of_a_whole_game_followed_literally_is_never_refused(tmp_path
         f.follow(seat)
     assert f.s.mode == "over", f"the game did not end in {LIMIT} hints"
     assert f.followed > 2
+    said = [e["text"] for e in f.t.published if e.get("event") == "message"]
+    assert not [t for t in said if "out of turn" in t], "the rules' doing said as a hand's"
 
 
 def test_a_swap_is_said_as_two_moves_not_as_a_second_tile() -> None:

@@ -33,8 +33,8 @@ class TableClearing:
         submitted: set[int]
         confirmed: dict[int, tuple[str, list[bytes | None]]]
         clearing: dict[int, set[int]]
-        _want_before: dict[int, list[Any]]
-        _held_before: dict[int, list[Any]]
+        _want_before: dict[int, Any]
+        _held_before: dict[int, Any]
         _state_before: Any
 
         def seat_name(self, seat: int) -> str: ...
@@ -42,35 +42,37 @@ class TableClearing:
         def _tiles(self, seat: int) -> list[Any]: ...
 
     def _note_before(self) -> None:
-        """What every station should hold and holds just before an action: the game's
-        changes are told from a hand's by them."""
+        """What every slot should hold and holds just before an action: the game's changes
+        are told from a hand's by them (by slot: partners change yards between rounds)."""
         self._want_before, self._held_before = {}, {}
         self._state_before = self.state
         if self.state is None or self.seating is None:
             return
         for seat in [s for s in range(self.seating.players) if self.seating.holds(s)]:
             want, have = self._wanted(seat)
-            self._want_before[seat] = [tile_key(self.mapping, t) for t in want]
-            self._held_before[seat] = [tile_key(self.mapping, t) for t in have]
+            for slot, a, b in zip(self.seating.slots_of(seat), want, have):
+                self._want_before[slot] = tile_key(self.mapping, a)
+                self._held_before[slot] = tile_key(self.mapping, b)
 
     def _clearing_due(self, new_game: bool) -> dict[int, set[int]]:
         """Per seat, the station positions the game's change left wrong.
 
-        A new or resumed game: every slot that differs. After an action: a slot that differs
-        where the game now wants something else than before it (a tile fell off, a new round),
-        or at a seat whose move is in (last turn's cards); never a slot a hand moved at a
-        seat still programming or waiting (that is said as moved out of turn)."""
+        A new game: every slot that differs. After an action: a slot that differs where the
+        game now wants something else than before it (a tile fell off, a new round), or at a
+        seat whose move is in (last turn's cards); never a slot a hand moved meanwhile, nor
+        one of a seat still programming (that is said as moved out of turn)."""
         assert self.seating is not None
         out: dict[int, set[int]] = {}
         for seat in range(self.seating.players):
             if not self.seating.holds(seat) or self.is_computer(seat) or seat in self.confirmed:
                 continue  # (a confirmed program waits in its slots for the engine's order)
             differ = self._differing(seat)
-            before, held = self._want_before.get(seat), self._held_before.get(seat)
-            if not new_game and before is not None and held is not None:
+            if not new_game:
+                slots = self.seating.slots_of(seat)
                 want, have = (list(map(lambda t: tile_key(self.mapping, t), x)) for x in self._wanted(seat))
-                differ = {p for p in differ if p < len(before) and have[p] == held[p]  # no hand moved it since
-                          and (before[p] != want[p] or seat in self.submitted)}
+                differ = {p for p in differ if slots[p] in self._held_before
+                          and have[p] == self._held_before[slots[p]]  # no hand moved it since
+                          and (self._want_before[slots[p]] != want[p] or seat in self.submitted)}
             if differ:
                 out[seat] = differ
         return out

@@ -34,6 +34,7 @@ class NowWords:
         layout: Layout
         table: Table
         awaiting: dict[int, tuple[str, Any]]
+        prompts: dict[int, str]
         submitted: set[int]
         confirmed: dict[int, tuple[str, list[bytes | None]]]
         seat_messages: dict[int, str]
@@ -87,7 +88,8 @@ class NowWords:
         waiting = " and ".join(names) or "nobody"
         if seat is None or seat in acting:
             if seat in self.awaiting:  # the verdict's words say what a second confirm means
-                text = self.seat_messages.get(seat) or "press confirm again"
+                prompt = self.prompts.get(seat, "")  # its own words: a later notice cannot replace them
+                text = prompt if "again" in prompt else f"{prompt}: press confirm again".lstrip(": ")
             else:
                 text = self.mapping.now_words(self.state, seat)
         elif seat in self.confirmed:  # held, unseen, until the engine's order reaches it

@@ -97,11 +97,12 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self.mode = "idle"  # idle, clear, program, animate, decide, over
         self.clearing: dict[int, set[int]] = {}  # seat -> station positions the game emptied (clearing.py)
         self._new_game_clearing = False
-        self._want_before: dict[int, list[Any]] = {}  # what the stations should hold before the action
-        self._held_before: dict[int, list[Any]] = {}  # and what they held then
+        self._want_before: dict[int, Any] = {}  # slot -> what it should hold before the action
+        self._held_before: dict[int, Any] = {}  # slot -> what it held then
         self._state_before: Any = None  # the state before the action (what changed is said from it)
         self.picker: Picker | None = None
         self.awaiting: dict[int, tuple[str, Any]] = {}  # seat -> second confirm pending (kind, held)
+        self.prompts: dict[int, str] = {}  # seat -> what its second confirm means (while awaiting)
         self.confirmed: dict[int, tuple[str, list[bytes | None]]] = {}  # seat -> (action, slot uids)
         self.submitted: set[int] = set()  # seats whose program is in (held or applied) until they act again
         self.controls: dict[int, dict[str, Any]] = {}  # seat -> its station's settings (reboot...)
@@ -252,6 +253,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             key = (verdict.second_confirm, reading.held)
             if self.awaiting.get(seat) != key:
                 self.awaiting[seat] = key
+                self.prompts[seat] = verdict.message  # the phone's now line says it while it waits
                 self._say_private(seat, verdict.message, f"{self.seat_name(seat)}: press confirm again "
                                   "to go on, or change a tile")
                 self._publish_view()  # the station card shows the prompt too
