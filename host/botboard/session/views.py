@@ -127,6 +127,7 @@ class SessionViews:
             "stations": {s["name"]: s["station"] for s in seats},
             "station_words": self._station_words_view(),
             **self._places(), "settings": self._settings(),
+            "options": self.journal.game(self.game_id).options if self.game_id is not None else {},
             "computers": ", ".join(f"{self.seat_name(s)} ({level})" for s, level in sorted(self.levels.items()))
             or None,
         }
