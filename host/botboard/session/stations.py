@@ -74,17 +74,18 @@ class StationChecks:
 
     def _take_back(self, before: Any = None) -> dict[int, list[str]]:
         """Per seat, what to change in its slots for the game as it stands (after an undo
-        of ``before``): "slot A2: take out Forward 2x, put in Turn left". A seat still
-        programming whose station the undone action did not change keeps its tiles (VOLT:
-        undoing one operator's program leaves the other's dice alone)."""
+        of ``before``): "slot A2: take out Forward 2x, put in Turn left". A seat programming
+        again keeps its tiles when its station is its own until it confirms (simultaneous
+        programming) or the undone action did not change it (VOLT: undoing one operator's
+        program leaves the other's dice alone)."""
         assert self.seating is not None
         out: dict[int, list[str]] = {}
         acting = self.mapping.acting_seats(self.state)
         for seat in [s for s in range(self.seating.players) if self.seating.holds(s) and not self.is_computer(s)]:
             wanted = self.mapping.station_tiles(self.state, seat)
-            if seat in acting and before is not None and _keys(self.mapping, wanted) == \
-                    _keys(self.mapping, self.mapping.station_tiles(before, seat)):
-                continue
+            if seat in acting and (self.mapping.simultaneous or before is not None and _keys(
+                    self.mapping, wanted) == _keys(self.mapping, self.mapping.station_tiles(before, seat))):
+                continue  # (programming at once, a seat's slots are its own until it confirms)
             want = [None if t is None else self.mapping.tile_words(t) for t in wanted]
             have = self._slot_words(seat)
             same = [a == b for a, b in zip(_keys(self.mapping, wanted), _keys(self.mapping, self._tiles(seat)))]
