@@ -178,6 +178,7 @@ def _learning(session: Any, seat: int) -> dict[str, Any]:
     if hints is None:  # a joined table's game: hints are the hosting table's
         return {}
     return {"hints": hints.allowed and not session.is_computer(seat), "hint": hints.hint(seat),
+            "hint_thinking": seat in hints.thinking,
             "explain": session.first_times.view(seat)}
 
 

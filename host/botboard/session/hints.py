@@ -39,7 +39,7 @@ from .thinking import ThinkingPool
 log = logging.getLogger("botboard.session")
 PROGRAMS = 48  # programs proposed to the search: enough to hold the good ones, quick to judge
 SHOW_S = 6.0  # the hint's marks stay lit this long
-LATE_S = 5.0  # past its budget by this much, a hint is late: the seat is told why (a busy machine)
+LATE_S = 1.0  # past its budget by this much, a hint is late: the seat is told why (a busy machine)
 
 
 class HintError(ValueError):
@@ -221,14 +221,14 @@ class TableHints:
         future = self._pool.run(work_out, s.mapping, state, seat, player, held, current)
         future.add_done_callback(lambda done: self._done(seat, state, done))
         s._schedule(self.budget_s + LATE_S, lambda: self._late(seat, future))
-        return f"thinking about your move for up to {self.budget_s:g} s…"
+        return f"thinking about your move (about {self.budget_s:g} s; longer on a busy table)…"
 
     def _late(self, seat: int, future: Any) -> None:
         """Slow is never wrong, but it is said: a hint still being worked out well past its budget
         (a worker starting on a busy machine) comes when it is ready."""
         if not future.done() and seat in self.thinking:
             self.session._tell(seat, f"your hint is taking longer than {self.budget_s:g} s: this table's "
-                                     "computer is busy; it comes when it is ready")
+                                     "computer is busy; it comes as soon as it is ready, keep this page open")
 
     def close(self) -> None:
         """Stop the hint worker (a hint being worked out is dropped)."""
