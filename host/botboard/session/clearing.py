@@ -36,6 +36,7 @@ class TableClearing:
         _want_before: dict[int, Any]
         _held_before: dict[int, Any]
         _state_before: Any
+        _new_game_clearing: bool
 
         def seat_name(self, seat: int) -> str: ...
         def is_computer(self, seat: int) -> bool: ...

@@ -135,14 +135,13 @@ def changes(mapping: TableMapping[Any], state: Any, have: list[Any], want: list[
     moves: list[Step] = []
     puts: list[Step] = []
     for p in [p for p in differ if want[p] is not None]:
-        tile = tile_said(mapping, want[p])
         q = next((q for q in sources if tile_key(mapping, have[q]) == tile_key(mapping, want[p])), None)
         if q is None:
-            puts.append(Step("put", tile, target=name[p]))
-        else:
+            puts.append(Step("put", tile_said(mapping, want[p]) or "", target=name[p]))
+        else:  # (said as the tile in the slot reads: the one that moves)
             sources.remove(q)
-            moves.append(Step("move", tile, source=name[q], target=name[p]))
-    takes = [Step("take", tile_said(mapping, have[q]), source=name[q]) for q in sources]
+            moves.append(Step("move", tile_said(mapping, have[q]) or "", source=name[q], target=name[p]))
+    takes = [Step("take", tile_said(mapping, have[q]) or "", source=name[q]) for q in sources]
     return [*takes, *moves, *puts]
 
 
