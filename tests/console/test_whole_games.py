@@ -68,8 +68,12 @@ class Hands:
             # a pass, or a move the rules let through only on a second confirm: the phone says so;
             # unless a late reading of the station (a tile settling on the board) withdrew the
             # question, as at the table: then the move is confirmed from the start again
-            wait_for(lambda: not asked() or "again" in (message.text_content() or ""), 15,
-                     "the phone to ask for the second confirm")
+            try:
+                wait_for(lambda: not asked() or "again" in (message.text_content() or ""), 15,
+                         "the phone to ask for the second confirm")
+            except AssertionError:
+                raise AssertionError(f"the phone's now line reads {message.text_content()!r}; the table's now "
+                                     f"for the seat: {self.live.call(lambda: session.now(seat))!r}") from None
             if asked():
                 confirm.click()  # the second confirm
                 return

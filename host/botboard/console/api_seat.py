@@ -22,6 +22,7 @@ handlers never read another seat.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -57,9 +58,9 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         current = daemon.session
         if current is None or current.state is None:
             return {"seat": seat, "game": daemon.game_name, "view": None}
-        try:
+        try:  # "at": when it was made; a page keeps the newest (a slow reply must not undo a push)
             return {"seat": seat, "game": daemon.game_name, "view": current.seat_view(seat),
-                    **_learning(current, seat)}
+                    "at": time.monotonic_ns(), **_learning(current, seat)}
         except ValueError as err:  # no such seat in this game (yet)
             return {"seat": seat, "game": daemon.game_name, "view": None, "error": str(err)}
 

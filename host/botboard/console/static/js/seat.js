@@ -9,7 +9,12 @@ import { renderLearning, setupLearning } from "./seat-learning.js";
 const seat = Number(/\/seat\/(\d+)/.exec(location.pathname)?.[1] ?? 0);
 const base = `../api/seat/${seat}`;
 
+let shownAt = 0;  // when the view shown was made: a reply that comes late is older than a push
 function render(data) {
+  if (data.at !== undefined) {
+    if (data.at < shownAt) return;
+    shownAt = data.at;
+  }
   const view = data.view;
   document.body.dataset.phase = view?.phase ?? "none";
   if (!view) {
@@ -101,7 +106,7 @@ function renderFacts(rows) {
 
 function connect() {
   const ws = new WebSocket(wsURL(`../ws/seat/${seat}`));
-  ws.onopen = () => { document.body.dataset.live = "yes"; };
+  ws.onopen = () => { document.body.dataset.live = "yes"; shownAt = 0; };  // (a restarted daemon's clock)
   ws.onmessage = (message) => {
     const event = JSON.parse(message.data);
     if (event.kind === "seat") render(event);
