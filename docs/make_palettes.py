@@ -6,7 +6,10 @@ legend in the docs cannot drift from host/botboard/games/*/table/data/palette.js
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+from botboard.docgen.palettes import PAGE, section, svg
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -64,53 +67,49 @@ and keeps pieces and effects as they are: tell them by where they are and how th
 """
 
 
-def svg(game: str, entries: list[dict]) -> str:
-    """One row of swatches per palette variant: the colours as the board is told them."""
-    width = 36
-    rows = [("standard", [e["rgb"] for e in entries]),
-            ("colourblind", [e.get("colourblind", e["rgb"]) for e in entries])]
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{110 + 16 * width}" height="{20 + 40 * len(rows)}" '
-           f'font-family="sans-serif" font-size="11">',
-           '<rect width="100%" height="100%" fill="#111"/>']
-    for r, (label, colours) in enumerate(rows):
-        y = 10 + 40 * r
-        out.append(f'<text x="6" y="{y + 20}" fill="#ddd">{label}</text>')
-        for i, c in enumerate(colours):
-            out.append(f'<rect x="{110 + i * width}" y="{y}" width="{width - 4}" height="30" rx="4" '
-                       f'fill="#{c[0]:02x}{c[1]:02x}{c[2]:02x}" stroke="#444"><title>{entries[i]["name"]}</title></rect>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def hexcode(rgb: list[int]) -> str:
-    return "`#%02x%02x%02x`" % tuple(rgb)
-
-
-def section(game: str, doc: dict) -> str:
-    entries = doc["palette"]
-    lines = [f"## {game}", "", f"![{game}'s palette: standard above, colour-blind below](img/palette-{game}.svg)", "",
-             "| # | name | role | colour | colour-blind | meaning |", "| --- | --- | --- | --- | --- | --- |"]
-    for i, e in enumerate(entries):
-        role = e.get("role", "?") + (f" of {e['of']}" if e.get("of") else "")
-        cb = hexcode(e["colourblind"]) if "colourblind" in e else "same"
-        lines.append(f"| {i} | {e['name']} | {role} | {hexcode(e['rgb'])} | {cb} | {e.get('meaning', '')} |")
-    return "\n".join(lines) + "\n"
-
-
 def render() -> dict[Path, str]:
-    """Every file this script writes -> its text: a section per table game of botboard's own
-    (found through the registry; a game from another package documents its own palette)."""
+    """Every file this script writes -> its text: the table of every installed game and a section
+    per table game of botboard's own (found through the registry; a game from another package keeps
+    its palette page in its own package: `botboard docs --game NAME` writes it)."""
     from botboard import games
 
     out: dict[Path, str] = {}
-    parts = [INTRO]
+    parts = [INTRO, installed()]
     for name in games.table_names():
         if games.declaration(name).package != "botboard":
             continue
         mapping = games.table(name)
-        game = Path(mapping.__module__.replace(".", "/")).parts[-3]  # the package folder's name
+        game = _folder(mapping)
         doc = mapping.palette_doc
         parts.append(section(game, doc))
         out[DOCS / "img" / f"palette-{game}.svg"] = svg(game, doc["palette"])
     out[DOCS / "palettes.md"] = "\n".join(parts)
     return out
+
+
+def _folder(mapping: type) -> str:
+    return Path(mapping.__module__.replace(".", "/")).parts[-3]  # the package folder's name
+
+
+def installed() -> str:
+    """Every installed game, the package it came from, where its palette is and its pages."""
+    from botboard import games
+
+    lines = ["## The games installed", "",
+             "Made from the games installed where `botboard docs` last ran (botboard's own and the "
+             "examples/ a checkout installs); a game from another package keeps its palette page in "
+             "its own package.", "",
+             "| game | package | palette | pages (its declaration's `docs`) |", "| --- | --- | --- | --- |"]
+    for name in games.names():
+        d = games.declaration(name)
+        own = d.package == "botboard"
+        if not d.table:
+            palette = "none (no table)"
+        elif own:
+            palette = f"[below](#{_folder(games.table(name))})"
+        else:
+            palette = f"`{d.module}/docs/{PAGE}` in its package (`botboard docs --game {name}`)"
+        pages = ", ".join(f"[{Path(p).name}]({os.path.relpath(p, 'docs')})" if own else f"`{d.module}/{p}`"
+                          for p in d.docs) or "none declared"
+        lines.append(f"| {d.title} (`{name}`) | {d.package} | {palette} | {pages} |")
+    return "\n".join(lines) + "\n"

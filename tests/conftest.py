@@ -41,6 +41,7 @@ LONGEST_FIRST = [
     "tests/console/test_bringup.py",
     "tests/console/test_watch_selfplay.py",
     "tests/conformance/test_table.py",
+    "tests/conformance/test_breaks.py",  # the suite run once for each deliberate break
 ]
 
 

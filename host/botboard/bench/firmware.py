@@ -71,6 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pico2-loop-us", type=values.number(0.001, 10**6), default=PICO2_LOOP_US,
                         help="the RP2350's time for the calibration loop, if measured")
     parser.add_argument("--no-bisect", action="store_true", help="skip the heap-peak searches")
+    parser.add_argument("--quick", action="store_true",
+                        help="rough interpreter times in seconds (one run of a tenth of the calls), "
+                        "for checking the bench itself; the allocation and byte counts are exact")
     parser.add_argument("--no-heap32", action="store_true",
                         help="skip the 32-bit (webassembly port) heap figures")
     parser.add_argument("--chip", choices=["rp2040"], default=None,
@@ -260,7 +263,8 @@ def _priced(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         config = str(Path(tmp) / "board.json")
         Path(config).write_text(json.dumps(layout.board_config()))
-        fig = _mpy(build, UNIX_HEAP_K, config, "figures", str(args.iterations))
+        mode = "quick" if getattr(args, "quick", False) else "figures"
+        fig = _mpy(build, UNIX_HEAP_K, config, mode, str(args.iterations))
         counts_run = _mpy(build, UNIX_HEAP_K, config, "counts")
         if fig is None or counts_run is None:
             raise RuntimeError("the firmware benchmark failed in MicroPython")

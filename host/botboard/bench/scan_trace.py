@@ -161,13 +161,23 @@ def timeline(ops: list[Op], cost: dict[str, float], guard_us: float = GUARD_US) 
     """Time (us) of a run of operations: each one's cost, and before the first request to a
     reader after its field came on, what is left of its guard time (the firmware's
     bank.settle(slot): each field its own)."""
-    t = 0.0
-    on_at: dict[int, float] = {}
-    for kind, slot in ops:
-        if kind in POLLS and slot in on_at:
+    return _run(_priced(ops, cost), guard_us, 0.0, {})
+
+
+Priced = list[tuple[float, bool, bool, int]]  # (cost, a poll, a field switched on, slot)
+
+
+def _priced(ops: list[Op], cost: dict[str, float]) -> Priced:
+    return [(cost[kind], kind in POLLS, kind == FIELD_ON, slot) for kind, slot in ops]
+
+
+def _run(ops: Priced, guard_us: float, t: float, on_at: dict[int, float]) -> float:
+    """timeline's walk, from time ``t`` with fields ``on_at`` (changed in place)."""
+    for us, poll, field_on, slot in ops:
+        if poll and slot in on_at:
             t = max(t, on_at.pop(slot) + guard_us)
-        t += cost[kind]
-        if kind == FIELD_ON:
+        t += us
+        if field_on:
             on_at[slot] = t
     return t
 
@@ -180,12 +190,18 @@ def worst(trace: list[Op], targets: Iterable[int],
     """The worst landing in the target slots: (its time in us, the moment)."""
     found = moments(trace, targets)
     # the trace before t matters too: a field switched on before the landing may still
-    # hold a request back
+    # hold a request back. Every slot landing at t has the same lead: walked once.
+    priced, arrival = _priced(trace, cost), _priced([(kind, 0) for kind in ARRIVAL], cost)
+    leads: dict[int, tuple[float, dict[int, float]]] = {}
     best = (-1.0, found[0])
     for m in found:
-        t, _, ops = m
-        lead = trace[max(0, t - LEAD):t]
-        us = timeline(lead + ops, cost) - timeline(lead, cost)
+        t, slot, ops = m
+        if t not in leads:
+            on_at: dict[int, float] = {}
+            leads[t] = (_run(priced[max(0, t - LEAD):t], GUARD_US, 0.0, on_at), on_at)
+        start, on_at = leads[t]
+        tail = priced[t:t + len(ops) - len(ARRIVAL)] + [(us, poll, on, slot) for us, poll, on, _ in arrival]
+        us = _run(tail, GUARD_US, start, dict(on_at)) - start
         if us > best[0]:
             best = (us, m)
     return best

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 _COMMANDS = ("run", "config", "sim", "probe", "bench", "scenario", "status", "trace", "leds",
              "selfplay", "replay", "games", "tiles", "deploy", "bringup", "hardware", "service", "doctor", "docs",
-             "new-game")
+             "new-game", "check-game")
 
 
 class CliError(Exception):
@@ -63,6 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(f"{__name__}.{name.replace('-', '_')}").register(sub)
     _register_game_commands(sub)
     return parser
+
+
+def command_names() -> set[str]:
+    """Every subcommand `botboard` has here (its own and those the installed games bring)."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return set(sub.choices)
 
 
 def _register_game_commands(sub: argparse._SubParsersAction) -> None:

@@ -15,6 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "says what to change.")
     p.add_argument("name", metavar="NAME", help="the game's name (`--game NAME`): lower case, digits, dashes")
     p.add_argument("--dir", default=".", help="the folder to write NAME/ into (default: here)")
+    p.add_argument("--simultaneous", action="store_true",
+                   help="the seats program in secret and reveal together (SimultaneousTable), "
+                        "instead of taking turns in the open")
     p.set_defaults(func=_run, preflight=_check)
 
 
@@ -34,11 +37,11 @@ def _run(args: argparse.Namespace) -> int:
     from . import CliError
 
     try:
-        folder = write(args.name, Path(args.dir))
+        folder = write(args.name, Path(args.dir), simultaneous=args.simultaneous)
     except (ScaffoldError, OSError) as err:
         raise CliError(str(err)) from err
     print(f"wrote {folder}/. Next:\n"
           f"  pip install --no-deps -e {folder}   (botboard finds the game through its entry point)\n"
           f"  botboard selfplay --sim --game {args.name}\n"
-          f"  python -m pytest tests/conformance -k {args.name}   (in a botboard checkout)")
+          f"  cd {folder} && pytest --botboard-game {args.name}   (the conformance suite: what every game must keep)")
     return 0

@@ -58,7 +58,7 @@ def _review(args: argparse.Namespace) -> int:
     from ..console.review_app import serve
     from ..games import GameError
     from ..session.host import data_dir
-    from ..session.journal import Journal, JournalError, journal_path
+    from ..session.journal import Journal, JournalError, journal_path, replay_steps
     from . import CliError
 
     path = journal_path(data_dir(args.data_dir))
@@ -69,7 +69,7 @@ def _review(args: argparse.Namespace) -> int:
     except JournalError as err:
         raise CliError(str(err)) from err
     try:
-        journal.game(args.game)  # an unknown game: said now, not in the browser
+        next(replay_steps(journal, args.game))  # a game unknown or not installed: said now, not in the browser
         asyncio.run(serve(journal, args.game, args.console_port, args.port, args.on_board,
                           lambda address: print(f"review it: {address}", flush=True)))
     except KeyboardInterrupt:

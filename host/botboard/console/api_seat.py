@@ -48,6 +48,14 @@ def concerns(event: dict[str, Any], seat: int, own_slots: list[int]) -> bool:
     return event.get("kind") == "game" and (not event.get("private") or event.get("seat") == seat)
 
 
+def _drained(queue: "asyncio.Queue[dict[str, Any]]") -> list[dict[str, Any]]:
+    """The events already waiting in ``queue``, taken without waiting for more."""
+    events = []
+    while not queue.empty():
+        events.append(queue.get_nowait())
+    return events
+
+
 def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute]:
     def session() -> Any:
         if daemon.session is None:
@@ -133,12 +141,17 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
                 if not plays_here(daemon.session, seat):  # the seat moved to another table
                     await ws.close(1008)
                     return
-                if not concerns(event, seat, own_slots(seat)):
+                slots = own_slots(seat)
+                relevant = [e for e in [event, *_drained(queue)] if concerns(e, seat, slots)]
+                if not relevant:
                     continue
                 seen = seat_view(seat)
-                if event.get("event") == "message" and event.get("seat") == seat \
-                        and not _shown(seen.get("view"), event.get("text", "")):
-                    await ws.send_json({"kind": "message", "text": event.get("text", "")})
+                for said in relevant:
+                    if said.get("event") == "message" and said.get("seat") == seat \
+                            and not _shown(seen.get("view"), said.get("text", "")):
+                        await ws.send_json({"kind": "message", "text": said.get("text", "")})
+                # one view for everything that queued up meanwhile: a busy game (a burst of
+                # events) costs one view, and the phone never falls behind the table
                 await ws.send_json({"kind": "seat", **seen})
         except (WebSocketDisconnect, RuntimeError):
             pass

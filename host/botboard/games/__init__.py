@@ -52,7 +52,8 @@ def declaration(name: str) -> GameDeclaration:
     """The declaration of a game given by name or alias; GameError if none."""
     found = registry.resolve(name)
     if found is None:
-        raise GameError(f"unknown game {name!r}; known games: {', '.join(names()) or _none_installed()}")
+        left_out = registry.left_out(name)  # installed, but another game keeps its id or name
+        raise GameError(left_out or f"unknown game {name!r}; known games: {', '.join(names()) or _none_installed()}")
     return found
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 _NAME = re.compile(r"^[a-z][a-z0-9-]{1,31}$")
+_NAME_RULE = "a name starts with a lower-case letter, then lower-case letters, digits and dashes, 2-32 in all"
 _REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 # Tile payload game ids (byte 2 of every tag, docs/tiles.md): 0 means "any game" in a board's
@@ -66,7 +67,9 @@ class GameDeclaration:
     scenarios: str | None = None  # folder of scenario files (with `expect`), relative likewise
     commands: str | None = None  # a function register(subparsers) adding `botboard NAME ...`
     pictures: str | None = None  # a function () -> {file name: SVG text} of the game's LED language
-    docs: tuple[str, ...] = ()  # the players' pages, e.g. ("docs/playing-volt.md",)
+    # the players' pages, from the package folder (botboard's own: from the checkout), e.g.
+    # ("docs/playing-volt.md",): docs/palettes.md lists them and `botboard docs` says when one is missing
+    docs: tuple[str, ...] = ()
     quick_options: Mapping[str, Any] = field(default_factory=dict)  # a short game: selfplay, benches
     match_options: Mapping[str, Any] = field(default_factory=dict)  # a game for strength matches
     module: str = ""  # the package folder boards and scenarios are relative to (the registry sets it)
@@ -74,11 +77,9 @@ class GameDeclaration:
 
     def check(self) -> None:
         """DeclarationError naming the first field that is wrong (the registry calls it on load)."""
-        if not _NAME.match(self.name):
-            raise DeclarationError(f"name {self.name!r}: use 2-32 lower-case letters, digits and dashes")
-        for alias in self.aliases:
-            if not _NAME.match(alias):
-                raise DeclarationError(f"alias {alias!r}: use 2-32 lower-case letters, digits and dashes")
+        for what, name in (("name", self.name), *(("alias", alias) for alias in self.aliases)):
+            if not _NAME.match(name):
+                raise DeclarationError(f"{what} {name!r}: {_NAME_RULE}")
         if not isinstance(self.title, str) or not self.title.strip():
             raise DeclarationError("title: give the game's name as players write it")
         if not isinstance(self.tile_id, int) or not 1 <= self.tile_id <= 254:

@@ -3,11 +3,16 @@
 Every game, botboard's own four included, is a package that registers a
 ``GameDeclaration`` under the group (pyproject.toml). The registry loads the
 group once, checks each declaration, and keeps the ones that work: a plugin
-that fails to import, declares something wrong, or takes a name, alias or tile
-id another game already has is left out with a one-line problem naming its
-package (``problems()``; `botboard games --playable` prints them), and every
-other game keeps working. botboard's own games are loaded first, so a plugin can
-never take their names or ids.
+that fails to import, declares something wrong, or takes a name or alias another
+game already has is left out with a one-line problem naming its package
+(``problems()``; `botboard games --playable` prints them), and every other game
+keeps working. botboard's own games are loaded first, so a plugin can never take
+their names or ids.
+
+Two plugins with one tile id: the one already in use here keeps it (played first
+in the journal, else with enrolled tags: ``firstuse``), so installing a newcomer
+never knocks out a game that was playing; the other is left out, and the line
+names both. Only when neither was used does the package name decide.
 
 ``BOTBOARD_GAMES_DISABLE=name,name`` leaves games out without uninstalling them.
 """
@@ -38,6 +43,7 @@ def declarations() -> dict[str, GameDeclaration]:
         _problems.clear()
         for point in _ordered(entry_points(group=GROUP)):
             _add(point)
+        _loaded = {d.name: d for d in _keep_first_used(list(_loaded.values()))}
     return _loaded
 
 
@@ -62,6 +68,12 @@ def title_of_tile_id(tile_id: int) -> str:
     return next((d.title for d in declarations().values() if d.tile_id == tile_id), f"game {tile_id}")
 
 
+def left_out(name: str) -> str | None:
+    """The problem that left the game ``name`` out, if one did (for "unknown game" messages)."""
+    declarations()
+    return next((p for p in _problems if f"game plugin {name!r}" in p), None)
+
+
 def reload() -> None:
     """Forget what was loaded (tests that install or remove a plugin)."""
     global _loaded
@@ -79,6 +91,7 @@ def _package(point: EntryPoint) -> str:
 
 
 def _add(point: EntryPoint) -> None:
+    """Keep the plugin's declaration if it loads and takes no name already taken, else a problem."""
     package = _package(point)
     try:
         declaration = point.load()
@@ -95,6 +108,48 @@ def _add(point: EntryPoint) -> None:
     _loaded[declaration.name] = declaration
     for alias in declaration.aliases:
         _aliases[alias] = declaration.name
+
+
+def _keep_first_used(found: list[GameDeclaration]) -> list[GameDeclaration]:
+    """Of each group of games with one tile id, the one used here first (the others: a problem)."""
+    by_id: dict[int, list[GameDeclaration]] = {}
+    for declaration in found:
+        by_id.setdefault(declaration.tile_id, []).append(declaration)
+    clashing = [d.name for group in by_id.values() if len(group) > 1 for d in group]
+    if not clashing:
+        return found
+    from .firstuse import first_use, words
+
+    use = first_use(clashing)
+    kept = []
+    for declaration in found:
+        group = by_id[declaration.tile_id]
+        if len(group) == 1:
+            kept.append(declaration)
+            continue
+        # botboard's own first (their ids are theirs for good), then by first use, then by package
+        keeper = min(group, key=lambda d: (d.package != _OWN, use[d.name], d.package, d.name))
+        if declaration is keeper:
+            kept.append(declaration)
+            continue
+        _forget(declaration)
+        _problems.append(_clash(declaration, keeper, words(use[keeper.name])))
+    return kept
+
+
+def _clash(out: GameDeclaration, keeper: GameDeclaration, why: str) -> str:
+    from .tile_ids import free_ids
+
+    free = [i for i in free_ids() if i != out.tile_id]  # every game still loading counts as taken
+    change = f"tile_id={free[0]}, a free one" if free else "another tile id"
+    return (f"{out.package}: game plugin {out.name!r}: tile_id {out.tile_id} is also {keeper.title}'s "
+            f"({keeper.package}), which keeps it ({why}); {out.title} is left out: give it {change}, in "
+            f"its declaration (docs/tiles.md), or `pip uninstall {out.package}`")
+
+
+def _forget(declaration: GameDeclaration) -> None:
+    for alias in declaration.aliases:
+        _aliases.pop(alias, None)
 
 
 def _checked(point: EntryPoint, declaration: object, package: str) -> GameDeclaration:
@@ -123,7 +178,3 @@ def _check_collisions(new: GameDeclaration) -> None:
         if owner is not None:
             raise DeclarationError(f"the name {name!r} is already {owner.title}'s ({owner.package}): "
                                    "choose another")
-    for other in _loaded.values():
-        if other.tile_id == new.tile_id:
-            raise DeclarationError(f"tile_id {new.tile_id} is already {other.title}'s ({other.package}): "
-                                   "choose a free one (`botboard games --playable --json` lists them)")

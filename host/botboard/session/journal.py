@@ -52,6 +52,10 @@ CREATE TABLE IF NOT EXISTS actions (
     undone INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, n)
 );
+CREATE TABLE IF NOT EXISTS game_packages (
+    game TEXT PRIMARY KEY,
+    package TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS hints (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
@@ -206,6 +210,10 @@ class Journal:
                 "INSERT INTO games (game, players, options, seed, layout, started) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (game, players, json.dumps(options, sort_keys=True), seed, layout, _now()))
+            found = game_registry.registry.resolve(game)
+            if found is not None and found.package:  # so a replay can name what to install
+                self.db.execute("INSERT OR REPLACE INTO game_packages (game, package) VALUES (?, ?)",
+                                (game, found.package))
         assert cur.lastrowid is not None
         return int(cur.lastrowid)
 
@@ -305,6 +313,14 @@ class Journal:
                               "ORDER BY id DESC LIMIT 1", (game,)).fetchone()
         return int(row[0]) if row else None
 
+    def package_of(self, game: str) -> str | None:
+        """The package the game came from when it was last set up here (None: not known)."""
+        try:
+            row = self.db.execute("SELECT package FROM game_packages WHERE game=?", (game,)).fetchone()
+        except sqlite3.OperationalError:  # a journal older than the table, opened read-only
+            return None
+        return str(row[0]) if row else None
+
     def export(self, game_id: int) -> dict[str, Any]:
         """One JSON record: the game, every action (undone ones marked) and the final hash."""
         record = self.game(game_id).to_json()
@@ -343,6 +359,18 @@ def replay(journal: Journal, game_id: int) -> tuple[Any, Any, list[str]]:
     return engine, state, done
 
 
+def _not_set_up(journal: Journal, game_id: int, game: str, err: Exception) -> str:
+    if game_registry.registry.resolve(game) is not None:  # installed: the record asks what it cannot do
+        return f"{journal.path}: game {game_id} cannot be set up again ({err}); replay another game"
+    left_out = game_registry.registry.left_out(game)
+    if left_out:
+        return f"{journal.path}: game {game_id} is a game of {game!r}, which is installed but left out: {left_out}"
+    package = journal.package_of(game)
+    install = f"its package (`pip install {package}`)" if package else "the package that brings it"
+    return (f"{journal.path}: game {game_id} is a game of {game!r}, which is not installed here: "
+            f"install {install}, then replay it")
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a replayed game: the action that led to ``state`` (None: the start)."""
@@ -362,8 +390,7 @@ def replay_steps(journal: Journal, game_id: int) -> Iterator[tuple[Any, Step]]:
         engine = game_registry.get(record.game)
         state = engine.new_game(record.players, record.options, record.seed)
     except game_registry.GameError as err:  # a game not installed here, or players it cannot seat
-        raise JournalError(f"{journal.path}: game {game_id} cannot be set up again ({err}); replay "
-                           "another game, or install the game it names") from err
+        raise JournalError(_not_set_up(journal, game_id, record.game, err)) from err
     yield engine, Step(None, None, [], None, state)
     rows = journal.actions(game_id, include_undone=True)
     gaps = sorted(set(range(len(rows))) - {row["n"] for row in rows})

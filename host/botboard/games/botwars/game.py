@@ -199,8 +199,9 @@ class BotWars(RecordGame[State, Action]):
             view["submitted"] = robot.program is not None
             if player is not None and index != player:
                 view["hand"] = len(robot.hand)
-                view["program"] = "hidden" if robot.program is not None else None
-                view["reboot_next"] = "hidden"
+                if state.phase == "program":  # afterwards the programs have played out in view of all
+                    view["program"] = "hidden" if robot.program is not None else None
+                    view["reboot_next"] = "hidden"
         return doc
 
     def compact_position(self, players: int, options: Mapping[str, JSON], seed: int,

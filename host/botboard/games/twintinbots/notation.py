@@ -8,6 +8,7 @@ scenario files give a short position. See docs/scenarios-twin-tin-bots.md.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Mapping
 
 from ..base import GameError, InvalidNotation, ScenarioError
@@ -28,6 +29,16 @@ def robot_key(rid: int) -> str:
 
 
 # -- state -> document -----------------------------------------------------------
+def _hand(state: State, seat: int, viewer: int | None) -> list[str]:
+    """A seat's hand as ``viewer`` sees it: the tiles seen placed, then one "?" for each other
+    (where a hidden tile would sort among the seen ones would tell what it is)."""
+    hand = [C.TILE_CODES[t] for t in state.hands[seat]]
+    if viewer is None or viewer == seat:
+        return hand
+    seen = sorted((Counter(state.hands[seat]) & Counter(state.revealed[seat])).elements())
+    return [C.TILE_CODES[t] for t in seen] + ["?"] * (len(hand) - len(seen))
+
+
 def to_doc(state: State, viewer: int | None = None, full: bool = False) -> dict[str, Any]:
     """The JSON view. ``viewer`` hides other seats' hands; ``full`` adds what nobody sees."""
     layout = state.layout
@@ -47,9 +58,7 @@ def to_doc(state: State, viewer: int | None = None, full: bool = False) -> dict[
                      for c, o in enumerate(state.occ) if CRYSTAL0 < o < BLOB},
         "programs": {robot_key(r): [C.TILE_CODES[t] for t in state.programs[r]]
                      for r in range(2 * n)},
-        "hands": {seat_name(s): [C.TILE_CODES[t] if viewer is None or viewer == s
-                                 or t in state.revealed[s] else "?" for t in state.hands[s]]
-                  for s in range(n)},
+        "hands": {seat_name(s): _hand(state, s, viewer) for s in range(n)},
         "revealed": {seat_name(s): [C.TILE_CODES[t] for t in state.revealed[s]] for s in range(n)},
         "dm_used": {seat_name(s): state.dm_used[s] for s in range(n)},
         "delivered": {seat_name(s): dict(zip(("blue", "green", "pink"), state.delivered[s]))
