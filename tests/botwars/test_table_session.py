@@ -64,6 +64,9 @@ def test_programs_are_simultaneous_secret_until_all_confirm_then_run_on_the_leds
     assert t.actions() == [f"p1 program {' '.join(_names(red))}", f"p2 program {' '.join(_names(blue))}"]
     state = t.session.state
     assert state.turn == 2 and state.stages >= 5
+    assert t.session.mode == "clear" and "last turn's cards go back in the rack" in t.session.now()["text"]
+    t.clear()
+    assert t.session.mode == "program"
     for seat, robot in enumerate(state.players):  # each robot shows on its square in its colour
         if robot.square is not None:
             cell = t.session.bmap.to_board[leds.cell_of(state.board, robot.square)]

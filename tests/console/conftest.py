@@ -134,6 +134,15 @@ def running(tmp_path_factory: pytest.TempPathFactory, game: str = "twin-tin-bots
     daemon.stop()
 
 
+def empty_slots(live: LiveDaemon) -> None:
+    """Hands take every tile off the board (an earlier test's game left some): a new game then
+    starts at once instead of first asking for them off."""
+    session = live.daemon.session
+    for slot in live.call(lambda: sorted(session.table.contents())):
+        live.post("/api/sim/remove", {"slot": slot})
+    wait_for(lambda: not live.call(lambda: session.table.contents()), 10, "the slots to be empty")
+
+
 @pytest.fixture(scope="package")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveDaemon]:
     yield from running(tmp_path_factory)

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from botboard.games import get
 
-from .conftest import ARTIFACTS, LiveDaemon, open_console
+from .conftest import ARTIFACTS, LiveDaemon, empty_slots, open_console
 from ..patience import ms, scaled
 
 # a position where red's robot A zaps blue's at once: the engine asks red which order blue runs
@@ -184,6 +184,7 @@ def test_game_panel_figures_and_the_undo_and_skip_keys(page: Page, live: LiveDae
 
 
 def test_new_game_asks_before_replacing_a_game_still_going(page: Page, live: LiveDaemon) -> None:
+    empty_slots(live)
     live.post("/api/game/new", {"players": 2, "seed": 5})
     running = live.get("/api/game")["view"]["game_id"]
     expect(page.locator("#game-view [data-key='phase']")).to_have_text("program")  # started elsewhere
@@ -201,6 +202,7 @@ def test_new_game_asks_before_replacing_a_game_still_going(page: Page, live: Liv
 
 def test_what_a_station_must_fix_stays_on_it_until_fixed(page: Page, live: LiveDaemon) -> None:
     session = live.daemon.session
+    empty_slots(live)
     live.post("/api/game/speed", {"speed": 0})
     live.call(lambda: session.new_game(2, {"track": 0}, 1))
     slot, station = live.call(lambda: (session.seating.physical(0, 3), session.seating.station_of[0]))
@@ -239,6 +241,7 @@ def test_an_unfinished_game_is_resumed_from_the_console(page: Page, live: LiveDa
 
 def test_places_are_named_alike_on_the_stations_the_arena_and_in_messages(page: Page, live: LiveDaemon) -> None:
     session = live.daemon.session
+    empty_slots(live)
     live.post("/api/game/speed", {"speed": 0})
     live.call(lambda: session.new_game(2, {"track": 0}, 1))
     slot, station, red_a = live.call(lambda: (session.seating.physical(0, 3), session.seating.station_of[0],

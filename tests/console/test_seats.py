@@ -41,7 +41,11 @@ def key(live: LiveDaemon, seat: int) -> str:
 def new_game(live: LiveDaemon, seed: int) -> Any:
     live.post("/api/game/speed", {"speed": 0})
     live.post("/api/game/new", {"players": 2, "seed": seed})
-    return live.daemon.session
+    session = live.daemon.session
+    for slot in live.call(lambda: sorted(session.table.contents())):  # an earlier test's cards:
+        live.post("/api/sim/remove", {"slot": slot})  # the table asks for them off first
+    wait_for(lambda: live.call(lambda: session.mode) != "clear", 10, "the board to be cleared")
+    return session
 
 
 def hand(live: LiveDaemon, seat: int) -> list[str]:

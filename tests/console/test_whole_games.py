@@ -69,12 +69,26 @@ class Hands:
             # a pass, or a move the rules let through only on a second confirm: the phone says so;
             # unless a late reading of the station (a tile settling on the board) withdrew the
             # question, as at the table: then the move is confirmed from the start again
-            wait_for(lambda: not asked() or "again" in (message.text_content() or ""), 15,
-                     "the phone to ask for the second confirm")
+            try:
+                wait_for(lambda: not asked() or "again" in (message.text_content() or ""), 15,
+                         "the phone to ask for the second confirm")
+            except AssertionError:
+                raise AssertionError(f"the phone's now line reads {message.text_content()!r}; the table's now "
+                                     f"for the seat: {self.live.call(lambda: session.now(seat))!r}") from None
             if asked():
                 confirm.click()  # the second confirm
                 return
         raise AssertionError(f"seat {seat + 1}'s move was asked about again and again: {message.text_content()!r}")
+
+    def clear(self, seats: list[int]) -> None:
+        """Each station ends holding what the game has there, as its phone asked."""
+        session = self.session
+        for seat in seats:
+            expect(self.phones[seat].locator("#your-message")).to_contain_text("first clear your station")
+            want = self.live.call(lambda: session.mapping.station_tiles(session.state, seat))
+            for slot, tile in zip(self.live.call(lambda: session.seating.slots_of(seat)), want):
+                self.put(slot, tile)
+        wait_for(lambda: self.live.call(lambda: session.mode) != "clear", 20, "the table to see the board cleared")
 
     def set_control(self, seat: int, name: str, value: Any) -> None:
         """A setting chosen on the seat's phone (the page redraws as views arrive: try again)."""
@@ -173,6 +187,9 @@ def test_a_whole_game_by_clicking(browser: Any, tmp_path_factory: pytest.TempPat
                 break
             who = view["now"]["who"]
             assert who, view["now"]
+            if view["phase"] == "clear":  # a round boundary: take off what the table asks first
+                hands.clear([hands.seat_named(name) for name in who])
+                continue
             expect(console.locator("#now-line")).to_contain_text(who[0])
             seat = hands.seat_named(who[0])
             expect(phones[seat].locator("#your-message")).not_to_be_empty()

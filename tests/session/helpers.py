@@ -144,6 +144,11 @@ class GameTable:
     def actions(self) -> list[str]:
         return [a["action"] for a in self.journal.actions(self.session.game_id or 0)]
 
+    def clear(self) -> None:
+        """Hands take every tile off the stations (a round boundary asks for it)."""
+        for slot in sorted(self.session.table.contents()):
+            self.take(slot)
+
     def alerts(self) -> list[int]:
         alert = self.session.mapping.palette_index["alert"]
         return [i for i, c in self.board.cells.items() if c.palette == alert and c.effect == m.BLINK]

@@ -134,7 +134,7 @@ def test_judge_names_the_legal_action_and_refuses_two_changes_in_words() -> None
     assert one.ok and one.message == "A2=UL"
     two = physical.judge(state, 0, _reading(("F1", "-", "-"), ("L", "R", "-")), slots)
     assert not two.ok
-    assert "put the Load tile back in robot A slot 2" in two.message
+    assert "put the Load tile back in A2" in two.message
     assert set(two.wrong_slots) == {seating.physical(0, 1), seating.physical(0, 4)}
     same = physical.judge(state, 0, _reading(("F1", "LD", "-"), ("L", "-", "-")), slots)
     assert same.ok and same.second_confirm == "pass"

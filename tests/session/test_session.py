@@ -58,7 +58,7 @@ def test_two_changes_are_refused_with_words_and_blinking_robots(tmp_path: Path) 
     t.place(0, "B3", "L/red")
     t.press(0, "confirm")
     assert t.session.message.startswith("refused:")
-    assert "put the Forward 1x tile back in robot A slot 1" in t.session.message
+    assert "put the Forward 1x tile back in A1" in t.session.message
     # three slots changed: no single fix makes it legal, so the words do not offer "X, or Y"
     assert "undo these until two changes (with your Double Modification) is left:" in t.session.message
     assert ", or " not in t.session.message
@@ -280,7 +280,7 @@ def test_a_refusal_stays_at_its_station_until_the_move_is_made(tmp_path: Path) -
     t.press(0, "confirm")
     red = t.session.seating.seat_station_name(0)
     words = t.session.view()["station_words"]
-    assert words[red].startswith("refused:") and "robot A slot 1" in words[red]
+    assert words[red].startswith("refused:") and "A1" in words[red]
     t.session.say("a word for the whole table")  # other words come and go: the station keeps its own
     assert t.session.view()["station_words"][red] == words[red]
     t.remove(0, "B3")

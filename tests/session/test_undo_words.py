@@ -41,6 +41,28 @@ def test_a_new_game_clears_the_log_and_lists_the_tiles_to_take_off(tmp_path: Pat
     assert session.log
     session.new_game(2, {"track": 0}, 2)
     assert list(session.log) == []
-    assert "first clear the slots, take the 2 tiles off: " in session.message, session.message
-    station = session.seating.seat_station_name(0)
-    assert f"{station} 2" in session.message
+    assert session.mode == "clear" and "red to play" not in session.now()["text"]
+    assert "red: a new game starts: take red F1 (Forward 1x) out of A1" in session.now()["text"]
+
+
+def test_undoing_one_operators_program_does_not_mislead_the_other(tmp_path: Path) -> None:
+    # VOLT programs at once: undoing red's program left blue, still laying its own dice, told to
+    # swap identical dice, and its now line said "blue to play"
+    from ..volt.test_table_session import VoltTable
+
+    t = VoltTable(tmp_path)
+    s = t.session
+    t.place(1, 0, "red", owner=255)  # blue lays an anybody's die, still programming
+    t.program(0, ["R1S", "B1W", "R1N"])
+    t.press(0, "confirm")
+    assert len(t.actions()) == 1 and s.acting() == [1]
+    assert s.now(0)["text"].startswith("your move is in")
+    s.undo()
+    told = [e["text"] for e in t.published[-6:] if e.get("event") == "message" and e.get("seat") == 1]
+    assert not any("put back" in text or "take out" in text for text in told), told
+    assert "put back" not in s.seat_messages.get(1, "") + s.message
+    assert s.now(1)["text"].startswith("round 1: put three dice")  # blue still programs
+    t.program(0, ["R1S", "B1W", "R1N"])
+    t.press(0, "confirm")
+    s.undo()  # again, with red's dice still on its units: red may confirm them again
+    assert s.now(0)["text"].startswith("round 1: put three dice") and "to play" not in s.now(1)["text"]

@@ -57,7 +57,10 @@ def test_programs_in_confirm_order_secret_until_all_then_the_round_plays_on_the_
     t.press(0, "confirm")
     assert t.actions() == ["p2 program R1S B1W R1N", "p1 program B1N R1E B1S"]
     state = t.session.state
-    assert t.session.mode == "program" and state.round == 2
+    assert t.session.mode == "clear" and state.round == 2  # the dice come off before round 2
+    assert "round 1 is over, the dice come off the units" in t.session.now(0)["text"]
+    t.clear()
+    assert t.session.mode == "program"
     assert [r.square for r in state.robots] != before  # the dice moved the robots
     for robot in state.robots:
         cell = t.session.bmap.to_board[leds.cell_of(state, robot.square)]

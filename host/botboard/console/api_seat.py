@@ -22,6 +22,7 @@ handlers never read another seat.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -65,9 +66,9 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
         current = daemon.session
         if current is None or current.state is None:
             return {"seat": seat, "game": daemon.game_name, "view": None}
-        try:
+        try:  # "at": when it was made; a page keeps the newest (a slow reply must not undo a push)
             return {"seat": seat, "game": daemon.game_name, "view": current.seat_view(seat),
-                    **_learning(current, seat)}
+                    "at": time.monotonic_ns(), **_learning(current, seat)}
         except ValueError as err:  # no such seat in this game (yet)
             return {"seat": seat, "game": daemon.game_name, "view": None, "error": str(err)}
 
@@ -147,12 +148,14 @@ def routes(daemon: "Daemon", static: Any, seat_keys: SeatKeys) -> list[BaseRoute
                 relevant = [e for e in [event, *_drained(queue)] if concerns(e, seat, slots)]
                 if not relevant:
                     continue
+                seen = seat_view(seat)
                 for said in relevant:
-                    if said.get("event") == "message" and said.get("seat") == seat:
+                    if said.get("event") == "message" and said.get("seat") == seat \
+                            and not _shown(seen.get("view"), said.get("text", "")):
                         await ws.send_json({"kind": "message", "text": said.get("text", "")})
                 # one view for everything that queued up meanwhile: a busy game (a burst of
                 # events) costs one view, and the phone never falls behind the table
-                await ws.send_json({"kind": "seat", **seat_view(seat)})
+                await ws.send_json({"kind": "seat", **seen})
         except (WebSocketDisconnect, RuntimeError):
             pass
         except asyncio.CancelledError:  # the daemon is stopping (SIGTERM, Ctrl-C): a quiet end
@@ -194,4 +197,13 @@ def _learning(session: Any, seat: int) -> dict[str, Any]:
     over = getattr(session, "mode", "") == "over"  # a game over has nothing left to hint at
     return {"hints": hints.allowed and not session.is_computer(seat) and not over,
             "hint": None if over else hints.hint(seat),
+            "hint_thinking": not over and seat in hints.thinking,
             "explain": session.first_times.view(seat)}
+
+
+def _shown(view: dict[str, Any] | None, text: str) -> bool:
+    """Words the seat's page shows already, in its now line or its notice (a refusal, a
+    prompt): said once, not flashed again above them."""
+    if not view or not text:
+        return False
+    return text in view.get("now", {}).get("text", "") or text == view.get("notice")

@@ -18,6 +18,7 @@ S = TypeVar("S")
 
 class SimultaneousTable(TableMapping[S]):
     secret_slots = True
+    simultaneous = True
     # The station module: read_station(tiles, slots), judge(engine, state, seat, reading, slots,
     # settings) and check_station(state, seat, reading, slots), as the hooks below ask them
     program: Any

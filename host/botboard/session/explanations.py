@@ -21,11 +21,14 @@ class FirstTimes:
         self._seen: dict[int, set[str]] = {}  # seat -> explanations already given this game
         self._last: dict[int, str] = {}  # seat -> the latest, shown on its phone
 
+    def _same_game(self) -> None:
+        if self.session.game_id != self._game:  # a new game: every kind is new again
+            self._game, self._seen, self._last = self.session.game_id, {}, {}
+
     def laid(self, seat: int, tile: Any) -> None:
         """``seat`` laid ``tile`` in its station (read, identified, while it programs)."""
         s = self.session
-        if s.game_id != self._game:  # a new game: every kind is new again
-            self._game, self._seen, self._last = s.game_id, {}, {}
+        self._same_game()
         if not self.on or seat in self.off_seats:
             return
         text = s.mapping.catalogue.explain(tile)
@@ -43,5 +46,6 @@ class FirstTimes:
 
     def view(self, seat: int) -> dict[str, Any]:
         """What the seat's phone shows: whether explanations come, and the latest."""
+        self._same_game()  # the last game's explanation does not stay on the phone
         on = self.on and seat not in self.off_seats
         return {"table": self.on, "on": on, "text": self._last.get(seat, "") if on else ""}

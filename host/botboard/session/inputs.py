@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from bbshared import messages as m
 
+from .hints import slot_words
 from .mapping import TileError
 from .table import DOUBLE_WINDOW_S, FLICKER_WINDOW_S, TROUBLE
 
@@ -44,6 +45,7 @@ class TableInputs:
         confirmed: dict[int, tuple[str, list[bytes | None]]]
         awaiting: dict[int, Any]
         seat_messages: dict[int, Any]
+        station_words: dict[int, str]
         acks: dict[tuple[int, int], float]
         held: dict[int, int]
         controls: dict[int, dict[str, Any]]
@@ -59,6 +61,7 @@ class TableInputs:
         def _draw(self) -> None: ...
         def _schedule(self, delay: float, func: Callable[[], None]) -> None: ...
         def _check_table(self) -> None: ...
+        def _publish_view(self) -> None: ...
         def _check_seat(self, seat: int) -> None: ...
         def _prioritise(self, force: bool = False) -> None: ...
         def _hold(self, button: int) -> None: ...
@@ -68,6 +71,8 @@ class TableInputs:
         def _note_local(self, slot: int, state: int, uid: bytes, payload: bytes) -> None: ...
         def _read_here(self, seat: int | None, remote: bool) -> bool: ...
         def _next_table_speed(self, seat: int) -> None: ...
+        def clear_words(self, seat: int, public: bool = False) -> str: ...
+        clearing: dict[int, set[int]]
         def confirm(self, seat: int | None = None) -> None: ...
         def decide(self, choice: str, seat: int | None = None) -> None: ...
         def skip(self) -> None: ...
@@ -116,7 +121,7 @@ class TableInputs:
                 self.say(f"a tag was read on the {self.seating.station_name(slot)} station, where "
                          "nobody plays: take it away")
             return
-        where = f"{self.seat_name(ref.seat)} slot {self.mapping.slot_name(self.state, ref.pos)}"
+        where = f"{self.seat_name(ref.seat)} {slot_words(self.mapping.slot_name(self.state, ref.pos))}"
         acting = ref.seat in self.acting()
         if trouble:
             self.say(f"{where}: {trouble}", ref.seat)
@@ -131,6 +136,8 @@ class TableInputs:
             self._acknowledge(ref.seat, ref.pos, uid, payload)
         if acting and self.awaiting.pop(ref.seat, None) is not None:
             self.seat_messages.pop(ref.seat, None)  # a second confirm counts only for an unchanged station
+            self.station_words.pop(ref.seat, None)
+            self._publish_view()
         self._check_table()
 
     def _acknowledge(self, seat: int, pos: int, uid: bytes, payload: bytes) -> None:
@@ -185,6 +192,11 @@ class TableInputs:
                 self._next_table_speed(seat)
         elif self.mode == "over" and role in ("previous", "next"):
             self._show_scores()
+        elif self.mode == "clear":  # nothing counts until the board matches the game
+            words = self.clear_words(seat) if seat in self.clearing else \
+                "wait: " + " and ".join(self.seat_name(s) for s in self.clearing) + " clear their stations first"
+            self._say_private(seat, words, words if seat not in self.clearing else
+                              self.clear_words(seat, public=True))
 
     def _program_button(self, seat: int, role: str) -> None:
         if seat in self.confirmed:

@@ -104,6 +104,7 @@ class TableMapping(ABC, Generic[S]):
     palette_index: dict[str, int]  # name -> palette index (the session asks for "alert", "choice")
     palette_doc: dict[str, Any] = {}  # the palette file: roles, meanings, variants (session/palette.py)
     secret_slots: bool = False  # slot contents are hidden information (programs before the reveal)
+    simultaneous: bool = False  # every seat programs at once: one not acting has its program in
     default_speed_s: float = 0.35  # animation seconds per step
     settings_per_action: bool = False  # a seat's settings are forgotten once its action is taken
 
@@ -234,6 +235,18 @@ class TableMapping(ABC, Generic[S]):
     def station_tiles(self, state: S, seat: int) -> list[Any]:
         """What a station that is not programming holds for the game as it stands (tiles as
         ``identify`` returns them, None for an empty slot), per position."""
+
+    def tile_key(self, tile: Any) -> Any:
+        """What tells one tile from another for the game: two tiles of one key are the same
+        in a slot (VOLT: a die is its colour, whoever owns it). Their words by default."""
+        return self.tile_words(tile)
+
+    def clear_reason(self, state: S, seat: int, before: S | None) -> str:
+        """Why the seat's station must change before play goes on, in the rules' words (the
+        table then lists what to take off and where): a new game (``before`` None), a new
+        round, a deal, tiles that fell off or were destroyed. No ": " in it: the table puts
+        one after it."""
+        return "a new game starts" if before is None else "the turn is over"
 
     @abstractmethod
     def random_program(self, state: S, seat: int, rng: Random,

@@ -34,10 +34,13 @@ class NowWords:
         layout: Layout
         table: Table
         awaiting: dict[int, tuple[str, Any]]
+        prompts: dict[int, str]
         submitted: set[int]
         confirmed: dict[int, tuple[str, list[bytes | None]]]
         seat_messages: dict[int, str]
+        clearing: dict[int, set[int]]
 
+        def clear_words(self, seat: int, public: bool = False) -> str: ...
         def acting(self) -> list[int]: ...
         def seat_name(self, seat: int) -> str: ...
 
@@ -53,7 +56,20 @@ class NowWords:
             return {"text": f"the board plays the move: {self.message} (confirm skips)", "who": []}
         if self.mode == "decide" and self.picker is not None:
             return self._decision_now(seat)
+        if self.mode == "clear":
+            return self._clear_now(seat)
         return self._program_now(seat)
+
+    def _clear_now(self, seat: int | None) -> dict[str, Any]:
+        """A round boundary: what to take off, before anyone's turn is said."""
+        names = [self.seat_name(s) for s in self.clearing]
+        if seat is None:
+            text = "first clear the board: " + "; ".join(self.clear_words(s, public=True) for s in self.clearing)
+        elif seat in self.clearing:
+            text = "first clear your station: " + self.clear_words(seat).split(": ", 1)[1]
+        else:
+            text = f"wait: {' and '.join(names)} clear{'s' if len(names) == 1 else ''} the board first"
+        return {"text": text, "who": names}
 
     def _decision_now(self, seat: int | None) -> dict[str, Any]:
         assert self.picker is not None
@@ -72,12 +88,13 @@ class NowWords:
         waiting = " and ".join(names) or "nobody"
         if seat is None or seat in acting:
             if seat in self.awaiting:  # the verdict's words say what a second confirm means
-                text = self.seat_messages.get(seat) or "press confirm again"
+                prompt = self.prompts.get(seat, "")  # its own words: a later notice cannot replace them
+                text = prompt if "again" in prompt else f"{prompt}: press confirm again".lstrip(": ")
             else:
                 text = self.mapping.now_words(self.state, seat)
         elif seat in self.confirmed:  # held, unseen, until the engine's order reaches it
             text = f"confirmed: your program waits for {waiting}"
-        elif seat in self.submitted:
+        elif seat in self.submitted or self.mapping.simultaneous:  # (after an undo too)
             text = f"your move is in: waiting for {waiting}"
         else:
             text = f"{waiting} to play: wait for your turn"

@@ -111,7 +111,7 @@ class Hands:
 
     def ready(self) -> bool:
         s = self.session
-        return self.conn.state == "connected" and s.mode in ("program", "decide", "over")
+        return self.conn.state == "connected" and s.mode in ("clear", "program", "decide", "over")
 
     # -- hands ----------------------------------------------------------------------
     async def set_station(self, seat: int, want: list[Any]) -> None:
@@ -249,6 +249,14 @@ class Hands:
                                         f"{session.seat_messages.get(seat) or session.message}")
                 await asyncio.sleep(0.02)
 
+    async def clear(self) -> None:
+        """A round boundary: hands take off what the table asks for (clearing.py)."""
+        session = self.session
+        for seat in list(session.clearing):
+            if session.mode == "clear" and seat in session.clearing:
+                await self.set_station(seat, session.mapping.station_tiles(session.state, seat))
+        await self.until(lambda: session.mode != "clear", "the table to see its stations cleared")
+
     async def _computer_moves(self, done: int) -> None:
         """The computer's seats are thinking: hands wait for the game to move on from ``done``
         actions."""
@@ -300,7 +308,9 @@ class Hands:
                 if not let_go:  # hands let go of what they held when a killed host left them
                     await self._let_go()
                     let_go = True
-                if session.mode == "decide":
+                if session.mode == "clear":
+                    await self.clear()
+                elif session.mode == "decide":
                     await self.decide()
                 else:
                     await self.play_turn()

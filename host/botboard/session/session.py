@@ -55,6 +55,8 @@ from .explanations import FirstTimes
 from .hints import TableHints
 from .inputs import SessionError, TableInputs
 from .remote_stations import RemoteStations
+from .clearing import TableClearing
+from .refusals import Refusals
 from .stations import StationChecks
 from .table import Table
 from .views import SessionViews
@@ -72,7 +74,7 @@ class BoardOut(Protocol):
 
 
 class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWords, ComputerSeats, Drawing,
-                  RemoteStations):
+                  RemoteStations, TableClearing, Refusals):
     def __init__(self, layout: Layout, journal: Journal, board: BoardOut,
                  registry: Any = None, publish: Callable[[dict[str, Any]], None] | None = None,
                  step_s: float | None = None, clock: Callable[[], float] = time.monotonic,
@@ -92,15 +94,22 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self.state: Any = None
         self.seating: Seating | None = None
         self.bmap: BoardMap | None = None
-        self.mode = "idle"  # idle, program, animate, decide, over
+        self.mode = "idle"  # idle, clear, program, animate, decide, over
+        self.clearing: dict[int, set[int]] = {}  # seat -> station positions the game emptied (clearing.py)
+        self._new_game_clearing = False
+        self._want_before: dict[int, Any] = {}  # slot -> what it should hold before the action
+        self._held_before: dict[int, Any] = {}  # slot -> what it held then
+        self._state_before: Any = None  # the state before the action (what changed is said from it)
         self.picker: Picker | None = None
         self.awaiting: dict[int, tuple[str, Any]] = {}  # seat -> second confirm pending (kind, held)
+        self.prompts: dict[int, str] = {}  # seat -> what its second confirm means (while awaiting)
         self.confirmed: dict[int, tuple[str, list[bytes | None]]] = {}  # seat -> (action, slot uids)
         self.submitted: set[int] = set()  # seats whose program is in (held or applied) until they act again
         self.controls: dict[int, dict[str, Any]] = {}  # seat -> its station's settings (reboot...)
         self.message = "no game: start one from the console or with `botboard run --players N`"
         self.message_seat: int | None = None
         self.seat_messages: dict[int, str] = {}  # the last words meant for each seat alone
+        self.refusals: dict[int, tuple[str, str, str]] = {}  # seat -> (cause, its words, the table's): refusals.py
         self.station_words: dict[int, str] = {}  # public words to a seat that still apply (shown at its station)
         self.table_words: dict[int, str] = {}  # what a station must put right now (remade on every check)
         self.alerts: dict[int, CellState] = {}  # engine cell -> an alert drawn over the picture
@@ -145,10 +154,9 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             raise SessionError(str(err)) from err
         game_id = self.journal.create_game(self.game, players, options, seed, self.layout.id)
         self._forget_log()
-        self._start(game_id, state)
-        tidy = self.tidy_words()
-        self.say(f"new game {game_id}: {players} players; " + (f"first clear the slots, {tidy}; then "
-                                                               if tidy else "") + self._turn_words())
+        self._start(game_id, state, boundary="new")
+        if self.mode != "clear":
+            self.say(f"new game {game_id}: {players} players; " + self._turn_words())
         return game_id
 
     def unfinished(self) -> list[dict[str, Any]]:
@@ -171,7 +179,8 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             raise SessionError(str(err)) from err
         self._forget_log()
         self._start(game_id, state)
-        self.say(f"game {game_id} resumed after {len(done)} actions; {self._turn_words()}")
+        if self.mode != "clear":
+            self.say(f"game {game_id} resumed after {len(done)} actions; {self._turn_words()}")
         return True
 
     def _fit(self, state: Any) -> tuple[Seating, BoardMap]:
@@ -184,7 +193,9 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         seating = Seating(self.layout, stations, self.mapping.slots_per_seat(), holders)
         return seating, BoardMap(self.layout, list(self.mapping.coords(state)))
 
-    def _start(self, game_id: int, state: Any) -> None:
+    def _start(self, game_id: int, state: Any, boundary: str | None = None) -> None:
+        """Show ``state`` from scratch; ``boundary`` "new": stations that differ from it are
+        cleared first (clearing.py)."""
         self.animation.stop()
         self.game_id, self.state = game_id, state
         self._seat(*self._fit(state))
@@ -195,8 +206,10 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self.controls.clear()
         self.seat_messages.clear()
         self.station_words.clear()
+        self.refusals.clear()
         self.alerts.clear()
-        self._enter_mode()
+        self.clearing.clear()
+        self._enter_mode(boundary)
         self._base = self.mapping.picture(state)
         self._draw()
         self._check_table()
@@ -222,11 +235,9 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             return
         slots = seating.slots_of(seat)
         now = self.clock()
-        unsure = [s for s in slots if self.table.flickering(s, now) or self.table.doubled(s, now)]
+        unsure = self._unsure(seat)
         if unsure:
-            names = ", ".join(self._slot_name(s) for s in unsure)
-            self._refuse(seat, f"slot {names} does not read steadily (a tile half in, or two "
-                         "tiles): fix it, then confirm", unsure)
+            self._refuse(seat, unsure[0], unsure[1])
             return
         wait = self.table.settle_in(slots, now)
         if wait > 0:  # a tile just moved: read it once it has settled
@@ -242,7 +253,10 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             key = (verdict.second_confirm, reading.held)
             if self.awaiting.get(seat) != key:
                 self.awaiting[seat] = key
-                self._say_private(seat, verdict.message, f"{self.seat_name(seat)}: confirm again")
+                self.prompts[seat] = verdict.message  # the phone's now line says it while it waits
+                self._say_private(seat, verdict.message, f"{self.seat_name(seat)}: press confirm again "
+                                  "to go on, or change a tile")
+                self._publish_view()  # the station card shows the prompt too
                 return
         self.awaiting.pop(seat, None)
         self._submit(seat, verdict.action)
@@ -251,6 +265,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         """Apply now if the engine's order has reached this seat; else hold it, unseen."""
         self.submitted.add(seat)
         self.station_words.pop(seat, None)  # a refusal no longer applies
+        self.refusals.pop(seat, None)
         if self.mapping.any_order or self.engine.current_player(self.state) == seat:
             self._apply(text)
             return
@@ -263,9 +278,11 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
 
     def _refuse(self, seat: int, message: str, slots: list[int]) -> None:
         self.awaiting.pop(seat, None)
-        self._say_private(seat, f"refused: {message}",
-                          f"{self.seat_name(seat)}: refused, see your seat view; the blinking "
-                          "robot shows the station to fix")
+        mine = f"refused: {message}"
+        table = (f"{self.seat_name(seat)}: refused, see your phone; the blinking robot shows the "
+                 "station to fix") if self.mapping.private_refusals() else f"{self.seat_name(seat)}: {mine}"
+        self._say_private(seat, mine, table)
+        self.refusals[seat] = (message, mine, table)  # until the slots no longer cause it
         self._mark_slots(slots)
         self._draw()
         self._publish_view()  # the refusal stays at the station on every console
@@ -286,6 +303,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
             self.seat_messages.pop(actor, None)
             if self.mapping.settings_per_action:
                 self.controls.pop(actor, None)
+        self._note_before()
         digest = self.engine.state_hash(after)
         outcome = self.engine.outcome(after)
         n = self.journal.append(self.game_id, text, digest, outcome.to_json() if outcome else None)
@@ -320,7 +338,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
 
     def _animation_done(self) -> None:
         self._log_through(None)
-        self._enter_mode()
+        self._enter_mode("action")
         assert self.state is not None
         self._base = self.mapping.picture(self.state)
         if self.mode == "program":
@@ -331,16 +349,40 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self._check_table()
         self._publish_view()
 
+    def _cleared(self) -> None:
+        """The board matches the game again: play goes on."""
+        self.clearing.clear()
+        self._enter_mode()
+        self.say(f"the board is ready: {self._turn_words()}")
+        self._check_table()
+        self._publish_view()
+
     def _publish_view(self) -> None:
         self._publish({"kind": "game", "event": "view", "view": self.view(), "seat": None,
                        "private": False})
 
-    def _enter_mode(self) -> None:
+    def _enter_mode(self, boundary: str | None = None) -> None:
+        """The mode the state asks for; ``boundary`` (after an action, a new or resumed game):
+        stations the game emptied are cleared first, mode "clear" (clearing.py)."""
         state = self.state
         assert state is not None
         self._seat(*self._fit(state))  # partners may change stations between rounds
         decision = self.mapping.decision(state)
         self._forget_said(state)
+        if boundary is not None and self.engine.outcome(state) is None:
+            self._new_game_clearing = boundary == "new"
+            self.clearing = self._clearing_due(boundary != "action")
+        if self.clearing and self.engine.outcome(state) is None:
+            self.mode = "clear"
+            self.picker = None
+            self._prioritise()
+            self.say("; ".join(self.clear_words(s, public=True) for s in self.clearing)
+                     + ": the blinking robots show where; then play goes on")
+            if self.mapping.private_refusals():  # the tiles are named to their seat alone
+                for seat in self.clearing:
+                    self._tell(seat, self.clear_words(seat))
+            return
+        self.clearing.clear()
         if self.engine.outcome(state) is not None:
             self.mode = "over"
             self.confirmed.clear()
@@ -414,10 +456,11 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         taken = self.journal.undo_last(self.game_id)
         if taken is None:
             raise SessionError("nothing to undo: no action yet")
+        was = self.state
         _, state, _ = replay(self.journal, self.game_id)
         self._start(self.game_id, state)
         self._strike_last()
-        back = self._take_back()
+        back = self._take_back(was)
         undone = f"undone: {self.mapping.public_action(state, taken)}"
         if not back:
             self.say(f"{undone}; the slots already hold what the game wants")
@@ -429,6 +472,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         else:
             self.say(f"{undone}; put back: " + "; ".join(f"{self.seat_name(s)} " + "; ".join(fixes)
                                                            for s, fixes in back.items()))
+        self._publish_view()  # every console strikes the undone lines at once
         return taken
 
     def _strike_last(self) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from bbshared import messages as m
 
+from .hints import tile_key
 from .mapping import TileError
 
 if TYPE_CHECKING:
@@ -35,7 +36,12 @@ class StationChecks:
         alerts: dict[int, CellState]
         held: dict[int, int]
         table_words: dict[int, str]
+        clearing: dict[int, set[int]]
 
+        def _still_clearing(self) -> bool: ...
+        def _forget_refusals(self) -> bool: ...
+        def _cleared(self) -> None: ...
+        def clear_words(self, seat: int, public: bool = False) -> str: ...
         def acting(self) -> list[int]: ...
         def seat_name(self, seat: int) -> str: ...
         def is_computer(self, seat: int) -> bool: ...
@@ -66,17 +72,25 @@ class StationChecks:
                 tiles.append(err)
         return tiles
 
-    def _take_back(self) -> dict[int, list[str]]:
-        """Per seat, what to change in its slots for the game as it stands (after an undo):
-        "slot A2: take out Forward 2x, put in Turn left"."""
+    def _take_back(self, before: Any = None) -> dict[int, list[str]]:
+        """Per seat, what to change in its slots for the game as it stands (after an undo
+        of ``before``): "slot A2: take out Forward 2x, put in Turn left". A seat programming
+        again keeps its tiles when its station is its own until it confirms (simultaneous
+        programming) or the undone action did not change it (VOLT: undoing one operator's
+        program leaves the other's dice alone)."""
         assert self.seating is not None
         out: dict[int, list[str]] = {}
+        acting = self.mapping.acting_seats(self.state)
         for seat in [s for s in range(self.seating.players) if self.seating.holds(s) and not self.is_computer(s)]:
-            want = [None if t is None else self.mapping.tile_words(t)
-                    for t in self.mapping.station_tiles(self.state, seat)]
+            wanted = self.mapping.station_tiles(self.state, seat)
+            if seat in acting and (self.mapping.simultaneous or before is not None and _keys(
+                    self.mapping, wanted) == _keys(self.mapping, self.mapping.station_tiles(before, seat))):
+                continue  # (programming at once, a seat's slots are its own until it confirms)
+            want = [None if t is None else self.mapping.tile_words(t) for t in wanted]
             have = self._slot_words(seat)
+            same = [a == b for a, b in zip(_keys(self.mapping, wanted), _keys(self.mapping, self._tiles(seat)))]
             for pos, (was, now) in enumerate(zip(want, have)):
-                if was != now:
+                if not same[pos]:
                     name = self.mapping.slot_name(self.state, pos)
                     change = ", ".join(([f"take out {now}"] if now else []) + ([f"put in {was}"] if was else []))
                     out.setdefault(seat, []).append(f"slot {name}: {change}")
@@ -130,6 +144,10 @@ class StationChecks:
         state, seating = self.state, self.seating
         if state is None or seating is None:
             return
+        if self.mode == "clear" and not self._still_clearing():
+            self._cleared()  # the board matches the game again: it says whose turn it is
+            return
+        refusal_gone = self._forget_refusals()
         self.alerts.clear()
         before, self.table_words = self.table_words, {}
         now = self.clock()
@@ -157,14 +175,17 @@ class StationChecks:
                         self._tell(seat, "; ".join(words))
             self.say("; ".join(problems))
         self._draw()
-        if self.table_words != before:  # every console shows, at each station, what to put right
+        if self.table_words != before or refusal_gone:  # every console shows, at each station, what to put right
             self._publish_view()
 
     def _station_problems(self, seat: int, slots: list[int], acting: bool) -> tuple[list[int], list[str]]:
         """(slots to mark, [words for all, then words for the seat alone]) of one station."""
         name = self.seat_name(seat)
-        reading = self._read(seat)
         secret = self.mapping.private_refusals()
+        if seat in self.clearing:  # the game emptied these slots: said in the rules' words
+            words = [self.clear_words(seat, public=True)] + ([self.clear_words(seat)] if secret else [])
+            return [slots[p] for p in sorted(self.clearing[seat])], words
+        reading = self._read(seat)
         if acting:
             if not reading.problems:
                 return [], []
@@ -187,3 +208,7 @@ class StationChecks:
         if secret:
             return wrong, [f"{name}'s tiles moved {why}: see your seat view", ", ".join(fixes)]
         return wrong, [f"{name}'s tiles moved {why}: " + ", ".join(fixes)]
+
+
+def _keys(mapping: TableMapping[Any], tiles: list[Any]) -> list[Any]:
+    return [tile_key(mapping, t) for t in tiles]

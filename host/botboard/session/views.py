@@ -48,6 +48,7 @@ class SessionViews:
         submitted: set[int]
         controls: dict[int, dict[str, Any]]
         seat_messages: dict[int, str]
+        refusals: dict[int, tuple[str, str, str]]
         station_words: dict[int, str]
         table_words: dict[int, str]
         log: deque[str]
@@ -127,6 +128,7 @@ class SessionViews:
             "stations": {s["name"]: s["station"] for s in seats},
             "station_words": self._station_words_view(),
             **self._places(), "settings": self._settings(),
+            "options": self.journal.game(self.game_id).options if self.game_id is not None else {},
             "computers": ", ".join(f"{self.seat_name(s)} ({level})" for s, level in sorted(self.levels.items()))
             or None,
         }
@@ -191,22 +193,35 @@ class SessionViews:
                    "words": {c.choice: self.spoken(c.words) for c in self.picker.candidates}} if mine else None  # type: ignore[union-attr]
         settings = self.controls.get(seat, {})
         over = self.mode == "over"
+        now = self.now(seat)
         return {"seat": seat, "name": self.seat_name(seat), "game": self.game,
                 "phase": self.mode, "acting": seat in self.acting(),
-                "now": self.now(seat), "notice": self.seat_messages.get(seat, ""),
+                "now": now, **self._notice(seat, now["text"]),
                 "result": self.result_words(seat) if over else None,
                 "end": self.end() if over else None, "seat_colours": self._seat_colours(),
                 "words": [list(row) for row in self.mapping.seat_words(state, seat)],
                 "confirmed": seat in self.submitted,
                 "awaiting_second_confirm": self.awaiting[seat][0] if seat in self.awaiting else None,
                 "message": self.seat_messages.get(seat, ""), "pending": pending,
-                "station": self._slot_words(seat), "table_message": self.message,
+                "station": self._slot_words(seat),
                 "slot_names": [self.mapping.slot_name(state, pos)
                                for pos in range(self.mapping.slots_per_seat())],
                 "slot_places": self._slot_places(seat),
                 "private": self.mapping.seat_view(state, seat),
                 "controls": self.mapping.controls(state, seat, settings),
                 "public": self.mapping.public_view(state)}
+
+    def _notice(self, seat: int, now: str) -> dict[str, Any]:
+        """What a phone shows under its now line, each thing once: its own refusal or
+        notice (styled as a refusal while one applies), and the table's words when they are
+        for everybody; never another seat's refusal, nor what the now line already says."""
+        notice = self.seat_messages.get(seat, "")
+        if notice and notice in now:
+            notice = ""  # (the second-confirm prompt: the now line says it)
+        table = self.message if self.message_seat is None and self.message not in (now, notice) else ""
+        kind = "refusal" if seat in self.refusals and notice == self.refusals[seat][1] else \
+            "notice" if notice else ""
+        return {"notice": notice, "notice_kind": kind, "table_message": table}
 
     # -- words --------------------------------------------------------------------------
     def say(self, text: str, seat: int | None = None) -> None:

@@ -13,6 +13,9 @@ export function setupGame(onView) {
     event.preventDefault();
     newGame();
   });
+  for (const id of ["ng-players", "ng-options"]) {  // typed in: the next game's, kept as typed
+    document.getElementById(id).addEventListener("input", (event) => { event.target.dataset.touched = "yes"; });
+  }
   document.getElementById("undo-button").addEventListener("click", undo);
   document.getElementById("resume-button").addEventListener("click", resume);
   document.getElementById("speed").addEventListener("change", (event) =>
@@ -45,7 +48,19 @@ async function newGame() {
   const computers = Object.fromEntries(document.getElementById("ng-computers").value.trim().split(/[\s,]+/)
     .filter(Boolean).map((item) => { const [seat, level] = item.split("="); return [seat, level || "search"]; }));
   act("api/game/new", { players, options, computers, seed: seedText === "" ? null : Number(seedText) },
-    (data) => { showGame(data); notify("new game started"); });
+    (data) => {
+      for (const id of ["ng-players", "ng-options"]) delete document.getElementById(id).dataset.touched;
+      showGame(data); notify("new game started");
+    });
+}
+
+// A new game keeps the running game's options and players unless the form says otherwise.
+function keepRunningOptions(view) {
+  if (!view || view.game_id === null) return;
+  const options = document.getElementById("ng-options");
+  if (!options.dataset.touched) options.value = Object.keys(view.options ?? {}).length ? JSON.stringify(view.options) : "";
+  const players = document.getElementById("ng-players");
+  if (!players.dataset.touched && view.players) players.value = view.players;
 }
 
 // the journal's unfinished games of this engine, but the one on the table
@@ -83,6 +98,7 @@ export function showGame(data) {
   const shown = state.view?.game_id ?? null;
   if (shown !== state.listedFor) {  // a game started or resumed: the list changes
     state.listedFor = shown;
+    keepRunningOptions(state.view);
     listUnfinished().catch(() => {});
   }
   setSeatNames(state.view);

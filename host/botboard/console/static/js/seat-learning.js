@@ -20,6 +20,7 @@ export function renderLearning(data) {
   document.getElementById("hint-button").disabled = over || !data.hints;
   const hint = data.hint;
   if (hint) document.getElementById("hint").textContent = hint.words;
+  else if (data.hint_thinking) document.getElementById("hint").textContent = "still thinking about your move…";
   else if (!data.view?.acting && !data.view?.pending) document.getElementById("hint").textContent = "";
   const explain = data.explain;
   document.getElementById("explain-box").hidden = !explain?.table;

@@ -9,7 +9,12 @@ import { renderLearning, setupLearning } from "./seat-learning.js";
 const seat = Number(/\/seat\/(\d+)/.exec(location.pathname)?.[1] ?? 0);
 const base = `../api/seat/${seat}`;
 
+let shownAt = 0;  // when the view shown was made: a reply that comes late is older than a push
 function render(data) {
+  if (data.at !== undefined) {
+    if (data.at < shownAt) return;
+    shownAt = data.at;
+  }
   const view = data.view;
   document.body.dataset.phase = view?.phase ?? "none";
   if (!view) {
@@ -26,6 +31,8 @@ function render(data) {
   showNow(document.getElementById("your-message"), view.now, colours);
   const notice = document.getElementById("your-notice");
   notice.hidden = !view.notice;  // a refusal or prompt that still applies; gone once resolved
+  notice.className = view.notice_kind === "refusal" ? "notice refusal" : "notice";
+  notice.setAttribute("role", view.notice_kind === "refusal" ? "alert" : "status");
   notice.replaceChildren(...colouredWords(view.notice ?? "", colours));
   document.getElementById("table-message").textContent = over ? "" : view.table_message ?? "";
   renderEnd(view, colours);
@@ -133,7 +140,7 @@ function renderFacts(rows) {
 
 function connect() {
   const ws = new WebSocket(wsURL(`../ws/seat/${seat}`));
-  ws.onopen = () => { document.body.dataset.live = "yes"; };
+  ws.onopen = () => { document.body.dataset.live = "yes"; shownAt = 0; };  // (a restarted daemon's clock)
   ws.onmessage = (message) => {
     const event = JSON.parse(message.data);
     if (event.kind === "seat") render(event);

@@ -88,6 +88,11 @@ class BotWarsTable(SimultaneousTable[State]):
         return None
 
     # -- virtual hands -------------------------------------------------------------
+    def clear_reason(self, state: State, seat: int, before: State | None) -> str:
+        if before is None:
+            return super().clear_reason(state, seat, before)
+        return "last turn's cards go back in the rack before the deal"
+
     def station_tiles(self, state: State, seat: int) -> list[int | None]:
         return list(program.expected_registers(state.players[seat]))
 

@@ -137,6 +137,17 @@ class GoblinsTable(TableMapping[State]):
         out[leds.cell_of(team, square)] = leds.look("choice", m.PULSE)
         return out
 
+    def clear_reason(self, state: State, seat: int, before: State | None) -> str:
+        if before is None:
+            return super().clear_reason(state, seat, before)
+        team = state.team_of(seat)
+        robot, was = state.robots[team], before.robots[before.team_of(seat)]
+        if state.round != before.round:
+            return f"round {state.round} builds new robots, last round's robot comes off the yard"
+        if len(robot.scrap) > len(was.scrap):
+            return "tiles fell off and go to the scrapyard"
+        return "the robot changed in combat, make the yard match it"
+
     # -- virtual hands ------------------------------------------------------------
     def station_tiles(self, state: State, seat: int) -> list[Any]:
         team = state.team_of(seat)

@@ -61,7 +61,7 @@ def undo_words(before: A.Programs, after: A.Programs) -> list[str]:
             was, now = before[k][s], after[k][s]
             if was == now:
                 continue
-            where = f"robot {'AB'[k]} slot {s + 1}"
+            where = slot_name(3 * k + s)  # as the board labels it: "B3"
             if was and now:
                 out.append(f"put the {C.TILE_NAMES[was]} tile back in {where} "
                            f"(it holds {C.TILE_NAMES[now]})")
@@ -94,10 +94,8 @@ def judge(state: State, seat: int, reading: StationReading, slots: list[int]) ->
     wrong = tuple(differing_slots(slots, before, after))
     if not rec.ok:
         fixes = undo_words(before, after)
-        hint = ""
-        if first_turn:
-            hint = "; on your first turn put one order on robot A and one on robot B"
-        message = f"{rec.reason}: {_fix_words(fixes, can_double)}{hint}"
+        reason = str(rec.reason).replace(" (changed: nothing)", "")  # said once, plainly
+        message = f"{reason}: {_fix_words(fixes, can_double)}" if fixes else reason
         return Verdict(None, message, wrong)
     action = rec.actions[0]
     words = A.programming_to_str(action)

@@ -84,6 +84,14 @@ class VoltTable(SimultaneousTable[State]):
     def controls(self, state: State, seat: int, settings: dict[str, Any]) -> list[dict[str, Any]]:
         return program.controls(state.robots[seat], settings)
 
+    def tile_key(self, tile: tiles.DieTile) -> Any:
+        return tile.colour  # a die's owner says who may use it; in a unit only its colour counts
+
+    def clear_reason(self, state: State, seat: int, before: State | None) -> str:
+        if before is None or state.round == before.round:
+            return super().clear_reason(state, seat, before)
+        return f"round {before.round} is over, the dice come off the units"
+
     # -- virtual hands ------------------------------------------------------------
     def station_tiles(self, state: State, seat: int) -> list[Any]:
         return [tiles.DieTile(c, seat, i + 1) if c else None
@@ -96,7 +104,7 @@ class VoltTable(SimultaneousTable[State]):
         out: list[Any] = [None] * program.SLOTS
         for index, (unit, colour, key, number) in enumerate(action.dice):
             name = UNITS[index] if index < 3 else program.FOURTH
-            out[min(index, 3)] = tiles.DieTile(colour, seat, index + 1)
+            out[min(index, 3)] = tiles.DieTile(colour, tiles.ANYBODY, index + 1)  # the box's dice are anybody's
             if settings is not None:
                 settings.update({f"{name} number": number, f"{name} key": KEYS[key]})
                 if index >= 3:
