@@ -169,3 +169,28 @@ def test_a_new_game_passes_the_suite_in_its_folder_from_a_fresh_virtualenv_with_
                  cwd=folder, timeout=900)
     summary = suite.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary and int(summary.split(" passed")[0].split()[-1]) >= 15
+
+
+def _shell_lines(doc: Path) -> list[str]:
+    """The commands of a page's ```sh blocks, in order (comments and blank lines left out)."""
+    lines, inside = [], False
+    for line in doc.read_text().splitlines():
+        if line.startswith("```"):
+            inside = line.strip() == "```sh"
+            continue
+        if inside and line.split("#")[0].strip():
+            lines.append(line.split("  #")[0].strip())
+    return lines
+
+
+@pytest.mark.timeout(1200)
+def test_adding_a_game_works_as_written_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    """docs/adding-a-game.md followed literally: every command of its shell blocks, in order, in
+    the wheel's fresh virtualenv with a new home folder (so ~/src is new), each must succeed."""
+    commands = _shell_lines(ROOT / "docs" / "adding-a-game.md")
+    assert any(c.startswith("botboard new-game") for c in commands) and len(commands) >= 5
+    env = {"HOME": str(tmp_path), "PATH": f"{installed / 'venv/bin'}:/usr/bin:/bin"}
+    for command in commands:
+        done = subprocess.run(["bash", "-euc", command], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=scaled(600))
+        assert done.returncode == 0, f"{command}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"

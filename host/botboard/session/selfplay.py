@@ -240,10 +240,16 @@ class Hands:
             await self.set_station(seat, random_program(session, seat, self.rng, self.at(seat).phone))
             await self.press(seat, "confirm")
             deadline = time.monotonic() + self.wait_s * load_factor()
+            refused = False
             while seat in session.acting() and len(session.journal.actions(session.game_id)) == done:
                 if seat in session.awaiting:
                     await self.press(seat, "confirm")  # the second confirm: pass, or the joker
                     await self.until(lambda: seat not in session.awaiting, "the second confirm")
+                if refused and seat not in session.refusals:
+                    # the refusal's cause went by itself (a tile that hands had just moved
+                    # through the slot read unsteadily): a player presses confirm again
+                    await self.press(seat, "confirm")
+                refused = seat in session.refusals
                 if time.monotonic() > deadline:
                     raise SelfplayError(f"{session.seat_name(seat)}'s program was not taken: "
                                         f"{session.seat_messages.get(seat) or session.message}")
