@@ -20,18 +20,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", metavar="NAME", help="an installed game (`botboard games` lists them)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST-ARGS",
                    help="more arguments for pytest, after --, e.g. -- -x -k hidden")
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, preflight=_check)
+
+
+def _check(args: argparse.Namespace) -> str:
+    """The game's canonical name, once it and pytest are known to be there."""
+    from . import CliError, checks
+
+    name = checks.game(args.name, flag="NAME")
+    if importlib.util.find_spec("pytest") is None:
+        raise CliError("the conformance suite runs under pytest, which is not installed: pip install pytest")
+    return name
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .. import games
-    from . import CliError
-
-    try:
-        name = games.canonical(args.name)
-    except games.GameError as err:
-        raise CliError(str(err)) from err
-    if importlib.util.find_spec("pytest") is None:
-        raise CliError("the conformance suite runs under pytest, which is not installed: pip install pytest")
+    name = _check(args)
     extra = [a for a in args.pytest_args if a != "--"]
     return subprocess.run([sys.executable, "-m", "pytest", "--botboard-game", name, *extra]).returncode

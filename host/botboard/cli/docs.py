@@ -40,7 +40,7 @@ def _check(args: argparse.Namespace) -> None:
     try:
         declaration = games.declaration(args.game)
     except games.GameError as err:
-        raise CliError(str(err)) from err
+        raise CliError(f"--game {args.game}: {err}") from err
     if declaration.package == "botboard" and not IN_CHECKOUT:
         raise CliError(f"{declaration.title}'s docs are botboard's own, in its source checkout "
                        "(docs/img, docs/palettes.md): run this from one")
