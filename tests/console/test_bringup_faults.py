@@ -59,11 +59,12 @@ def lay_tile(live: LiveDaemon, ask: dict[str, Any]) -> None:
             live.post("/api/sim/remove", {"slot": slot})
     live.post("/api/sim/place", {"slot": REF.stations[ask["station"]].slots[ask["position"]],
                                  "game": 1, "kind": 0, "colour": 2, "serial": 1})
-    until = time.monotonic() + NOT_HEARD_AFTER_S
-    while live.get("/api/bringup")["ask"].get("n") == ask["n"] and time.monotonic() < until:
+    heard = Deadline(NOT_HEARD_AFTER_S)  # scaled: a slow board is not a dead reader
+    while live.get("/api/bringup")["ask"].get("n") == ask["n"]:
+        if heard.passed():
+            live.post("/api/bringup/answer", {"cell": None})
+            return
         time.sleep(0.1)
-    if live.get("/api/bringup")["ask"].get("n") == ask["n"]:
-        live.post("/api/bringup/answer", {"cell": None})
 
 
 def bring_up(live: LiveDaemon) -> dict[str, Any]:

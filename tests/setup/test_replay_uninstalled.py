@@ -10,15 +10,23 @@ from pathlib import Path
 from .plugins import botboard, register
 
 
-def test_replaying_a_game_whose_package_is_gone_names_the_package_in_one_line(tmp_path: Path) -> None:
-    made = botboard([], "new-game", "gone-bots", "--dir", str(tmp_path))
+def _journaled(tmp_path: Path, name: str, actions: list[str]) -> tuple[Path, Path, Path]:
+    """A `new-game` package installed (as a shim) and a game of it journaled: (its folder, its
+    dist-info folder, the data dir)."""
+    made = botboard([], "new-game", name, "--dir", str(tmp_path))
     assert made.returncode == 0, made.stderr
-    folder, meta, data = tmp_path / "gone-bots", tmp_path / "meta", tmp_path / "data"
-    register(meta, "botboard-gone-bots", {"gone-bots": "botboard_gone_bots.declaration:GAME"})
+    folder, meta, data = tmp_path / name, tmp_path / "meta", tmp_path / "data"
+    module = name.replace("-", "_")
+    register(meta, f"botboard-{name}", {name: f"botboard_{module}.declaration:GAME"})
     game = tmp_path / "a-game.json"
-    game.write_text(json.dumps({"game": "gone-bots", "actions": ["p1 dash", "p2 step"]}))
+    game.write_text(json.dumps({"game": name, "actions": actions}))
     played = botboard([folder, meta], "scenario", "run", str(game), "--journal", "--data-dir", str(data))
     assert played.returncode == 0, played.stderr
+    return folder, meta, data
+
+
+def test_replaying_a_game_whose_package_is_gone_names_the_package_in_one_line(tmp_path: Path) -> None:
+    folder, meta, data = _journaled(tmp_path, "gone-bots", ["p1 dash", "p2 step"])
     replayed = botboard([folder, meta], "replay", "1", "--data-dir", str(data))
     assert replayed.returncode == 0 and len(replayed.stdout.split()) == 1, replayed.stderr
 
@@ -36,14 +44,7 @@ def test_replaying_a_game_whose_package_is_gone_names_the_package_in_one_line(tm
 def test_a_journal_from_before_packages_were_noted_still_says_what_to_install(tmp_path: Path) -> None:
     import sqlite3
 
-    made = botboard([], "new-game", "old-bots", "--dir", str(tmp_path))
-    assert made.returncode == 0, made.stderr
-    folder, meta, data = tmp_path / "old-bots", tmp_path / "meta", tmp_path / "data"
-    register(meta, "botboard-old-bots", {"old-bots": "botboard_old_bots.declaration:GAME"})
-    game = tmp_path / "a-game.json"
-    game.write_text(json.dumps({"game": "old-bots", "actions": ["p1 dash"]}))
-    assert botboard([folder, meta], "scenario", "run", str(game), "--journal", "--data-dir",
-                    str(data)).returncode == 0
+    _, _, data = _journaled(tmp_path, "old-bots", ["p1 dash"])
     db = sqlite3.connect(data / "botboard.sqlite")
     db.execute("DROP TABLE game_packages")  # as an older botboard wrote it
     db.commit()

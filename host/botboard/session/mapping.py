@@ -76,6 +76,19 @@ class StationReading:
     def ok(self) -> bool:
         return not self.problems
 
+    @classmethod
+    def by_position(cls, tiles: list[Any], slots: list[int], names: Sequence[str]) -> "StationReading":
+        """The tiles as a tuple by position (None where empty); a tag that could not be read
+        is a problem, said with its position's name."""
+        held: list[Any] = [None] * len(names)
+        problems: dict[int, str] = {}
+        for pos, (slot, tile) in enumerate(zip(slots, tiles)):
+            if isinstance(tile, TileError):
+                problems[slot] = f"{names[pos]}: {tile}"
+            elif tile is not None:
+                held[pos] = tile
+        return cls(tuple(held), problems)
+
 
 @dataclass(frozen=True)
 class Verdict:

@@ -10,26 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from botboard.games.base import GameError
-from botboard.games.catalogue import TileError
 from botboard.session.mapping import StationReading, Verdict
 
 from ..orders import REGISTERS, WORDS
 from ..state import SEATS, State
-from ..tiles import TANKS, OrderTile
+from ..tiles import TANKS
 
 SLOT_NAMES = ("first order", "second order")
 
 
 def read_station(tiles: list[Any], slots: list[int]) -> StationReading:
     """The order tiles in the slots (None where empty); a tag that could not be read is a problem."""
-    held: list[OrderTile | None] = [None] * REGISTERS
-    problems: dict[int, str] = {}
-    for pos, (slot, tile) in enumerate(zip(slots, tiles)):
-        if isinstance(tile, TileError):
-            problems[slot] = f"{SLOT_NAMES[pos]}: {tile}"
-        elif tile is not None:
-            held[pos] = tile
-    return StationReading(tuple(held), problems)
+    return StationReading.by_position(tiles, slots, SLOT_NAMES)
 
 
 def judge(engine: Any, state: State, seat: int, reading: StationReading, slots: list[int],

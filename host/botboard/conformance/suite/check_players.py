@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -68,16 +68,24 @@ def _seen(game: Any, state: Any, seat: int) -> str:
     return json.dumps(view, sort_keys=True, default=str)
 
 
-def test_a_sample_keeps_what_the_seat_sees_and_depends_only_on_it(botboard_game: str) -> None:
-    name = botboard_game
+def _sampled(name: str, count: int, rng_seed: int) -> Iterator[tuple[Any, int, Any]]:
+    """(state, the seat to act, a sample of it for that seat) over positions of the most players;
+    a state the game cannot sample is left out (the players choose from public choices there)."""
     game = games.get(name)
-    for state in positions(name, player_counts(name)[-1], 12, seed=4, stride=7):
+    for state in positions(name, player_counts(name)[-1], count, seed=4, stride=7):
         seat = game.current_player(state)
         assert seat is not None  # positions() gives states with a seat to act
         try:
-            sample = game.determinize(state, seat, random.Random(5))
+            sample = game.determinize(state, seat, random.Random(rng_seed))
         except games.GameError:
-            continue  # a state the game cannot sample: the players choose from public choices there
+            continue
+        yield state, seat, sample
+
+
+def test_a_sample_keeps_what_the_seat_sees_and_depends_only_on_it(botboard_game: str) -> None:
+    name = botboard_game
+    game = games.get(name)
+    for state, seat, sample in _sampled(name, 12, 5):
         assert _seen(game, sample, seat) == _seen(game, state, seat), \
             f"{name}: determinize changed what seat {seat} can see: look at the engine's determinize"
         other = game.determinize(state, seat, random.Random(99))  # differs only where seat cannot see
@@ -91,13 +99,7 @@ def test_two_states_differing_only_in_what_a_seat_cannot_see_give_the_same_decis
         botboard_game: str, level: str) -> None:
     name = botboard_game
     game = games.get(name)
-    for state in positions(name, player_counts(name)[-1], 3, seed=4, stride=7):
-        seat = game.current_player(state)
-        assert seat is not None  # positions() gives states with a seat to act
-        try:
-            hidden_elsewhere = game.determinize(state, seat, random.Random(31))
-        except games.GameError:
-            continue
+    for state, seat, hidden_elsewhere in _sampled(name, 3, 31):
         picks = [make(level, seed=7, iterations=12).choose(Situation.of(game, s, seat)).action
                  for s in (state, hidden_elsewhere)]
         assert picks[0] == picks[1], (f"{name}: {level} chose differently in two states seat {seat} cannot tell "

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....session.mapping import StationReading, TileError, Verdict
+from ....session.mapping import StationReading, Verdict
 from ...base import GameError
 from ..grid import KEYS, UNITS
 from ..state import Robot, State
 from .leds import SEAT_COLOURS
-from .tiles import ANYBODY, DieTile
+from .tiles import ANYBODY
 
 SLOTS = 4
 FOURTH = "IV"  # the settings' name for the fourth die (RAM EXPANSION)
@@ -25,14 +25,7 @@ SLOT_NAMES = (*(f"unit {u}" for u in UNITS), "fourth die")
 
 
 def read_station(tiles: list[Any], slots: list[int]) -> StationReading:
-    held: list[DieTile | None] = [None] * SLOTS
-    problems: dict[int, str] = {}
-    for pos, (slot, tile) in enumerate(zip(slots, tiles)):
-        if isinstance(tile, TileError):
-            problems[slot] = f"{SLOT_NAMES[pos]}: {tile}"
-        elif tile is not None:
-            held[pos] = tile
-    return StationReading(tuple(held), problems)
+    return StationReading.by_position(tiles, slots, SLOT_NAMES)
 
 
 def die_settings(settings: dict[str, Any], name: str) -> tuple[int, str]:
