@@ -110,10 +110,11 @@ class Board:
 
     # -- to the host ----------------------------------------------------
     def send(self, mtype, *values, census=False):
-        if not self.session or self.waiting:
-            # No host has opened a session, or it went silent: nothing would
-            # acknowledge these, and the census and resync after its next
-            # HELLO_REQ bring it up to date anyway.
+        if not self.session:
+            # No host has opened a session: nothing would acknowledge these,
+            # and the census after its first HELLO_REQ brings it up to date.
+            # (A host only silent a while, a noisy cable or a starved host,
+            # gets them: kept, bounded, and resent when it returns.)
             self.events_dropped += 1
             return
         payload = m.encode(mtype, *values)

@@ -223,6 +223,34 @@ def test_a_silent_host_gets_the_waiting_pattern_and_its_resync_restores_the_game
     asyncio.run(scenario())
 
 
+def test_a_press_while_the_board_waits_for_a_silent_host_reaches_it_when_it_speaks_again(
+        sim: SimProcess) -> None:
+    """A noisy cable or a starved host can leave the board a few seconds without one clean
+    frame: it shows the waiting pattern, and a press made then is kept, not dropped."""
+    async def scenario() -> None:
+        async with connected(sim.port) as conn:
+            presses: list[int] = []
+            conn.listeners.append(lambda msg: presses.append(msg.fields["action"])
+                                  if msg.type == m.BUTTON else None)
+            speak = conn.link._write
+            conn.link._write = lambda data: None  # every frame the host sends is lost
+            await until(lambda: sim.control("cells")["waiting"], timeout=8,
+                        what="the board gives up on the host")
+            dropped = sim.control("stats")["events_dropped"]
+            sim.control("button", button=1, action="click")
+
+            def scanned() -> bool:  # the press and the release went somewhere: queued or dropped
+                stats = sim.control("stats")
+                return stats["events_unacked"] + stats["events_dropped"] - dropped >= 2
+
+            await until(scanned, what="the board's scan of the press and the release")
+            conn.link._write = speak
+            await until(lambda: m.RELEASE in presses, timeout=10, what="the press kept for the host")
+            assert presses == [m.PRESS, m.RELEASE]
+
+    asyncio.run(scenario())
+
+
 def test_an_unreadable_tag_and_a_stacked_tile_are_slot_states_over_the_link(sim: SimProcess) -> None:
     async def scenario() -> None:
         async with connected(sim.port) as conn:

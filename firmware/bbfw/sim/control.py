@@ -130,7 +130,8 @@ def _control(hal, board, req):
         gc.collect()
         return {"ok": True, "link": board.link.stats, "heap_free": gc.mem_free(),
                 "heap_used": gc.mem_alloc(), "polls": board.scanner.polls,
-                "present": board.present_slots(), "events_dropped": board.events_dropped, "cell_updates": board.cell_updates,
+                "present": board.present_slots(), "events_dropped": board.events_dropped,
+                "events_unacked": board.link.pending + len(board._events), "cell_updates": board.cell_updates,
                 "cell_updates_check": board.cell_updates_check,
                 "brightness": board.renderer.brightness, "power_ma": board.renderer.budget_ma,
                 "current_ma": board.renderer.current_ma,
