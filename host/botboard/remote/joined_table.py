@@ -23,7 +23,7 @@ from .events import LinkChange, PresenceChange, Refusal, RoomChange
 from .notice import LinkNotice
 from .protocol import Entry, ProtocolError
 from .record import EntryStore
-from .room import JoinedRoom, SpectatorRoom
+from .joined_room import JoinedRoom, SpectatorRoom
 from .url import RemoteUrl
 from .wire import WireError, cells_from_json
 
@@ -190,7 +190,7 @@ class JoinedTable:
 
     async def _send_inputs(self) -> None:
         """Each input goes out as it comes, without waiting for the answers before it (a late
-        one must not hold up the next: the host keeps the order, room.py sends again)."""
+        one must not hold up the next: the host keeps the order, joined_room.py sends again)."""
         while (item := await self._inbox.get()) is not None:
             try:
                 answer = self.room.submit(*item)
