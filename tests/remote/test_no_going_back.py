@@ -20,7 +20,7 @@ from botboard.remote.events import RoomChange
 from botboard.remote.local_broker import Broker
 from botboard.remote.protocol import Entry, RoomRecord, encode
 from botboard.remote.room import HostRoom, JoinedRoom, Room
-from botboard.remote.seal import MAGIC, Identity, Seal, fingerprint, room_key
+from botboard.remote.seal import MAGIC, Identity, Seal, SealError, fingerprint, room_key
 from botboard.remote.table_keys import TableKeys
 from botboard.remote.url import RemoteUrl
 
@@ -195,13 +195,20 @@ def test_a_stranger_with_the_link_cannot_become_the_host_before_or_after_a_table
                 rogue.learn("a", again._seal.ephemeral)  # in a's presence record
                 entry = encode(Entry(host.epoch, 2, "rogue", {"FORGED": True}))
                 await stranger.send(host.topics.to("a"), rogue.seal(host.topics.to("a"), "to", "a", entry))
+                laid = again.submit(2, {"add": 2})  # a tile laid while only the stranger's record is there
                 restarted = host_room(broker.url(), keys=host.keys, epoch=host.epoch, last_n=1,
                                       record=host._store)
                 async with restarted:
                     await until(lambda: again.record is not None and again.record.host == "host",
                                 "table a follows the real host")
-                    assert (await again.propose(2, {"add": 2})).n == 2
+                    assert (await laid).n == 2
             assert not [e for e in seen_again.entries() if "FORGED" in str(e.public)]
+            # and the stranger read none of table a's proposals (its tiles before the reveal)
+            sent = stranger.on(host.topics.propose("a"))
+            restarted._seal.open(host.topics.propose("a"), "propose", "a", sent[-1])  # the host reads them
+            for data in sent:
+                with pytest.raises(SealError):
+                    rogue.open(host.topics.propose("a"), "propose", "a", data)
     run(play(), timeout=60)
 
 
