@@ -53,6 +53,7 @@ class HostRoom(Room):
         self._counter = 0
         self._desk = CatchUpDesk(self._store)
         self._arrivals = ProposalOrder()  # each table's proposals decided in the order it made them
+        self._aside: set[asyncio.Task[bool]] = set()  # room records whose acknowledgement is awaited
         self._game = (game, players, dict(options or {}), layout)
         epoch = epoch or secrets.token_hex(8)
         history = self._store.fetch(epoch, 1, last_n) if last_n else ()
@@ -79,9 +80,15 @@ class HostRoom(Room):
             self._seal.rotate()  # a game key of its own: the last game's messages stay closed
             # the tables already here claim their seats again
             claims = [self._claim_seats(record) for record in self.presence.values()]
+            # published before anything of the new game: the record announces the host's new game key
             await self._publish_room(new_epoch=True)
         await self._tell_refusals([refusal for _, refusal in claims if refusal])
         return self.epoch
+
+    async def close(self) -> None:
+        for task in list(self._aside):
+            task.cancel()
+        await super().close()
 
     async def propose(self, seat: int, payload: Any) -> Answer:
         """The host table's own action for one of its seats, decided like any other."""
@@ -117,11 +124,24 @@ class HostRoom(Room):
                           self._seal.identity.public, self.keys.next_seq(), self._seal.ephemeral)
 
     async def _publish_room(self, *, new_epoch: bool) -> None:
+        await self._publish_own(self.topics.room, self._renew_record(new_epoch=new_epoch))
+
+    def _renew_record(self, *, new_epoch: bool) -> RoomRecord:
         before = self.record
-        self.record = self._room_record()
-        if new_epoch or not same_room(self.record, before):
-            self._emit(RoomChange(self.record, new_epoch))
-        await self._publish_own(self.topics.room, self.record)
+        self.record = record = self._room_record()
+        if new_epoch or not same_room(record, before):
+            self._emit(RoomChange(record, new_epoch))
+        return record
+
+    def _publish_room_soon(self) -> None:
+        """The room record renewed (the seats changed) and published aside: a busy broker may drop
+        its acknowledgement (the wait then lasts the publish's timeout), and meanwhile the host
+        goes on reading proposals and sending entries. Nothing sent meanwhile needs it first: the
+        game and the host's keys are as before; a record the broker lost is put back (own_records)."""
+        task = asyncio.create_task(self._publish_own(self.topics.room, self._renew_record(new_epoch=False)),
+                                   name=f"room record {self.url.room}")
+        self._aside.add(task)
+        task.add_done_callback(self._aside.discard)
 
     def _foreign_record(self, tag: str) -> None:
         if tag not in self._foreign:
@@ -177,7 +197,7 @@ class HostRoom(Room):
         async with self._lock:
             changed, refusal = self._claim_seats(record)
             if changed:
-                await self._publish_room(new_epoch=False)
+                self._publish_room_soon()
         await self._tell_refusals([refusal] if refusal else [])
 
     def _claim_seats(self, record: PresenceRecord) -> tuple[bool, tuple[str, ClaimRefused] | None]:
