@@ -332,9 +332,11 @@ def test_a_replayed_presence_record_of_an_earlier_run_changes_nothing(broker: Br
             gone = stranger.on(topic)[-1]
             async with JoinedRoom(broker.url(), "a", seats=[2], keys=t.a.keys, **FAST) as again:
                 await until(lambda: t.host.presence["a"].run == again.run, "table a back")
+                told = len(t.seen["host"].presence("a"))
                 await stranger.send(topic, gone, retain=True)  # the earlier run's goodbye, again
                 await until(lambda: t.host._junk.counts.get("presence: stale", 0) == 1, "the replay refused")
                 await until(lambda: stranger.on(topic)[-1] == again._own[topic], "a's own record again")
                 assert t.host.presence["a"].state == "here" and t.seen["host"].presence("a")[-1] == "back"
+                assert t.seen["host"].presence("a")[told:] == []  # not even for a moment was a gone
                 assert (await again.propose(2, {"add": 1})).n == 1
     run(play())
