@@ -236,8 +236,6 @@ class JoinedTable:
             self._tell_host(slot)
 
     def _show(self, entry: Entry, keep: bool) -> None:
-        if keep:
-            self.store.add_seen(entry)
         public, private = entry.public or {}, entry.private or {}
         try:
             if "cells" in public:
@@ -246,6 +244,8 @@ class JoinedTable:
                 self.board.set_palette([tuple(c) for c in public["palette"]])
         except (WireError, TypeError, ValueError) as err:
             log.warning("remote: entry %d: %s", entry.n, err)
+        if keep:  # after the LEDs: a write (now and then a checkpoint's sync) never holds them back;
+            self.store.add_seen(entry)  # an entry lost to a crash in between is caught up again
         if "view" in public:
             self.game.state = public["view"]
             stations = public.get("stations")
