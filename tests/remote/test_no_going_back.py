@@ -340,3 +340,24 @@ def test_a_replayed_presence_record_of_an_earlier_run_changes_nothing(broker: Br
                 assert t.seen["host"].presence("a")[told:] == []  # not even for a moment was a gone
                 assert (await again.propose(2, {"add": 1})).n == 1
     run(play())
+
+
+def test_a_stolen_host_keys_file_is_the_host(broker: Broker, tmp_path: Path) -> None:
+    # the trust table's known limit, shown: whoever holds the host's keys file (and the link) signs
+    # room records every table believes; the fingerprint in the link names keys, not a computer
+    async def play() -> None:
+        host = host_room(broker.url(), keys=TableKeys.load(tmp_path / "host.keys"))
+        a = JoinedRoom(link(broker.url(), host), "a", seats=[2], **FAST)
+        async with Stranger(broker) as thief:
+            async with host, a:
+                await until(lambda: a.seats == (2,), "seat 2 granted")
+            stolen = TableKeys.load(tmp_path / "host.keys")
+            seal = Seal(room_key("club", broker.url().key), stolen.identity, "host")
+            record = RoomRecord("host", "E666", "adder", 2, {}, {"host": (1, 2)}, None, stolen.identity.public,
+                                stolen.next_seq(), seal.ephemeral)
+            await thief.send(host.topics.room, seal.seal(host.topics.room, "room", None, encode(record)), retain=True)
+            again = JoinedRoom(link(broker.url(), host), "a", seats=[2], keys=a.keys, **FAST)
+            async with again:
+                await until(lambda: again.record is not None, "table a reads the room record")
+                assert again.record.epoch == "E666" and again.seats == ()  # the thief's game, believed
+    run(play(), timeout=60)
