@@ -183,16 +183,31 @@ class Room:
         if tag is not None:
             self._foreign_record(tag)
             return
+        admitted = self._admit(topic, data)
+        if admitted is None:
+            return
+        channel, table, message = admitted
+        if isinstance(message, (RoomRecord, PresenceRecord)):  # signed and fresh: its game key
+            self._seal.learn(message.host if isinstance(message, RoomRecord) else message.table,
+                             message.ephemeral)
+        if isinstance(message, PresenceRecord):
+            await self._presence_record(message)
+        else:
+            await self._handle(channel, table, message)
+
+    def _admit(self, topic: str, data: bytes) -> tuple[str, str | None, Message] | None:
+        """The message on ``topic`` opened, decoded and checked: (channel, table, message), or
+        None when a step refused it (dropped and counted)."""
         try:
             channel, table = self.topics.split(topic)
         except ProtocolError as exc:
             self._drop(topic, "off the room's topics", exc)
-            return
+            return None
         try:
             signature, body = self._seal.open(topic, channel, self._peer(channel, table), data)
         except SealError as exc:
             self._drop(topic, f"{channel}: {'unreadable' if data.startswith(MAGIC) else 'not sealed'}", exc)
-            return
+            return None
         self.keys.saw_room(self.topics.tag)
         try:
             message = decode(body, CHANNEL_KINDS[channel])
@@ -204,14 +219,8 @@ class Room:
         except (ProtocolError, SealError) as exc:
             kind = "stale" if isinstance(exc, Stale) else "forged" if isinstance(exc, SealError) else "malformed"
             self._drop(topic, f"{channel}: {kind}", exc)
-            return
-        if isinstance(message, (RoomRecord, PresenceRecord)):  # signed and fresh: its game key
-            self._seal.learn(message.host if isinstance(message, RoomRecord) else message.table,
-                             message.ephemeral)
-        if isinstance(message, PresenceRecord):
-            await self._presence_record(message)
-        else:
-            await self._handle(channel, table, message)
+            return None
+        return channel, table, message
 
     def _drop(self, topic: str, kind: str, exc: Exception) -> None:
         """A message that changes nothing: said once, then counted (one line a minute per kind)."""
