@@ -1,7 +1,7 @@
 """The host's room: the table whose journal is the record. It numbers every accepted
 proposal, once, and sends each entry to every table with that table's own private part.
 
-    room = HostRoom(url, "kitchen", accept=accept, game="botwars", players=2,
+    room = HostRoom(url, "kitchen", accept=accept, game=name, players=2,
                     seats={"kitchen": [0]}, claimable=[1], record=store)
     async with room:
         entry = await room.append({"cells": ...})       # the host's own (a deal, a frame)
