@@ -120,9 +120,10 @@ def test_a_forged_entry_and_a_spoofed_proposal_are_refused_logged_and_the_game_e
             _same_game(tmp_path, tables.host.session)  # entry n is the host's real one at b
 
     asyncio.run(play())
-    refused = [r.getMessage() for r in caplog.records
-               if r.name == "botboard.remote.room" and "refused a message" in r.getMessage()]
-    assert len([m for m in refused if "/to/b" in m]) == 2 and len([m for m in refused if "/propose/b" in m]) == 2
+    # each refusal logged once, by the room that refused: not again by its table, by any logger
+    refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage().lower()]
+    assert len([m for m in refused if "/to/b" in m]) == 2 and len([m for m in refused if "/propose/b" in m]) == 2, \
+        refused
     assert forged and not any("FORGED" in json.dumps(e.public) for e in _joined_entries(tmp_path))
 
 

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from botboard.remote.protocol import Proposal, decode
 from botboard.remote.record import EntryStore
 
 from botboard.remote.local_broker import Broker
+from .test_no_going_back import Stranger
 from .two_tables import two_tables, until
 
 pytestmark = pytest.mark.timeout(600)
@@ -109,6 +111,28 @@ def test_a_broker_restart_mid_game_loses_nothing(broker: Broker, tmp_path: Path)
             assert tables.host.session.mode == "over"
             await until(lambda: tables.joined.session.state.get("phase") == "over", 30, "the end at b")
             _same_game(tmp_path, tables.host.session)
+
+    asyncio.run(play())
+
+
+def test_a_joined_tables_inputs_go_out_without_waiting_for_the_answers_before_them(
+        broker: Broker, tmp_path: Path) -> None:
+    # issue 42: the joined table sent one input at a time, each waiting for its answer, so one
+    # answer a busy broker dropped held every later input back
+    async def play() -> None:
+        async with Stranger(broker) as spy, two_tables(broker, tmp_path, "botwars", 2, (0,), (1,),
+                                                  {"max_turns": 1}) as tables:
+            host = tables.host.remote.room
+            await host.close()  # the host answers nothing from now on: every answer is late
+            topic = host.topics.propose("b")
+
+            def sent() -> set[int]:  # the inputs on their way, as the host would read them
+                return {decode(host._seal.open(topic, "propose", "b", data)[1], (Proposal,)).payload["value"]
+                        for data in spy.on(topic)}
+
+            for k in range(3):
+                tables.joined.remote.propose(1, {"control": "probe", "value": k})
+            await until(lambda: sent() == {0, 1, 2}, 10, "all three inputs sent, none waiting for an answer")
 
     asyncio.run(play())
 
