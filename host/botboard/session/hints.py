@@ -32,6 +32,7 @@ from typing import Any
 from bbshared import messages as m
 
 from ..link.image import CellState
+from ..games.base import GameError
 from ..players import Player, Situation, make
 from .mapping import TableMapping
 from .thinking import ThinkingPool
@@ -106,7 +107,7 @@ def work_out(mapping: TableMapping[Any], state: Any, seat: int, player: Player,
         step = Step("choose", value=words)
         return Hint(seat, text, step.words(), steps=(step,))
     programs = _programs(mapping, state, seat)
-    offered = [a for a in situation.legal if situation.notation(a) in programs]
+    offered = _offered(engine, state, situation, programs)
     if not offered:  # no program the tiles can say: the engine's words, without places
         text = str(player.choose(situation).action)
         return Hint(seat, text, f"play {mapping.public_action(state, text)}")
@@ -123,6 +124,21 @@ def work_out(mapping: TableMapping[Any], state: Any, seat: int, player: Player,
     positions = tuple(sorted({p for p, (a, b) in enumerate(zip(have, tiles)) if tile_key(mapping, a) != tile_key(mapping, b)}))
     places = [{"slot": s.target or s.source, "tile": s.words()} for s in moves]
     return Hint(seat, text, words, places, positions, steps)
+
+
+def _offered(engine: Any, state: Any, situation: Situation, programs: dict[str, Any]) -> list[Any]:
+    """The engine's actions of the proposed programs, read from their notation: a seat's legal
+    set may hold hundreds of thousands of programs (VOLT: 248,832), and walking it to find 48 of
+    them took longer than the search itself."""
+    offered = []
+    for text in programs:
+        try:
+            action = engine.action_from_str(state, text)
+        except GameError:  # judged legal at the table yet not by the engine: not offered
+            continue
+        if situation.notation(action) == text:
+            offered.append(action)
+    return offered
 
 
 def changes(mapping: TableMapping[Any], state: Any, have: list[Any], want: list[Any]) -> list[Step]:
