@@ -318,7 +318,8 @@ class TableHints:
         given = self.given.get(seat)
         if given is None or given[0] is not self.session.state:
             return None
-        return {**given[1].to_json(), "thinking": seat in self.thinking}
+        shown = given[1].to_json()  # (worked out apart from the table: the seats by their names here)
+        return {**shown, "words": self.session.spoken(shown["words"]), "thinking": seat in self.thinking}
 
     def marks(self) -> dict[int, CellState]:
         """Engine cell -> the mark of a slot's robot a hint lights now, in its seat's colour."""
