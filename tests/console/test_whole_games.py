@@ -232,6 +232,7 @@ def _undo_the_last_move(live: LiveDaemon, console: Page, phones: dict[int, Page]
     assert not view["over"] and view["now"]["who"], view["now"]
     expect(console.locator("#game-log li.undone")).not_to_have_count(0)
     expect(console.locator("#end-banner")).to_be_hidden()
+    _station_cards_say(console, view)
     expect(console.locator("#now-line")).to_contain_text(view["now"]["who"][0])
     for seat, phone in phones.items():
         expect(phone.locator("#end-box")).to_be_hidden()
@@ -239,6 +240,14 @@ def _undo_the_last_move(live: LiveDaemon, console: Page, phones: dict[int, Page]
         expect(phone.locator("#your-message")).to_have_text(live.call(lambda s=seat: session.now(s))["text"])
         expect(phone.locator("#your-notice.refusal")).to_have_count(0)
     _in_peoples_words(console, phones)
+
+
+def _station_cards_say(console: Page, view: dict[str, Any]) -> None:
+    """The shared screen's station cards say what the table says at each station now, no more."""
+    cards = console.locator("#stations .station-words")
+    expect(cards).to_have_count(len(view["station_words"]))
+    for words in view["station_words"].values():
+        expect(cards.filter(has_text=words)).not_to_have_count(0)
 
 
 def _a_new_game_leaves_nothing_of_the_last(live: LiveDaemon, hands: Hands, console: Page,
@@ -266,6 +275,7 @@ def _a_new_game_leaves_nothing_of_the_last(live: LiveDaemon, hands: Hands, conso
     view = _settle(live)
     expect(console.locator("#now-line")).to_contain_text(view["now"]["who"][0])
     expect(console.locator("#game-log li")).to_have_count(len(view["log"][-60:]))
+    _station_cards_say(console, view)
     for seat, phone in phones.items():
         seen = live.call(lambda s=seat: session.seat_view(s))
         expect(phone.locator("#your-message")).to_have_text(seen["now"]["text"])

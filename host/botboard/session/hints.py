@@ -46,7 +46,7 @@ LATE_S = 1.0  # past its budget by this much, a hint is late: the seat is told w
 # programs come out of it, and the search thinks for what is left, less the answer's way back;
 # but never less than this share of it (a starved worker's hint comes late, and says so)
 LEAST_SHARE = 0.25
-ANSWER_S = 0.1
+ANSWER_S = 0.2
 
 
 class HintError(ValueError):
