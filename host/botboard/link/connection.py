@@ -464,6 +464,12 @@ class BoardConnection:
             elif info.epoch == 0 and self.state == "connected":
                 # the board restarted under us (it says HELLO at boot): new session
                 self._port_lost("the board restarted")
+            elif self.state == "connected":
+                # a board slow to start (the emulated Pico on a loaded host) answers every
+                # HELLO_REQ that waited in its input, in order: one answered after ours means
+                # it left our session for that one (with 15 epochs, the one we took may even
+                # have been an earlier round's of the same number), so ours begins again
+                self._port_lost("the board took an earlier hello after ours (it was slow to start)")
             else:  # the answer to an earlier HELLO_REQ, come late: the next one is awaited
                 self._late_hellos += 1
         elif msg.type == m.PONG:
