@@ -43,6 +43,9 @@ HELLO_RETRY_S = 0.25  # a new HELLO_REQ this often until HELLO: on a damaged lin
 # by the next HELLO_REQ's new epoch, forever (a loaded host, a busy board, the emulated Pico:
 # slow is not wrong). Only then: on a fast but damaged line, quick retries are what get through.
 HELLO_RETRY_MAX_S = 2.0
+# ... and so after this many HELLO_REQs in a row with no HELLO at all: a board still starting
+# reads them all later and answers each (the epochs, 1 to 15, would come round meanwhile)
+HELLOS_UNHEARD = 8
 SILENT_AFTER_S = 2.0
 PING_EVERY_S = 0.5
 RECONNECT_EVERY_S = 0.5
@@ -300,7 +303,7 @@ class BoardConnection:
         assert self._loop is not None
         self._hello = self._loop.create_future()
         deadline = time.monotonic() + timeout
-        retry_s = HELLO_RETRY_S
+        retry_s, unheard = HELLO_RETRY_S, 0
         try:
             while time.monotonic() < deadline:
                 self._new_session()
@@ -310,7 +313,8 @@ class BoardConnection:
                 waiting: list[asyncio.Future[Any]] = [self._hello, lost]
                 late = self._late_hellos
                 await asyncio.wait(waiting, timeout=min(retry_s, deadline - time.monotonic()))
-                if self._late_hellos != late:
+                unheard = unheard + 1 if self._late_hellos == late and not self._hello.done() else 0
+                if self._late_hellos != late or unheard >= HELLOS_UNHEARD:
                     retry_s = min(retry_s * 1.5, HELLO_RETRY_MAX_S)
                 lost.cancel()
                 if self._hello.done():
