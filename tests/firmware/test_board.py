@@ -456,7 +456,8 @@ def sleep_ms(ms):
 app.asyncio.sleep_ms = sleep_ms
 box.send(m.SET_CELLS, bytes((0, 2, 1, m.look(m.NO_FACING, m.PULSE))))  # drawn at once
 strip.busy = is_busy  # ... and still going out at the tick
-board.renderer._dirty[0] = 1  # a change waits for its frame (pending alone draws only a new phase)
+board.renderer._phase[0] = 255  # a change waits for its frame (pending alone draws only a new phase)
+board.renderer.pending = True
 shown = strip.frames
 asyncio.run(board.render_task())
 out(({"slept": slept, "frames": strip.frames - shown}))
