@@ -358,8 +358,8 @@ class Board:
 
     def keys(self, now):
         # the button matrix, when its scan is due.  A press is seen only if a
-        # scan falls within it, so the scan is not left to the input task
-        # alone: every step calls this, and the render step after its frame
+        # scan falls within it, so the scan is not left to the input task's
+        # turns alone: every step calls this, and between its longer pieces
         # (on an RP2040 a busy frame and a step of reader polls took 15 and
         # 7 ms; between two input steps the matrix went 40-80 ms unscanned)
         if time.ticks_diff(now, self._next_buttons) >= 0:
@@ -371,6 +371,7 @@ class Board:
         # (a step's worth of them on a Pico: 14-20 ms mid-game), not after
         self.keys(now)
         self.scanner.step(self.scan_budget)
+        self.keys(time.ticks_ms())
         self.scanner.watch()
 
     def render_step(self, now):
@@ -384,6 +385,7 @@ class Board:
         if not self._prepared:
             self.renderer.prepare(now)
             self._prepared = True
+            self.keys(time.ticks_ms())
         if strip.busy():
             return False
         self._prepared = False
