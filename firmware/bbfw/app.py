@@ -289,6 +289,8 @@ class Board:
         for i in range(0, len(payload), 4):
             cell = (payload[i] << 8) | payload[i + 1]
             self._set(cell, payload[i + 2], payload[i + 3])
+            if i & 127 == 124:  # a whole arena takes a Pico 15 ms: the keys between
+                self.keys(time.ticks_ms())
 
     def _set_range(self, payload):
         start = (payload[0] << 8) | payload[1]
@@ -341,6 +343,7 @@ class Board:
         n = self.hal.read_into(self._rx)
         if n:
             self.link.feed(self._rxv[:n])
+            self.keys(time.ticks_ms())  # (what came may have taken a while)
         elif n is None:
             self.running = False  # the serial port is gone (simulated board: stdin closed)
         if self.renderer.pending:
