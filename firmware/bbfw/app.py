@@ -385,7 +385,7 @@ class Board:
         # busy frame's time, and waiting for the strip to start it made a frame
         # period its working out plus the 11 ms the big arena's chains take
         strip = self.hal.strip
-        if not self._prepared:
+        if not self._prepared or self.renderer.pending:  # (a change since: in this frame)
             self.renderer.prepare(now)
             self._prepared = True
             self.keys(time.ticks_ms())

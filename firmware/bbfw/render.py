@@ -292,15 +292,22 @@ class Renderer:
         return k
 
     def _sort(self):
+        # a counting sort: each effect's cells counted, its run placed after the
+        # runs before it, then the cells put in their runs (two passes over them)
         key, order, starts = self._key, self._order, self._starts
-        p = 0
-        for e in range(SPIN + 1):
-            starts[e] = p
-            for i in range(self.n):
-                if key[i] % 5 == e:
-                    order[p] = i
-                    p += 1
-        starts[SPIN + 1] = p
+        for e in range(SPIN + 2):
+            starts[e] = 0
+        for i in range(self.n):
+            starts[key[i] % 5 + 1] += 1
+        for e in range(1, SPIN + 2):
+            starts[e] += starts[e - 1]
+        for i in range(self.n):
+            e = key[i] % 5
+            order[starts[e]] = i
+            starts[e] += 1  # (each run's start moves to its end: the next one's start)
+        for e in range(SPIN + 1, 0, -1):
+            starts[e] = starts[e - 1]
+        starts[0] = 0
         self._sorted = True
 
     def _update(self, now_ms):
@@ -364,11 +371,18 @@ class Renderer:
 
     def prepare(self, now_ms):
         # the frame's phases, power and colours, into the looks: everything but the
-        # strip's bytes, so this may run while the last frame still goes out of strip.buf
+        # strip's bytes, so this may run while the last frame still goes out of strip.buf.
+        # Called again before draw() (a change came meanwhile), the cells it listed are
+        # worked out again and listed once
+        todo = self._todo
+        if self._ntodo:
+            for j in range(self._ntodo):
+                self._phase[todo[j]] = _FORCE
+            self._ntodo = 0
+            self.pending = True
         if self._animated or self.pending:
             self._update(now_ms)
         k = self._limit()
-        todo = self._todo
         if k != self.scale:  # every cell drawn again, at the new scale
             for i in range(self.n):
                 todo[i] = i

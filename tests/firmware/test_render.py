@@ -198,3 +198,40 @@ r.frame(0)
 print(json.dumps({"moved": [r.frame(20 * k) for k in range(1, 81)]}))
 """)
     assert all(r["moved"])
+
+
+def test_a_change_between_prepare_and_draw_is_in_the_frame_drawn() -> None:
+    # the board prepares while the last frame goes out; a change from the host that
+    # comes meanwhile is prepared again before the draw, each cell listed once
+    r = run("""
+for i in range(91):
+    r.set_cell(i, 2 + i % 6, i % 6, PULSE)
+r.frame(0)
+r.prepare(40)
+r.set_cell(7, 4, NO_FACING, SOLID)
+for k in range(5):  # again and again, the pulse moving: no cell listed twice
+    r.prepare(40 + 15 * k)
+listed = r._ntodo
+r.draw()
+print(json.dumps({"listed": listed, "centre": rgb(7 * 7), "side": rgb(7 * 7 + 1)}))
+""")
+    assert r["listed"] <= 91
+    assert r["centre"] == [0, 0, 255] and r["side"] == [0, 0, 63]  # blue, solid, no facing
+
+
+def test_the_cells_are_kept_in_runs_of_their_effect() -> None:
+    # a frame visits only the runs of the effects whose phase moved: every cell must
+    # be in its effect's run, once, whatever the looks set
+    r = run("""
+import random
+ok = True
+for trial in range(30):
+    for i in range(91):
+        r.set_cell(i, random.getrandbits(4), 255, random.getrandbits(8) % 5)
+    r.frame(20 * trial)
+    o, st = list(r._order), list(r._starts)
+    ok = ok and sorted(o) == list(range(91)) and st[0] == 0 and st[5] == 91
+    ok = ok and all(r._key[o[j]] % 5 == e for e in range(5) for j in range(st[e], st[e + 1]))
+print(json.dumps({"ok": ok}))
+""")
+    assert r["ok"]
