@@ -1,4 +1,7 @@
+import os
+import resource
 import sys
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -49,3 +52,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     rank = {path: n for n, path in enumerate(LONGEST_FIRST)}
     where = lambda item: str(Path(item.fspath).relative_to(ROOT))  # noqa: E731
     items.sort(key=lambda item: rank.get(where(item), len(rank)))  # stable: the rest keep their order
+
+
+# BOTBOARD_TEST_TIMES=FILE: each test's wall time and the CPU it used (this process and the
+# children reaped meanwhile) appended to FILE as "wall cpu nodeid" lines, for issue 38's
+# question of which tests compute and which wait (tests/README.md's budget).
+_TIMES = os.environ.get("BOTBOARD_TEST_TIMES")
+
+
+def _cpu_s() -> float:
+    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+
+
+class _Times:
+    """The plugin behind BOTBOARD_TEST_TIMES (registered in pytest_configure)."""
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+        wall, cpu = time.monotonic(), _cpu_s()
+        yield
+        with open(_TIMES or "", "a") as out:
+            out.write(f"{time.monotonic() - wall:.2f} {_cpu_s() - cpu:.2f} {item.nodeid}\n")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _TIMES:
+        config.pluginmanager.register(_Times(), "botboard-test-times")
+

@@ -14,6 +14,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -349,6 +350,9 @@ class Daemon:
         self._subscribers.discard(queue)
 
     def publish(self, event: dict[str, Any]) -> None:
+        if event.get("kind") == "game" and event.get("event") == "view":
+            # when it was made: a console keeps the newest of a push and a reply that crossed it
+            event = {**event, "at": time.monotonic_ns()}
         for queue in list(self._subscribers):
             if queue.full():
                 queue.get_nowait()  # a slow console loses old lines, never blocks the board

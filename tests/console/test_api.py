@@ -57,7 +57,10 @@ def test_without_a_session_the_game_endpoints_say_so(live: LiveDaemon) -> None:
     session = live.daemon.session
     live.call(lambda: setattr(live.daemon, "session", None))
     try:
-        assert live.get("/api/game") == {"session": False, "game": "twin-tin-bots", "view": None}
+        game = live.get("/api/game")
+        assert {k: game[k] for k in ("session", "game", "view")} == {"session": False, "game": "twin-tin-bots",
+                                                                    "view": None}
+        assert isinstance(game["at"], int)  # when it was made: a console keeps the newest view
         status, reply = live.request("POST", "/api/game/new", {"players": 2})
         assert status == 409 and "no game session" in reply["error"]
         assert live.status()["game"]["session"] is False

@@ -10,6 +10,7 @@ gives no finding.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -87,15 +88,29 @@ def bring_up(live: LiveDaemon) -> dict[str, Any]:
     raise AssertionError(f"bringup did not end in {deadline}")
 
 
-@pytest.mark.parametrize("fault", list(FAULTS))
-def test_each_fault_is_named_exactly_once(tmp_path: Path, fault: str) -> None:
-    given, expected = FAULTS[fault]
-    live = LiveDaemon(tmp_path / "data", layout="ttb-small", faults=given,
-                      bringup=str(tmp_path / "ttb-small.json"))
+def _brought_up(where: Path, fault: str) -> dict[str, Any]:
+    live = LiveDaemon(where / fault / "data", layout="ttb-small", faults=FAULTS[fault][0],
+                      bringup=str(where / fault / "ttb-small.json"))
     live.start()
     try:
-        flow = bring_up(live)
+        return bring_up(live)
     finally:
         live.stop()
+
+
+@pytest.fixture(scope="module")
+def brought_up(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Future[dict[str, Any]]]:
+    """Every fault's bring-up, all at once: each is a maker's pace of asks and settles (mostly
+    waiting), each on its own daemon and simulated board, so they share the wait."""
+    where = tmp_path_factory.mktemp("bringup")
+    with ThreadPoolExecutor(len(FAULTS)) as pool:
+        done = {fault: pool.submit(_brought_up, where, fault) for fault in FAULTS}
+        wait(done.values())
+    return done
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_each_fault_is_named_exactly_once(brought_up: dict[str, Future[dict[str, Any]]], fault: str) -> None:
+    flow = brought_up[fault].result()
     assert flow["state"] == "done", flow["prompt"]
-    assert [f["fault"] for f in flow["findings"]] == expected, flow["findings"]
+    assert [f["fault"] for f in flow["findings"]] == FAULTS[fault][1], flow["findings"]

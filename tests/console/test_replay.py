@@ -69,9 +69,15 @@ async def _record(game: str, data: Path, seed: int) -> tuple[int, dict[str, Look
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, tuple[int, dict[str, Looks]]]]:
-    """One journal holding a whole short game of every table game."""
+    """One journal holding a whole short game of every table game (played at once, each
+    through its own simulated board: they mostly wait for their boards)."""
     data = tmp_path_factory.mktemp("replay-data")
-    return data, {game: asyncio.run(_record(game, data, seed=3)) for game in games.table_names()}
+    names = games.table_names()
+
+    async def record_all() -> list[tuple[int, dict[str, Looks]]]:
+        return list(await asyncio.gather(*(_record(game, data, seed=3) for game in names)))
+
+    return data, dict(zip(names, asyncio.run(record_all())))
 
 
 class Viewer:

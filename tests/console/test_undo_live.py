@@ -8,7 +8,7 @@ from typing import Any, Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from ..patience import ms
+from ..patience import ms, wait_for
 from .conftest import LiveDaemon, open_console, running
 
 
@@ -52,3 +52,30 @@ def test_an_undo_from_the_button_strikes_the_lines_on_a_second_console(browser: 
         expect(other.locator("#game-log li.undone")).not_to_have_count(struck, timeout=ms(10))
     finally:
         other.close()
+
+
+def test_a_late_reply_does_not_hide_a_newer_pushed_view(page: Page, own: LiveDaemon) -> None:
+    # the undo button's reply carries the view as it was when the reply was made; a move made
+    # meanwhile is pushed over the websocket: the reply, arriving last, must not bring it back
+    session = own.daemon.session
+    _a_move(own, page)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # the request goes now; its answer reaches the page later
+        held.append((route, route.fetch()))
+
+    page.route("**/api/game/undo", hold)
+    try:
+        page.click("#undo-button")
+        page.locator("#confirm-ok").click()
+        expect(page.locator("#game-log li.undone")).not_to_have_count(0)  # the undo's own push
+        # (Playwright runs the route's handler while the test talks to the page)
+        wait_for(lambda: page.evaluate("true") and bool(held), 10, "the undo's reply to be held")
+        own.call(lambda: session._apply("A1=F2 + B1=R"))  # noqa: SLF001  red's turn again, played
+        expect(page.locator("#game-log")).to_contain_text("A1=F2 + B1=R")
+        route, response = held[0]
+        route.fulfill(response=response)  # the undo's reply, older than that push
+        expect(page.locator("#notice")).to_contain_text("last action undone")  # (shown after the reply's view)
+        expect(page.locator("#game-log")).to_contain_text("A1=F2 + B1=R")
+    finally:
+        page.unroute("**/api/game/undo")

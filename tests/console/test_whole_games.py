@@ -215,3 +215,71 @@ def test_a_whole_game_by_clicking(browser: Any, tmp_path_factory: pytest.TempPat
         for phone in phones.values():
             expect(phone.locator("#your-result")).not_to_be_empty()
             expect(phone.locator("#station-buttons")).to_be_hidden()
+        _undo_the_last_move(live, console, phones)
+        _a_new_game_leaves_nothing_of_the_last(live, hands, console, phones)
+
+
+def _undo_the_last_move(live: LiveDaemon, console: Page, phones: dict[int, Page]) -> None:
+    """The game's last move undone at the console: every screen shows the game going on again at
+    once (no reload), its lines struck through, the now line naming who acts, no refusal left."""
+    session = live.daemon.session
+    moves = lambda: len(live.call(lambda: session.journal.actions(session.game_id)))  # noqa: E731
+    before = moves()
+    console.click("#undo-button")
+    console.locator("#confirm-ok").click()
+    wait_for(lambda: moves() < before, 10, "the undo")
+    view = _settle(live)
+    assert not view["over"] and view["now"]["who"], view["now"]
+    expect(console.locator("#game-log li.undone")).not_to_have_count(0)
+    expect(console.locator("#end-banner")).to_be_hidden()
+    _station_cards_say(console, view)
+    expect(console.locator("#now-line")).to_contain_text(view["now"]["who"][0])
+    for seat, phone in phones.items():
+        expect(phone.locator("#end-box")).to_be_hidden()
+        expect(phone.locator("#station-buttons")).to_be_visible()
+        expect(phone.locator("#your-message")).to_have_text(live.call(lambda s=seat: session.now(s))["text"])
+        expect(phone.locator("#your-notice.refusal")).to_have_count(0)
+    _in_peoples_words(console, phones)
+
+
+def _station_cards_say(console: Page, view: dict[str, Any]) -> None:
+    """The shared screen's station cards say what the table says at each station now, no more."""
+    cards = console.locator("#stations .station-words")
+    expect(cards).to_have_count(len(view["station_words"]))
+    for words in view["station_words"].values():
+        expect(cards.filter(has_text=words)).not_to_have_count(0)
+
+
+def _a_new_game_leaves_nothing_of_the_last(live: LiveDaemon, hands: Hands, console: Page,
+                                           phones: dict[int, Page]) -> None:
+    """New game from a console opened afresh: it keeps the running game's options, and nothing
+    of the last game stays on the shared screen or the phones (log, end banner, refusals,
+    explanations, hints, station lists): once the board is cleared, they show the new game's."""
+    session = live.daemon.session
+    last = _view(live)
+    console.reload()  # the form as a console opened now fills it: from the running game
+    expect(console.locator("#link-state")).to_have_text("connected", timeout=ms(10))
+    console.click("#new-game-button")
+    console.locator("#confirm-ok").click()  # the last game is still going: replaced
+    wait_for(lambda: _view(live)["game_id"] != last["game_id"], 10, "the new game")
+    view = _view(live)
+    assert view["options"] == last["options"] and view["players"] == last["players"]
+    expect(console.locator("#end-banner")).to_be_hidden()
+    for phone in phones.values():
+        expect(phone.locator("#end-box")).to_be_hidden()
+        expect(phone.locator("#your-notice.refusal")).to_have_count(0)
+        expect(phone.locator("#explain")).to_have_text("")
+        expect(phone.locator("#hint")).to_have_text("")
+    if view["phase"] == "clear":  # the last game's tiles come off first, as the phones ask
+        hands.clear([hands.seat_named(name) for name in view["now"]["who"]])
+    view = _settle(live)
+    expect(console.locator("#now-line")).to_contain_text(view["now"]["who"][0])
+    expect(console.locator("#game-log li")).to_have_count(len(view["log"][-60:]))
+    _station_cards_say(console, view)
+    for seat, phone in phones.items():
+        seen = live.call(lambda s=seat: session.seat_view(s))
+        expect(phone.locator("#your-message")).to_have_text(seen["now"]["text"])
+        expect(phone.locator("#station li")).to_have_text([f"{name}{words or 'empty'}" for name, words
+                                                          in zip(seen["slot_names"], seen["station"])])
+        expect(phone.locator("#your-notice.refusal")).to_have_count(0)
+    _in_peoples_words(console, phones)

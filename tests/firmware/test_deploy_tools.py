@@ -173,7 +173,8 @@ def test_firmware_bench_allocates_nothing_per_iteration_and_reports_its_figures(
     per event. Its 32-bit (webassembly) heap figures are left out here (--no-heap32): they are
     checked in test_heap32.py. 500 iterations (not 2000): a byte allocated per iteration would
     still show 500 times over. --quick: the interpreter times are rough (a tenth of the calls,
-    once), which took most of this test's time; the counts asserted are exact either way."""
+    once, and a third of the poll order recorded), which took most of this test's time; the
+    counts asserted are exact either way."""
     args = argparse.Namespace(layout="ttb-small", iterations=500, pico_loop_us=bench.PICO_LOOP_US,
                               pico2_loop_us=bench.PICO2_LOOP_US, no_bisect=True, no_heap32=True,
                               quick=True)
@@ -183,6 +184,10 @@ def test_firmware_bench_allocates_nothing_per_iteration_and_reports_its_figures(
     assert r["per_event"]["empty_slot_poll"]["spi_bytes"] == 22  # 17 to the reader + 5 to the 595s
     assert r["per_event"]["link_bytes_slot_arrival"] == 37
     assert r["frame_rate_fps"] > 0 and r["tag_to_event_ms_worst"] > 0
+    for chip in ("rp2040", "rp2350"):  # the field schedule priced from the recorded poll order
+        schedule = r["field_schedule"][chip]
+        assert 0 < schedule["acting_ms"] <= schedule["any_slot_ms"], schedule
+        assert schedule["with_a_key_held"]["acting_ms"] >= schedule["acting_ms"]
 
 
 def test_the_simulated_board_reports_a_config_for_another_layout_over_the_link() -> None:

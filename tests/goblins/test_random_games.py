@@ -86,3 +86,34 @@ def test_random_games_use_every_ability() -> None:
     for kind in ("sabotage", "duct-tape", "crane", "nitro", "homing", "dynamite", "token-lost", "goblin-out",
                  "squabble", "wait"):
         assert seen[kind], f"no {kind} in 30 random games"
+
+
+def test_a_placement_is_accepted_exactly_when_it_is_listed() -> None:
+    """check_action's direct look at a placement (a held tile, a free square, a facing) agrees
+    with the listed legal actions, for placements listed and many that are not."""
+    from botboard.games.base import IllegalAction
+    from botboard.games.goblins.actions import Action
+
+    rng, looked = random.Random(5), 0
+    for seed in range(3):
+        state = GAME.new_game(2 + seed, {"rounds": 1}, seed)
+        while GAME.current_player(state) is not None:
+            legal = list(GAME.legal_actions(state))
+            if state.queue[0][1] == "place":
+                player = state.queue[0][0]
+                listed = set(legal)
+                tiles = [f"t{t}" for t in rng.sample(range(1, 90), 3)] + [a.args[0] for a in legal[:3]]
+                squares = ["r3c3", "r1c1", "r5c5", "r2c4", *(a.args[1] for a in legal[:3])]
+                for tile in tiles:
+                    for square in squares:
+                        for facing in ("N", "W", "X"):
+                            action = Action(player, "place", (tile, square, facing))
+                            try:
+                                GAME.check_action(state, action)
+                                accepted = True
+                            except IllegalAction:
+                                accepted = False
+                            assert accepted == (action in listed), action
+                            looked += 1
+            state, _ = GAME.apply(state, rng.choice(legal))
+    assert looked > 1000

@@ -362,6 +362,34 @@ def test_oversize_frames_give_one_error_a_second_at_most_and_every_drop_is_count
         sim.stop()
 
 
+def test_a_hello_for_an_earlier_request_after_the_session_began_begins_it_again(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A board slow to start (the emulated Pico on a loaded host) answers every HELLO_REQ
+    that waited in its input, in order: one answered after ours means it left our session
+    for that one. The host begins again rather than talk past it (before, it counted the
+    answer as late and went on: the game stalled for good)."""
+    from botboard.link.connection import Message
+
+    board = FakeBoard()
+
+    async def scenario() -> None:
+        async with connected(board.port) as conn:
+            reconnects = conn.reconnects
+            other = conn._epoch % 15 + 1  # noqa: SLF001 (an epoch not ours)
+            hello = {"protocol": m.PROTOCOL_VERSION, "firmware": "9.9.9", "layout": "ttb-small",
+                     "cells": 61, "leds": 427, "slots": 24, "buttons": 16, "heap_free": 1000,
+                     "max_payload": 500, "epoch": other}
+            conn._handle(Message(time.time(), "in", m.HELLO, "hello", hello))  # noqa: SLF001
+            await until(lambda: conn.reconnects > reconnects and conn.state == "connected", 10,
+                        "the session begun again")
+            assert "the board took an earlier hello after ours" in caplog.text
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        board.close()
+
+
 def test_a_board_too_old_to_report_its_link_counters_is_asked_once_and_not_an_error() -> None:
     board = FakeBoard()
     asked: list[int] = []

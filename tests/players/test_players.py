@@ -19,7 +19,9 @@ def test_the_seats_own_programs_are_offered_before_the_engine_reaches_it() -> No
 
 
 def test_greedy_beats_random_and_the_bench_says_so_with_its_interval() -> None:
-    figures = match("goblins", ["greedy", "random"], 4, 0.01, 2, {}, 3000, iterations=96)  # all 48, twice
+    # four one-round games (Goblins' short game: building, agendas and combat, half the
+    # standard length); the bench plays the standard game
+    figures = match("goblins", ["greedy", "random"], 4, 0.01, 2, {"rounds": 1}, 3000, iterations=96)
     assert figures["greedy"]["wins"] + figures["random"]["wins"] + figures["draws"] == 4
     assert figures["greedy"]["wins"] >= 3  # a one-move lookahead beats chance (4 of 4 measured)
     low, high = figures["greedy"]["ci95"]

@@ -20,7 +20,7 @@ from botboard.remote.events import RoomChange
 from botboard.remote.local_broker import Broker
 from botboard.remote.protocol import Entry, RoomRecord, encode
 from botboard.remote.room import HostRoom, JoinedRoom, Room
-from botboard.remote.seal import MAGIC, Identity, Seal, fingerprint, room_key
+from botboard.remote.seal import MAGIC, Identity, Seal, SealError, fingerprint, room_key
 from botboard.remote.table_keys import TableKeys
 from botboard.remote.url import RemoteUrl
 
@@ -195,13 +195,20 @@ def test_a_stranger_with_the_link_cannot_become_the_host_before_or_after_a_table
                 rogue.learn("a", again._seal.ephemeral)  # in a's presence record
                 entry = encode(Entry(host.epoch, 2, "rogue", {"FORGED": True}))
                 await stranger.send(host.topics.to("a"), rogue.seal(host.topics.to("a"), "to", "a", entry))
+                laid = again.submit(2, {"add": 2})  # a tile laid while only the stranger's record is there
                 restarted = host_room(broker.url(), keys=host.keys, epoch=host.epoch, last_n=1,
                                       record=host._store)
                 async with restarted:
                     await until(lambda: again.record is not None and again.record.host == "host",
                                 "table a follows the real host")
-                    assert (await again.propose(2, {"add": 2})).n == 2
+                    assert (await laid).n == 2
             assert not [e for e in seen_again.entries() if "FORGED" in str(e.public)]
+            # and the stranger read none of table a's proposals (its tiles before the reveal)
+            sent = stranger.on(host.topics.propose("a"))
+            restarted._seal.open(host.topics.propose("a"), "propose", "a", sent[-1])  # the host reads them
+            for data in sent:
+                with pytest.raises(SealError):
+                    rogue.open(host.topics.propose("a"), "propose", "a", data)
     run(play(), timeout=60)
 
 
@@ -325,9 +332,32 @@ def test_a_replayed_presence_record_of_an_earlier_run_changes_nothing(broker: Br
             gone = stranger.on(topic)[-1]
             async with JoinedRoom(broker.url(), "a", seats=[2], keys=t.a.keys, **FAST) as again:
                 await until(lambda: t.host.presence["a"].run == again.run, "table a back")
+                told = len(t.seen["host"].presence("a"))
                 await stranger.send(topic, gone, retain=True)  # the earlier run's goodbye, again
                 await until(lambda: t.host._junk.counts.get("presence: stale", 0) == 1, "the replay refused")
                 await until(lambda: stranger.on(topic)[-1] == again._own[topic], "a's own record again")
                 assert t.host.presence["a"].state == "here" and t.seen["host"].presence("a")[-1] == "back"
+                assert t.seen["host"].presence("a")[told:] == []  # not even for a moment was a gone
                 assert (await again.propose(2, {"add": 1})).n == 1
     run(play())
+
+
+def test_a_stolen_host_keys_file_is_the_host(broker: Broker, tmp_path: Path) -> None:
+    # the trust table's known limit, shown: whoever holds the host's keys file (and the link) signs
+    # room records every table believes; the fingerprint in the link names keys, not a computer
+    async def play() -> None:
+        host = host_room(broker.url(), keys=TableKeys.load(tmp_path / "host.keys"))
+        a = JoinedRoom(link(broker.url(), host), "a", seats=[2], **FAST)
+        async with Stranger(broker) as thief:
+            async with host, a:
+                await until(lambda: a.seats == (2,), "seat 2 granted")
+            stolen = TableKeys.load(tmp_path / "host.keys")
+            seal = Seal(room_key("club", broker.url().key), stolen.identity, "host")
+            record = RoomRecord("host", "E666", "adder", 2, {}, {"host": (1, 2)}, None, stolen.identity.public,
+                                stolen.next_seq(), seal.ephemeral)
+            await thief.send(host.topics.room, seal.seal(host.topics.room, "room", None, encode(record)), retain=True)
+            again = JoinedRoom(link(broker.url(), host), "a", seats=[2], keys=a.keys, **FAST)
+            async with again:
+                await until(lambda: again.record is not None, "table a reads the room record")
+                assert again.record.epoch == "E666" and again.seats == ()  # the thief's game, believed
+    run(play(), timeout=60)

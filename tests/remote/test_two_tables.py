@@ -9,24 +9,31 @@ from pathlib import Path
 
 import pytest
 
+from botboard.remote.protocol import Proposal, decode
 from botboard.remote.record import EntryStore
 
 from botboard.remote.local_broker import Broker
+from .test_no_going_back import Stranger
 from .two_tables import two_tables, until
 
 pytestmark = pytest.mark.timeout(600)
 
 
-@pytest.mark.parametrize("game, players, options", [
-    ("twin-tin-bots", 2, {"track": 0}),
-    ("botwars", 2, {"max_turns": 2}),
-    ("volt", 2, {"max_rounds": 2}),
-    ("goblins", 2, {"rounds": 1}),  # one round: the short game
-])
-def test_a_whole_game_across_two_tables(broker: Broker, tmp_path: Path, game: str, players: int,
-                                        options: dict) -> None:
-    async def play() -> None:
-        async with two_tables(broker, tmp_path, game, players, (0,), (1,), options) as tables:
+WHOLE_GAMES = {
+    "twin-tin-bots": (2, {"track": 0}),
+    "botwars": (2, {"max_turns": 2}),
+    "volt": (2, {"max_rounds": 2}),
+    "goblins": (2, {"rounds": 1}),  # one round: the short game
+}
+
+
+async def _whole_game(where: Path, game: str) -> None:
+    """A whole game across two tables, on a broker of its own; what both tables end with."""
+    players, options = WHOLE_GAMES[game]
+    broker = Broker(where)
+    broker.start()
+    try:
+        async with two_tables(broker, where, game, players, (0,), (1,), options) as tables:
             host, joined = tables.host, tables.joined
             await tables.hands().play()
             session = host.session
@@ -38,13 +45,30 @@ def test_a_whole_game_across_two_tables(broker: Broker, tmp_path: Path, game: st
                         "the joined table to see the end")
             await until(lambda: joined.conn.image.cells == host.conn.image.cells, 20,
                         "the same picture on both boards")
-            seen = EntryStore(tmp_path / "b" / "room-club.sqlite")
+            seen = EntryStore(where / "b" / "room-club.sqlite")
             entries = seen.seen(seen.meta()["epoch"])
             assert [e.n for e in entries] == list(range(1, len(entries) + 1))  # each once, in order
             hashes = _action_hashes(entries)
             assert hashes == [a["state_hash"] for a in actions]  # every action, same order, same hash
+    finally:
+        broker.stop()
 
-    asyncio.run(play())
+
+@pytest.fixture(scope="module")
+def whole_games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BaseException | None]:
+    """Every game's whole game across two tables, all at once (each its own broker, daemons
+    and boards: they mostly wait for their boards and each other); what each raised."""
+    async def all_games() -> list[BaseException | None]:
+        return list(await asyncio.gather(*(_whole_game(tmp_path_factory.mktemp(game), game)
+                                           for game in WHOLE_GAMES), return_exceptions=True))
+
+    return dict(zip(WHOLE_GAMES, asyncio.run(all_games())))
+
+
+@pytest.mark.parametrize("game", list(WHOLE_GAMES))
+def test_a_whole_game_across_two_tables(whole_games: dict[str, BaseException | None], game: str) -> None:
+    if whole_games[game] is not None:
+        raise whole_games[game]  # type: ignore[misc]
 
 
 def test_a_seat_view_reaches_only_its_table(broker: Broker, tmp_path: Path) -> None:
@@ -109,6 +133,28 @@ def test_a_broker_restart_mid_game_loses_nothing(broker: Broker, tmp_path: Path)
             assert tables.host.session.mode == "over"
             await until(lambda: tables.joined.session.state.get("phase") == "over", 30, "the end at b")
             _same_game(tmp_path, tables.host.session)
+
+    asyncio.run(play())
+
+
+def test_a_joined_tables_inputs_go_out_without_waiting_for_the_answers_before_them(
+        broker: Broker, tmp_path: Path) -> None:
+    # issue 42: the joined table sent one input at a time, each waiting for its answer, so one
+    # answer a busy broker dropped held every later input back
+    async def play() -> None:
+        async with Stranger(broker) as spy, two_tables(broker, tmp_path, "botwars", 2, (0,), (1,),
+                                                  {"max_turns": 1}) as tables:
+            host = tables.host.remote.room
+            await host.close()  # the host answers nothing from now on: every answer is late
+            topic = host.topics.propose("b")
+
+            def sent() -> set[int]:  # the inputs on their way, as the host would read them
+                return {decode(host._seal.open(topic, "propose", "b", data)[1], (Proposal,)).payload["value"]
+                        for data in spy.on(topic)}
+
+            for k in range(3):
+                tables.joined.remote.propose(1, {"control": "probe", "value": k})
+            await until(lambda: sent() == {0, 1, 2}, 10, "all three inputs sent, none waiting for an answer")
 
     asyncio.run(play())
 

@@ -91,3 +91,18 @@ def test_games_playable_lists_each_table_game_with_the_players_its_board_seats()
         assert row["layout"] == mapping.default_layout(low) and row["tile_id"] == games.declaration(name).tile_id
     helped = " ".join(_run("run", "--help").stdout.split()).replace("- ", "-")  # argparse wraps at dashes
     assert ", ".join(layouts.names()) in helped and ", ".join(games.table_names()) in helped
+
+
+@pytest.mark.parametrize("game", [g for g in games.table_names() if games.declaration(g).quick_options])
+def test_selfplay_plays_the_declared_short_game_unless_full(game: str) -> None:
+    """selfplay's default is the short game a game declares; --full plays its standard length
+    (the tests' whole games are short ones: this is what --full changes)."""
+    from botboard.cli import build_parser
+    from botboard.cli.selfplay import check
+
+    args = ["selfplay", "--sim", "--game", game, "--players", str(games.get(game).info.min_players)]
+    short = check(build_parser().parse_args(args))
+    assert short == dict(games.declaration(game).quick_options)
+    assert check(build_parser().parse_args([*args, "--full"])) == {}
+    key, value = next(iter(short.items()))
+    assert check(build_parser().parse_args([*args, "--full", "--option", f"{key}={value}"])) == short

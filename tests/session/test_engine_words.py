@@ -1,16 +1,20 @@
 """No engine word reaches a person, in any game (tests/engine_words.py): a whole game of each,
 every step's shared screen and phones (now line, log, decisions, notices, end screen), the
-undo's words, and `botboard games`' outcome lines."""
+undo's words, `botboard selfplay`'s progress lines on stderr, and `botboard games`' outcome lines."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from botboard import games
 from botboard.board import layouts
+from botboard.session import selfplay
 from botboard.session.journal import Journal
 from botboard.session.session import GameSession
 
@@ -21,9 +25,16 @@ from .helpers import Clock, FakeBoard
 GAMES = games.table_names()
 
 
-def _session(tmp: Path, game: str) -> GameSession:
+def _session(tmp: Path, game: str, stderr: io.StringIO | None = None) -> GameSession:
+    """A session whose published events are printed as `botboard selfplay` prints them on
+    its stderr (``selfplay.progress``), into ``stderr``."""
+    def publish(event: dict[str, Any]) -> None:
+        with contextlib.redirect_stderr(stderr or io.StringIO()):
+            selfplay.progress(event)
+
     layout = layouts.load(games.table(game).default_layout(2))
-    return GameSession(layout, Journal.in_dir(tmp), FakeBoard(), step_s=0, clock=Clock(), game=game)
+    return GameSession(layout, Journal.in_dir(tmp), FakeBoard(), publish=publish, step_s=0, clock=Clock(),
+                       game=game)
 
 
 def test_the_rule_catches_what_it_should() -> None:
@@ -34,7 +45,8 @@ def test_the_rule_catches_what_it_should() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_screen_of_a_whole_game_is_in_peoples_words(tmp_path: Path, game: str) -> None:
-    session = _session(tmp_path, game)
+    progress = io.StringIO()
+    session = _session(tmp_path, game, progress)
     session.new_game(2, dict(games.declaration(game).quick_options), seed=3)
     session.set_computers({0: "greedy", 1: "greedy"}, 0.01)
     found: list[str] = []
@@ -50,6 +62,9 @@ def test_every_screen_of_a_whole_game_is_in_peoples_words(tmp_path: Path, game: 
             found += broken(shown(session.view(), SHARED))
         session.computers_now(most=1)
     assert session.mode == "over"
+    printed = progress.getvalue().splitlines()
+    assert len(printed) >= len(session.journal.actions(session.game_id)), printed[:5]  # a line per action
+    found += broken(printed)
     listed = subprocess.run([BOTBOARD, "games", "--data-dir", str(tmp_path)], capture_output=True, text=True,
                             timeout=120)
     assert listed.returncode == 0, listed.stderr

@@ -180,3 +180,28 @@ def test_a_hint_late_past_its_budget_is_said_to_be_late_not_left_promising(tmp_p
         assert hints.LATE_S > 0
 
     asyncio.run(ask())
+
+
+def test_the_hint_budget_is_the_seats_wait_and_the_search_thinks_for_what_is_left() -> None:
+    # the seat is promised its hint within the budget: starting the worker and proposing
+    # programs come out of it; a worker starved past it still thinks a least share, then is late
+    import time
+
+    from botboard.players.search import Search
+    from botboard.session import hints
+
+    class Timed(Search):  # the search player, noting the thinking time it was given
+        given: list[float] = []
+
+        def choose(self, situation: Any) -> Any:
+            self.given.append(self.budget_s)
+            return super().choose(situation)
+
+    mapping, state, seat = _due_state(games.table_names()[0], 1)
+    player = Timed(1, budget_s=2.0, iterations=20)
+    work_out(mapping, state, seat, player, deadline=time.monotonic() - 60)  # long past
+    work_out(mapping, state, seat, player, deadline=time.monotonic() + 60)
+    work_out(mapping, state, seat, player)  # no deadline: the whole budget
+    assert Timed.given[0] == 2.0 * hints.LEAST_SHARE
+    assert 2.0 < Timed.given[1] < 60
+    assert Timed.given[2] == 2.0 and player.budget_s == 2.0

@@ -15,6 +15,7 @@ import pytest
 
 from botboard.board.sim import free_tcp_port
 
+from ..engine_words import broken
 from ..simboard import BOTBOARD, SimProcess, wait_for
 
 
@@ -151,4 +152,5 @@ def test_selfplay_says_each_action_as_the_table_sees_it(tmp_path: Path) -> None:
     progress = [line for line in done.stderr.splitlines() if line.startswith("action ")]
     result = json.loads(done.stdout)  # stdout is the summary alone
     assert len(progress) == result["actions"] >= 2
-    assert progress[0].startswith("action 1: p1 program (hidden")  # a program is not told
+    assert progress[0].startswith("action 1: red program (hidden")  # a program is not told
+    assert not broken(progress), broken(progress)  # the seats named as the table names them

@@ -72,8 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the RP2350's time for the calibration loop, if measured")
     parser.add_argument("--no-bisect", action="store_true", help="skip the heap-peak searches")
     parser.add_argument("--quick", action="store_true",
-                        help="rough interpreter times in seconds (one run of a tenth of the calls), "
-                        "for checking the bench itself; the allocation and byte counts are exact")
+                        help="rough interpreter times in seconds (one run of a tenth of the calls, "
+                        "a third of the poll order recorded), for checking the bench itself; the "
+                        "allocation and byte counts are exact")
     parser.add_argument("--no-heap32", action="store_true",
                         help="skip the 32-bit (webassembly port) heap figures")
     parser.add_argument("--chip", choices=["rp2040"], default=None,
@@ -208,9 +209,11 @@ def worst_case(fig: dict[str, Any], counts: dict[str, Any], k: float, link_us: f
 
 
 TRACE_STEPS = 120  # input steps recorded per phase: every slot looked at several times
+QUICK_TRACE_STEPS = 40  # --quick: each slot still looked at more than once, the worst less sought
 
 
-def traces(build: firmware_build.Build, config: str, slots: int) -> dict[str, list[tuple[str, int]]]:
+def traces(build: firmware_build.Build, config: str, slots: int,
+           steps: int = TRACE_STEPS) -> dict[str, list[tuple[str, int]]]:
     """The firmware's recorded operations in each phase (scan_trace.py), as deployed."""
     def run_code(code: str, heap: str) -> str:
         proc = patience.run(
@@ -220,7 +223,7 @@ def traces(build: firmware_build.Build, config: str, slots: int) -> dict[str, li
         if proc.returncode != 0:
             raise RuntimeError(f"the poll-order recording failed in MicroPython: {proc.stdout[-500:]}")
         return proc.stdout
-    return {p.name: st.record(run_code, config, p, TRACE_STEPS, slots=slots) for p in sw.PHASES}
+    return {p.name: st.record(run_code, config, p, steps, slots=slots) for p in sw.PHASES}
 
 
 def scheduled(recorded: dict[str, list[tuple[str, int]]], slots: int,
@@ -270,7 +273,8 @@ def _priced(args: argparse.Namespace) -> dict[str, Any]:
             raise RuntimeError("the firmware benchmark failed in MicroPython")
         peak = None if args.no_bisect else heap_peak_k(build, config) * 1024
         pico_heap = heap_32bit(args, config)
-        recorded = traces(build, config, layout.slot_count) if "fields" in layout.board_config() else None
+        steps = QUICK_TRACE_STEPS if mode == "quick" else TRACE_STEPS
+        recorded = traces(build, config, layout.slot_count, steps) if "fields" in layout.board_config() else None
     counts = counts_run["counts"]
     loop_us = counts_run["calibration_loop_us"]
     fig["longest_chain_leds"] = max(c["cells"] for c in layout.chains) * layout.leds_per_cell

@@ -1,7 +1,7 @@
 """Game endpoints: the console's window on the game session (``daemon.session``).
 
 GET  /api/games          the games the daemon knows, with player limits and options
-GET  /api/game           {"session": bool, "view": session.view() or null}
+GET  /api/game           {"session": bool, "view": session.view() or null, "at": when made}
 POST /api/game/new       {players, options?, seed?, computers?}  computers: {"2": "search"} (seat from 1)
 POST /api/game/undo      {confirm: true}     the session journals the undo
 GET  /api/game/unfinished the journal's unfinished games of this engine, newest first
@@ -24,6 +24,7 @@ module only relies on its methods ``new_game(players, options, seed)``,
 from __future__ import annotations
 
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -73,8 +74,9 @@ def routes(daemon: "Daemon") -> list[Route]:
 
     async def view_response() -> Response:
         view = await maybe_await(daemon.session.view()) if daemon.session else None
+        # "at": when it was made; the console keeps the newest (a slow reply must not undo a push)
         return JSONResponse({"session": daemon.session is not None, "game": daemon.game_name,
-                             "view": view})
+                             "view": view, "at": time.monotonic_ns()})
 
     async def game_names(request: Request) -> Response:
         return JSONResponse({"current": daemon.game_name, "games": game_list()})

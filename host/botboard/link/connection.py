@@ -43,6 +43,9 @@ HELLO_RETRY_S = 0.25  # a new HELLO_REQ this often until HELLO: on a damaged lin
 # by the next HELLO_REQ's new epoch, forever (a loaded host, a busy board, the emulated Pico:
 # slow is not wrong). Only then: on a fast but damaged line, quick retries are what get through.
 HELLO_RETRY_MAX_S = 2.0
+# ... and so after this many HELLO_REQs in a row with no HELLO at all: a board still starting
+# reads them all later and answers each (the epochs, 1 to 15, would come round meanwhile)
+HELLOS_UNHEARD = 8
 SILENT_AFTER_S = 2.0
 PING_EVERY_S = 0.5
 RECONNECT_EVERY_S = 0.5
@@ -302,7 +305,7 @@ class BoardConnection:
         deadline = time.monotonic() + timeout
         # a board `patience` times slower answers that much later: retried as often as a Pico
         # would be, on its clock (the emulated Pico's boot otherwise meets a HELLO_REQ storm)
-        retry_s = HELLO_RETRY_S * self.patience
+        retry_s, unheard = HELLO_RETRY_S * self.patience, 0
         try:
             while time.monotonic() < deadline:
                 self._new_session()
@@ -312,7 +315,8 @@ class BoardConnection:
                 waiting: list[asyncio.Future[Any]] = [self._hello, lost]
                 late = self._late_hellos
                 await asyncio.wait(waiting, timeout=min(retry_s, deadline - time.monotonic()))
-                if self._late_hellos != late:
+                unheard = unheard + 1 if self._late_hellos == late and not self._hello.done() else 0
+                if self._late_hellos != late or unheard >= HELLOS_UNHEARD:
                     retry_s = min(retry_s * 1.5, HELLO_RETRY_MAX_S * self.patience)
                 lost.cancel()
                 if self._hello.done():
@@ -469,6 +473,12 @@ class BoardConnection:
             elif info.epoch == 0 and self.state == "connected":
                 # the board restarted under us (it says HELLO at boot): new session
                 self._port_lost("the board restarted")
+            elif self.state == "connected":
+                # a board slow to start (the emulated Pico on a loaded host) answers every
+                # HELLO_REQ that waited in its input, in order: one answered after ours means
+                # it left our session for that one (with 15 epochs, the one we took may even
+                # have been an earlier round's of the same number), so ours begins again
+                self._port_lost("the board took an earlier hello after ours (it was slow to start)")
             else:  # the answer to an earlier HELLO_REQ, come late: the next one is awaited
                 self._late_hellos += 1
         elif msg.type == m.PONG:

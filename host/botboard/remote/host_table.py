@@ -20,7 +20,7 @@ from ..link.image import CellState
 from ..session.session import GameSession, SessionError
 from .events import PresenceChange, RoomChange
 from .record import EntryStore
-from .room import HostRoom
+from .host_room import HostRoom
 from .sequencer import Accepted, Refused
 from .url import RemoteUrl
 from .wire import WireError, cells_to_json, input_kind

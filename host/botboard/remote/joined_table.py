@@ -23,7 +23,7 @@ from .events import LinkChange, PresenceChange, Refusal, RoomChange
 from .notice import LinkNotice
 from .protocol import Entry, ProtocolError
 from .record import EntryStore
-from .room import JoinedRoom, SpectatorRoom
+from .joined_room import JoinedRoom, SpectatorRoom
 from .url import RemoteUrl
 from .wire import WireError, cells_from_json
 
@@ -190,7 +190,7 @@ class JoinedTable:
 
     async def _send_inputs(self) -> None:
         """Each input goes out as it comes, without waiting for the answers before it (a late
-        one must not hold up the next: the host keeps the order, room.py sends again)."""
+        one must not hold up the next: the host keeps the order, joined_room.py sends again)."""
         while (item := await self._inbox.get()) is not None:
             try:
                 answer = self.room.submit(*item)
@@ -236,8 +236,6 @@ class JoinedTable:
             self._tell_host(slot)
 
     def _show(self, entry: Entry, keep: bool) -> None:
-        if keep:
-            self.store.add_seen(entry)
         public, private = entry.public or {}, entry.private or {}
         try:
             if "cells" in public:
@@ -246,6 +244,8 @@ class JoinedTable:
                 self.board.set_palette([tuple(c) for c in public["palette"]])
         except (WireError, TypeError, ValueError) as err:
             log.warning("remote: entry %d: %s", entry.n, err)
+        if keep:  # after the LEDs: a write (now and then a checkpoint's sync) never holds them back;
+            self.store.add_seen(entry)  # an entry lost to a crash in between is caught up again
         if "view" in public:
             self.game.state = public["view"]
             stations = public.get("stations")

@@ -26,12 +26,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from bbshared import messages as m
 
 from ..link.image import CellState
+from ..games.base import GameError
 from ..players import Player, Situation, make
 from .mapping import TableMapping
 from .thinking import ThinkingPool
@@ -40,6 +42,11 @@ log = logging.getLogger("botboard.session")
 PROGRAMS = 48  # programs proposed to the search: enough to hold the good ones, quick to judge
 SHOW_S = 6.0  # the hint's marks stay lit this long
 LATE_S = 1.0  # past its budget by this much, a hint is late: the seat is told why (a busy machine)
+# the budget is the seat's wait, from its ask to the answer: starting the worker and proposing
+# programs come out of it, and the search thinks for what is left, less the answer's way back;
+# but never less than this share of it (a starved worker's hint comes late, and says so)
+LEAST_SHARE = 0.25
+ANSWER_S = 0.2
 
 
 class HintError(ValueError):
@@ -93,24 +100,27 @@ class Hint:
 
 
 def work_out(mapping: TableMapping[Any], state: Any, seat: int, player: Player,
-             held: list[Any] | None = None, current: dict[str, Any] | None = None) -> Hint:
+             held: list[Any] | None = None, current: dict[str, Any] | None = None,
+             deadline: float | None = None) -> Hint:
     """The hint for ``seat`` now (``held``: what its station holds, per position; ``current``:
-    its phone's settings as they stand)."""
+    its phone's settings as they stand; ``deadline``: when the seat should have it, on
+    ``time.monotonic``'s clock, one for every process of a machine)."""
     engine = mapping.engine
     situation = Situation.of(engine, state, seat)
     decision = mapping.decision(state)
+    choose = lambda s: _think(player, s, deadline)  # noqa: E731
     if decision is not None:
-        text = str(player.choose(situation).action)  # the player answers in notation
+        text = str(choose(situation).action)  # the player answers in notation
         # the choice as the decider's phone labels its button
         words = {c.choice: c.words for c in mapping.candidates(state, decision)}.get(text, text)
         step = Step("choose", value=words)
         return Hint(seat, text, step.words(), steps=(step,))
     programs = _programs(mapping, state, seat)
-    offered = [a for a in situation.legal if situation.notation(a) in programs]
+    offered = _offered(engine, state, situation, programs)
     if not offered:  # no program the tiles can say: the engine's words, without places
-        text = str(player.choose(situation).action)
+        text = str(choose(situation).action)
         return Hint(seat, text, f"play {mapping.public_action(state, text)}")
-    text = str(player.choose(Situation(engine, seat, offered, state)).action)
+    text = str(choose(Situation(engine, seat, offered, state)).action)
     tiles, settings, confirms = programs[text]
     have = list(held) if held is not None else [None] * len(tiles)
     have += [None] * (len(tiles) - len(have))
@@ -123,6 +133,33 @@ def work_out(mapping: TableMapping[Any], state: Any, seat: int, player: Player,
     positions = tuple(sorted({p for p, (a, b) in enumerate(zip(have, tiles)) if tile_key(mapping, a) != tile_key(mapping, b)}))
     places = [{"slot": s.target or s.source, "tile": s.words()} for s in moves]
     return Hint(seat, text, words, places, positions, steps)
+
+
+def _think(player: Player, situation: Situation, deadline: float | None) -> Any:
+    """The player's choice, its thinking cut to what is left before ``deadline``."""
+    if deadline is not None:
+        full = player.budget_s
+        player.budget_s = max(full * LEAST_SHARE, deadline - time.monotonic() - ANSWER_S)
+        try:
+            return player.choose(situation)
+        finally:
+            player.budget_s = full
+    return player.choose(situation)
+
+
+def _offered(engine: Any, state: Any, situation: Situation, programs: dict[str, Any]) -> list[Any]:
+    """The engine's actions of the proposed programs, read from their notation: a seat's legal
+    set may hold hundreds of thousands of programs (VOLT: 248,832), and walking it to find 48 of
+    them took longer than the search itself."""
+    offered = []
+    for text in programs:
+        try:
+            action = engine.action_from_str(state, text)
+        except GameError:  # judged legal at the table yet not by the engine: not offered
+            continue
+        if situation.notation(action) == text:
+            offered.append(action)
+    return offered
 
 
 def changes(mapping: TableMapping[Any], state: Any, have: list[Any], want: list[Any]) -> list[Step]:
@@ -217,7 +254,8 @@ class TableHints:
             return "here is your hint"
         if self._pool is None:
             self._pool = ThinkingPool(1)
-        future = self._pool.run(work_out, s.mapping, state, seat, player, held, current)
+        deadline = time.monotonic() + self.budget_s
+        future = self._pool.run(work_out, s.mapping, state, seat, player, held, current, deadline)
         future.add_done_callback(lambda done: self._done(seat, state, done))
         s._schedule(self.budget_s + LATE_S, lambda: self._late(seat, future))
         return f"thinking about your move (about {self.budget_s:g} s; longer on a busy table)…"
@@ -280,7 +318,8 @@ class TableHints:
         given = self.given.get(seat)
         if given is None or given[0] is not self.session.state:
             return None
-        return {**given[1].to_json(), "thinking": seat in self.thinking}
+        shown = given[1].to_json()  # (worked out apart from the table: the seats by their names here)
+        return {**shown, "words": self.session.spoken(shown["words"]), "thinking": seat in self.thinking}
 
     def marks(self) -> dict[int, CellState]:
         """Engine cell -> the mark of a slot's robot a hint lights now, in its seat's colour."""

@@ -91,6 +91,8 @@ class Hands:
         deadline = time.monotonic() + waited
         connection = self.conn.reconnects if since is None else since
         while not predicate():
+            if not self.alive():  # nothing will come: say so now, not at the deadline
+                raise SelfplayError(f"the board or its link stopped while waiting for {what}")
             if not across_restarts and (self.conn.reconnects != connection
                                         or self.conn.state != "connected"):
                 raise BoardRestarted(f"the board was away while waiting for {what}")
@@ -408,11 +410,14 @@ async def run(players: int, seed: int, options: dict[str, Any], data_dir: str | 
             session.new_game(players, options, seed)
         session.set_computers(computers or {}, think_s)
         hands = Hands(session, conn, ctl, seed, wait_s)
-        if sim is not None:
-            hands.alive = lambda: sim.proc is not None and sim.proc.poll() is None
+        board_runs = (lambda: sim.proc is not None and sim.proc.poll() is None) if sim is not None \
+            else (lambda: True)
+        hands.alive = lambda: board_runs() and not link.done()
         try:
             await hands.play()
         except SelfplayError as err:
+            if link.done() and not link.cancelled() and link.exception() is not None:
+                raise SelfplayError(f"the link to the board failed: {link.exception()!r}") from err
             if sim is not None and sim.proc is not None and sim.proc.poll() is not None:
                 raise SelfplayError(f"the simulated board died{sim.last_words()}") from err
             if sim is not None and sim.last_words():

@@ -311,7 +311,7 @@ class GameSession(TableInputs, BoardPresence, StationChecks, SessionViews, NowWo
         self.picker = None
         self.alerts.clear()
         texts = [self.spoken(text) for text in self.mapping.public_events(events)]
-        shown = self.mapping.public_action(state, text)
+        shown = self.spoken(self.mapping.public_action(state, text))  # (selfplay prints it)
         self._log_through(None)  # anything left of an earlier action
         self._unlogged = list(zip(events, texts))
         self._logged.append(len(texts))  # the action's lines, struck through if it is undone

@@ -36,6 +36,7 @@ from .scoring import VARIANTS
 from .state import Player, State
 from .tiles import load_box
 from .view import observe
+from .yard import free_squares
 
 # rounds: 0 plays the variant's own number; fewer make a short game (selfplay, tests, benches)
 DEFAULTS: dict[str, JSON] = {"variant": "standard", "box": "placeholder", "tie_round": False, "rounds": 0}
@@ -133,6 +134,9 @@ class Goblins(RecordGame[State, Action]):
         player, kind = state.queue[0]
         if action.player != player:
             raise IllegalAction(f"{pname(player)} must decide first: {PROMPTS[kind]}")
+        if kind == action.verb == "place" and _placeable(state, action):
+            return  # what place_choices lists, without listing them all (a player laying tiles
+            # and a computer weighing each placement ask this for every tile)
         legal = self.legal_actions(state)
         if action not in legal:
             examples = ", ".join(str(a) for a in list(legal)[:3])
@@ -194,6 +198,17 @@ def _dispatch(new: State, action: Action) -> list[Event]:
         choose_token(ctx, new.team_of(player), args[0])
         _continue_fight(ctx)
     return ctx.events
+
+
+
+def _placeable(state: State, action: Action) -> bool:
+    """``action`` is one of place_choices' (a held tile, a free square, a facing)."""
+    if len(action.args) != 3 or action.args[2] not in ("N", "E", "S", "W"):
+        return False
+    tile, square, _ = action.args
+    robot = state.robots[state.team_of(action.player)]
+    held = {tile_name(t) for t in state.players[action.player].hand}
+    return tile in held and square in free_squares(robot.yard, robot.blocked)
 
 
 def _why(state: State, action: Action) -> str:

@@ -5,7 +5,9 @@
 import { act, confirmDialog, el, getJSON, notify } from "./api.js";
 import { colouredWords, endScreen, showNow } from "./now.js";
 
-const state = { session: false, view: null, onView: () => {}, listedFor: undefined };
+// shownAt: when the view shown was made (the daemon's clock): a reply that comes late is older
+// than a view pushed meanwhile, and must not hide it
+const state = { session: false, view: null, onView: () => {}, listedFor: undefined, shownAt: 0 };
 
 export function setupGame(onView) {
   state.onView = onView;
@@ -88,7 +90,14 @@ export async function undo() {
   act("api/game/undo", { confirm: true }, (data) => { showGame(data); notify("last action undone"); });
 }
 
+// the websocket (re)opened: perhaps to a restarted daemon, whose clock starts again
+export function forgetShownTime() { state.shownAt = 0; }
+
 export function showGame(data) {
+  if (data.at !== undefined) {
+    if (data.at < state.shownAt) return;
+    state.shownAt = data.at;
+  }
   state.session = Boolean(data.session);
   state.view = data.view ?? null;
   if (data.game) document.getElementById("game-name").textContent = data.game;

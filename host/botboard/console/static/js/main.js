@@ -3,7 +3,7 @@
 "use strict";
 import { getJSON, notify, wsURL } from "./api.js";
 import { arenaKeys, drawArena, showCells, showFloor, showPlaces } from "./arena.js";
-import { focusDecision, setupGame, showGame, undo } from "./game.js";
+import { focusDecision, forgetShownTime, setupGame, showGame, undo } from "./game.js";
 import { addFrames, setupTrace, showLink, togglePause } from "./link.js";
 import { loadCatalogue } from "./catalogue.js";
 import { focusFirstSlot, setButton, setGameView, setSlot, setSlots, setupStations,
@@ -73,7 +73,7 @@ function onEvent(event) {
 
 function onGameEvent(event) {
   if (event.event === "view") {
-    showGame({ session: true, view: event.view });
+    showGame({ session: true, view: event.view, at: event.at });
     showSeats(event.view?.seats).catch(() => {});
     if (event.view?.over) listReviews().catch(() => {}); // the game just ended joins the list
   }
@@ -83,7 +83,7 @@ function onGameEvent(event) {
 
 function connect() {
   const ws = new WebSocket(wsURL());
-  ws.onopen = () => { document.body.dataset.live = "yes"; };
+  ws.onopen = () => { document.body.dataset.live = "yes"; forgetShownTime(); };
   ws.onmessage = (message) => onEvent(JSON.parse(message.data));
   ws.onclose = () => {
     document.body.dataset.live = "no";

@@ -8,7 +8,7 @@ export function setupLearning(base, render) {
   document.getElementById("hint-button").addEventListener("click", () =>
     act(`${base}/hint`, {}, (data) => {
       render(data);
-      if (!data.hint) document.getElementById("hint").textContent = data.said;
+      if (!data.hint || data.hint_thinking) document.getElementById("hint").textContent = data.said;
     }));
   document.getElementById("explain-on").addEventListener("change", (event) =>
     act(`${base}/explain`, { on: event.target.checked }, render));
@@ -18,9 +18,10 @@ export function renderLearning(data) {
   const over = data.view?.phase === "over";  // nothing left to hint at
   document.getElementById("hint-box").hidden = over || (!data.hints && !data.hint);
   document.getElementById("hint-button").disabled = over || !data.hints;
-  const hint = data.hint;
-  if (hint) document.getElementById("hint").textContent = hint.words;
-  else if (data.hint_thinking) document.getElementById("hint").textContent = "still thinking about your move…";
+  // a hint asked again is being worked out: the last one's words wait for the new answer
+  const hint = data.hint_thinking ? null : data.hint;
+  if (data.hint_thinking) document.getElementById("hint").textContent = "still thinking about your move…";
+  else if (hint) document.getElementById("hint").textContent = hint.words;
   else if (!data.view?.acting && !data.view?.pending) document.getElementById("hint").textContent = "";
   const explain = data.explain;
   document.getElementById("explain-box").hidden = !explain?.table;
