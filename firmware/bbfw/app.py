@@ -55,6 +55,7 @@ _DROP_REPORTS = (("oversize", m.E_OVERSIZE), ("version_errors", m.E_VERSION))
 # host messages handled by rare.py, loaded when one comes (Board._rarely)
 RARE = (m.GET_LINK_STATS, m.GET_READER_STATS, m.SET_CONFIG, m.WRITE_TAG, m.REPL, m.GET_SUPPLY)
 _RARE_MODULES = ("rare",)
+_COUNTER_MODULES = ("counters",)
 _CENSUS_MODULES = ("census",)
 
 
@@ -96,6 +97,7 @@ class Board:
         self.scanner.present_every = _PRESENT_EVERY
         self.scanner.present_after = _PRESENT_AFTER
         self._next_buttons = self.started
+        self._prepared = False  # the renderer worked a frame out, not yet drawn (render_step)
         self._rx = bytearray(256)
         self._rxv = memoryview(self._rx)
         self._events = []  # messages the link could not take yet (queue full)
@@ -207,6 +209,16 @@ class Board:
         finally:
             self.hal.forget(_RARE_MODULES)
 
+    def _counters(self, mtype):
+        # the host's counters requests (every 5 s): a small module, quick to
+        # load, not rare.py (counters.py says why)
+        from . import counters
+
+        try:
+            counters.send(self, mtype)
+        finally:
+            self.hal.forget(_COUNTER_MODULES)
+
     def _on_key(self, key, action):
         # keys past the station buttons are the arena cells' touch pads
         buttons = self.cfg["buttons"]
@@ -231,7 +243,9 @@ class Board:
             self.error(m.E_UNKNOWN_TYPE, mtype, "message type not handled by the board")
             return
         try:
-            if handler is None:
+            if mtype == m.GET_LINK_STATS or mtype == m.GET_READER_STATS:
+                self._counters(mtype)
+            elif handler is None:
                 self._rarely("handle", mtype, payload)
             else:
                 handler(self, payload)
@@ -275,6 +289,8 @@ class Board:
         for i in range(0, len(payload), 4):
             cell = (payload[i] << 8) | payload[i + 1]
             self._set(cell, payload[i + 2], payload[i + 3])
+            if i & 127 == 124:  # a whole arena takes a Pico 15 ms: the keys between
+                self.keys(time.ticks_ms())
 
     def _set_range(self, payload):
         start = (payload[0] << 8) | payload[1]
@@ -323,9 +339,11 @@ class Board:
     # -- tasks: each loop runs one step method ----------------------------
     def link_step(self, now):
         # Returns the bytes read: 0 when the line was idle, None once closed.
+        self.keys(now)
         n = self.hal.read_into(self._rx)
         if n:
             self.link.feed(self._rxv[:n])
+            self.keys(time.ticks_ms())  # (what came may have taken a while)
         elif n is None:
             self.running = False  # the serial port is gone (simulated board: stdin closed)
         if self.renderer.pending:
@@ -341,23 +359,42 @@ class Board:
             self._show_waiting()
         return n
 
-    def input_step(self, now):
-        # the buttons first: a press goes to the host before the reader polls
-        # (a step's worth of them on a Pico: 14-20 ms mid-game), not after
+    def keys(self, now):
+        # the button matrix, when its scan is due.  A press is seen only if a
+        # scan falls within it, so the scan is not left to the input task's
+        # turns alone: every step calls this, and between its longer pieces
+        # (on an RP2040 a busy frame and a step of reader polls took 15 and
+        # 7 ms; between two input steps the matrix went 40-80 ms unscanned)
         if time.ticks_diff(now, self._next_buttons) >= 0:
             self._next_buttons = time.ticks_add(now, _BUTTON_MS)
             self.buttons.scan(now)
+
+    def input_step(self, now):
+        # the buttons first: a press goes to the host before the reader polls
+        # (a step's worth of them on a Pico: 14-20 ms mid-game), not after
+        self.keys(now)
         self.scanner.step(self.scan_budget)
+        self.keys(time.ticks_ms())
         self.scanner.watch()
 
     def render_step(self, now):
         # False while the last frame is still going out of strip.buf (drawing
-        # now would tear it): nothing drawn
+        # now would tear it): nothing drawn.  The frame is worked out at once
+        # all the same (Renderer.prepare does not touch strip.buf), and drawn
+        # when the strip is free: on an RP2040 the working out takes most of a
+        # busy frame's time, and waiting for the strip to start it made a frame
+        # period its working out plus the 11 ms the big arena's chains take
         strip = self.hal.strip
+        if not self._prepared or self.renderer.pending:  # (a change since: in this frame)
+            self.renderer.prepare(now)
+            self._prepared = True
+            self.keys(time.ticks_ms())
         if strip.busy():
             return False
-        if self.renderer.frame(now):
+        self._prepared = False
+        if self.renderer.draw():
             strip.show()
+        self.keys(time.ticks_ms())  # (the frame took a while)
         return True
 
     async def link_task(self):

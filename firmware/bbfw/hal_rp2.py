@@ -125,8 +125,11 @@ class Hal:
             n += 1
         return n
 
-    async def wait_readable(self, timeout_ms):
-        await asyncio.sleep_ms(1)
+    def wait_readable(self, timeout_ms):
+        # awaited by the link task after every idle step, a thousand times a
+        # second: the sleep itself, not an async def, whose every call makes a
+        # coroutine object (garbage, and a collection every few seconds)
+        return asyncio.sleep_ms(1)
 
     def write(self, data):
         self._stdout.write(data)

@@ -1,5 +1,5 @@
 # What the board does seldom, kept out of the heap between uses: the host's
-# requests for statistics and settings, tile writing, the REPL handoff, and
+# requests for settings (its statistics requests: counters.py), tile writing, the REPL handoff, and
 # the words of the rarer errors.  app.Board loads this module for one call
 # and lets it go again (hal.forget): on a Pico its code and texts would
 # otherwise sit in the heap for a whole game (about 2 KB; the names it
@@ -16,27 +16,6 @@ from .drivers.mfrc522 import OK, PROTOCOL_ERROR
 def handle(board, mtype, payload):
     # a host message of a type in app.RARE
     _HANDLERS[mtype](board, payload)
-
-
-def _get_link_stats(board, payload):
-    buf = board._stats_buf
-    stats = board.link.stats
-    for i, key in enumerate(m.LINK_COUNTERS):
-        value = stats[key] if key in stats else getattr(board, key)
-        struct.pack_into(">I", buf, 4 * i, value & 0xFFFFFFFF)
-    board.link.send(m.LINK_STATS, buf)
-
-
-def _get_reader_stats(board, payload):
-    # the readers with an error counted or over temperature now (docs/protocol.md)
-    bank = board.hal.readers
-    e = bank.errors
-    out = bytearray()
-    for s in range(bank.count):
-        o = 3 * s
-        if bank.hot[s] or e[o] or e[o + 1] or e[o + 2]:
-            out += struct.pack(">BBHHH", s, bank.hot[s], e[o], e[o + 1], e[o + 2])
-    board.link.send(m.READER_STATS, out)
 
 
 def _set_config(board, payload):
@@ -88,8 +67,6 @@ def _repl(board, payload):
 
 
 _HANDLERS = {
-    m.GET_LINK_STATS: _get_link_stats,
-    m.GET_READER_STATS: _get_reader_stats,
     m.SET_CONFIG: _set_config,
     m.WRITE_TAG: _write_tag,
     m.REPL: _repl,

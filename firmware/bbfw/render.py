@@ -16,6 +16,9 @@
 #                                            and the current each may carry (its fuse)
 #   r.frame(now_ms) -> bool                  draw into strip.buf; True if any
 #                                            byte may have changed (then show)
+#   r.prepare(now_ms); r.draw() -> bool      the same in two: prepare() does not
+#                                            touch strip.buf (it may run while the
+#                                            last frame still goes out), draw() does
 #   r.pending                                True while a change of state or
 #                                            palette waits for its frame
 #   r.current_ma, r.scale                    estimate and scale (0..256) of the
@@ -34,9 +37,13 @@
 # look's colours (a palette entry, an effect and its phase) are worked out and
 # scaled once a frame, not once per cell (Looks, below): every cell pulsing is
 # the common busy picture, and a Pico spent most of its time redoing the same
-# sums per cell and writing each LED byte by byte.
+# sums per cell and writing each LED byte by byte.  A cell's colours go into
+# strip.buf with struct.pack_into ("21s"), not a slice store: MicroPython's
+# bytearray slice store moves the whole rest of the buffer onto itself after
+# copying (on an RP2040 a kilobyte a cell, most of a busy frame's time).
 from micropython import const
 from array import array
+from struct import pack_into
 
 OFF = const(0)  # effect values = bbshared.messages
 SOLID = const(1)
@@ -51,9 +58,15 @@ _BLINK_MS = const(400)
 _PULSE_MS = const(1600)
 _SPIN_MS = const(100)
 _FORCE = const(255)  # phase value that forces a redraw
+# PULSE's levels: 56 steps up in 800 ms, one every 14 ms, so that at 50 frames a
+# second it moves in every frame (at 28 steps, 32 levels, it moved 35 times a
+# second: the LEDs could show no more frames than that)
+_LEVEL_BITS = const(6)
+_FULL = const(64)
 _LOOKS = const(80)  # 16 palette entries x 5 effects
 _SLOTS = const(8)  # looks kept worked out: more on the board at once only costs time
 _NONE = const(255)
+_SPUN = const(1)  # Renderer._bx of a spinning cell (a real offset is at least 3)
 
 # off, white, red, green, blue, yellow, cyan, magenta, orange, purple, pink,
 # lime, teal, amber, dim grey, warm white
@@ -87,6 +100,8 @@ class Looks:
         self.phase = bytearray(b"\xff" * (_SLOTS + 1))  # of the sums (_FORCE: none)
         self.pat = [bytearray(21 if sides else 3) for _ in range(_SLOTS + 1)]
         self.bright = bytearray(3 * _SLOTS + 3)
+        bv = memoryview(self.bright)  # each slot's bright side, for pack_into
+        self.brights = [bv[3 * sl:3 * sl + 3] for sl in range(_SLOTS + 1)]
         self.scale = array("h", [-1] * (_SLOTS + 1))  # of the colours (-1: none)
 
     def forget_palette(self, index):
@@ -94,8 +109,9 @@ class Looks:
             if self.slot_of[key] != _NONE:
                 self.phase[self.slot_of[key]] = _FORCE
 
-    def slot(self, key, ph):
-        # the slot of look `key`, with its sums for phase ph
+    def slot(self, key, ph, k=-1):
+        # the slot of look `key`, with its sums for phase ph (and with k >= 0 its
+        # colours at scale k: worked out together, the frame's likely scale)
         sl = self.slot_of[key]
         if sl == _NONE:
             owners = self.owner
@@ -109,7 +125,7 @@ class Looks:
                 self.slot_of[key] = sl
             self.phase[sl] = _FORCE  # (the spare is worked out again each time)
         if self.phase[sl] != ph:
-            self.work_out(key, ph, sl, -1)
+            self.work_out(key, ph, sl, k)
         return sl
 
     def work_out(self, key, ph, sl, k):
@@ -118,12 +134,12 @@ class Looks:
         p = 3 * (key // 5)
         pal = self.palette
         pat = self.pat[sl]
-        level = 0 if e == OFF or (e == BLINK and ph) else ph if e == PULSE else 32
+        level = 0 if e == OFF or (e == BLINK and ph) else ph if e == PULSE else _FULL
         plain = lit = centre = 0
         for ch in range(3):
-            v = pal[p + ch] * level >> 5
+            v = pal[p + ch] * level >> _LEVEL_BITS
             side = v >> 3 if e == SPIN else v >> 2
-            bright = v if e == SPIN else (v + (255 * level >> 5)) >> 1
+            bright = v if e == SPIN else (v + (255 * level >> _LEVEL_BITS)) >> 1
             centre += v
             plain += v + 6 * side
             lit += v + 5 * side + bright
@@ -161,16 +177,28 @@ class Renderer:
         self._face = bytearray(n)
         self._phase = bytearray(n)  # animation phase last drawn
         self._of_effect = bytearray(SPIN + 1)  # this frame's phase of each effect
+        self._of_was = bytearray(b"\xff" * (SPIN + 1))  # and the last frame's
         self._key = bytearray(n)  # look of each cell: palette entry x 5 + effect
         self._looks = Looks(self.palette, leds_per_cell >= 7, n)
+        self._fmt = "%ds" % len(self._looks.pat[0])  # a cell's bytes, for pack_into
         # strip bytes from a cell's centre to the side LED of each facing
         self._side3 = bytearray(3 * (1 + f) for f in (side_order or range(6)))
+        # strip byte of each cell's bright side: 0 none, _SPUN a spinning cell's (it moves)
+        self._bx = array("H", bytearray(2 * n))
         self._sum = array("H", range(n))  # channel sum of the cell, full scale (0: below)
         self._chain = bytearray(n)  # chain of each cell
         self._chain_sum = array("i", [0])  # channel sum of each chain, full scale
         self._chain_leds = array("H", [self.leds])
         self.chain_ma = 0  # current each chain may carry (0: no limit)
-        self._dirty = bytearray(n)
+        # cells to draw this frame (in _todo, _ntodo of them), and the cells in order of
+        # their effect, from _starts[e] on: a frame visits the cells of the effects whose
+        # phase moved, not every cell (_sort: after an effect changed, _sorted False)
+        cell = "B" if n < 256 else "H"
+        self._todo = array(cell, bytes(n) if n < 256 else bytes(2 * n))
+        self._ntodo = 0
+        self._order = array(cell, bytes(n) if n < 256 else bytes(2 * n))
+        self._starts = array("H", bytes(2 * (SPIN + 2)))
+        self._sorted = False
         for i in range(n):
             self._face[i] = NO_FACING
             self._phase[i] = _FORCE
@@ -208,7 +236,11 @@ class Renderer:
         if self._key[i] == key and self._face[i] == facing:
             return
         self._animated += (effect >= BLINK) - (e >= BLINK)
+        if e != effect:
+            self._sorted = False
         self._face[i] = facing
+        self._bx[i] = (0 if self.lpc < 7 else _SPUN if effect == SPIN
+                       else 0 if facing == NO_FACING else 3 * self._base[i] + self._side3[facing])
         self._looks.count[self._key[i]] -= 1
         self._looks.count[key] += 1
         self._key[i] = key
@@ -238,7 +270,7 @@ class Renderer:
         if e == PULSE:
             t = now % _PULSE_MS
             tri = t if t < _PULSE_MS // 2 else _PULSE_MS - t
-            return 4 + tri * 28 // (_PULSE_MS // 2)  # level 4..32 of 32
+            return _FULL // 8 + tri * (_FULL - _FULL // 8) // (_PULSE_MS // 2)  # 1/8 to full
         if e == SPIN:
             return (now // _SPIN_MS) % 6
         return 0
@@ -259,70 +291,135 @@ class Renderer:
         self.current_ma = idle + (self._total * k >> 8) * CHANNEL_MA // 255
         return k
 
+    def _sort(self):
+        # a counting sort: each effect's cells counted, its run placed after the
+        # runs before it, then the cells put in their runs (two passes over them)
+        key, order, starts = self._key, self._order, self._starts
+        for e in range(SPIN + 2):
+            starts[e] = 0
+        for i in range(self.n):
+            starts[key[i] % 5 + 1] += 1
+        for e in range(1, SPIN + 2):
+            starts[e] += starts[e - 1]
+        for i in range(self.n):
+            e = key[i] % 5
+            order[starts[e]] = i
+            starts[e] += 1  # (each run's start moves to its end: the next one's start)
+        for e in range(SPIN + 1, 0, -1):
+            starts[e] = starts[e - 1]
+        starts[0] = 0
+        self._sorted = True
+
     def _update(self, now_ms):
         # each cell whose phase moved takes its look's channel sums (and is drawn)
-        of = self._of_effect  # each effect's phase once a frame, not once a cell
+        of, was = self._of_effect, self._of_was  # each effect's phase once a frame, not once a cell
+        moved = 0  # a bit for each effect whose phase moved
         for e in range(SPIN + 1):
-            of[e] = self._phase_of(e, now_ms)
+            of[e] = ph = self._phase_of(e, now_ms)
+            if ph != was[e]:
+                was[e] = ph
+                moved |= 1 << e
+        if self.pending:
+            moved = 1 << (SPIN + 1)  # a cell was set: one run over every cell
+        if not moved:
+            return  # no cell's phase moved, none was set: nothing to take
+        if not self._sorted:
+            self._sort()
         # locals, at most three to a line (MicroPython packs a longer one in a tuple)
-        phase, key, face = self._phase, self._key, self._face
-        sums, dirty = self._sum, self._dirty
+        phase, key, bx = self._phase, self._key, self._bx
+        sums, todo, order = self._sum, self._todo, self._order
         chain, chain_sum = self._chain, self._chain_sum
         looks = self._looks
         ssum, sph, slot_of = looks.sums, looks.phase, looks.slot_of
         total = self._total
-        for i in range(self.n):
-            kk = key[i]
-            e = kk % 5
-            ph = of[e]
-            if ph == phase[i]:
+        nt = self._ntodo
+        k = self.scale  # the last frame's: this one's too unless the limit moves it
+        for e in range(SPIN + 2):
+            if not moved >> e & 1:
                 continue
-            phase[i] = ph
-            sl = slot_of[kk]
-            if sl == _NONE or sph[sl] != ph:
-                sl = looks.slot(kk, ph)
-            h = ph if e == SPIN else face[i]  # the side drawn bright
-            s = ssum[2 * sl + (h != NO_FACING)]
-            d = s - sums[i]
-            if d:
-                total += d
-                chain_sum[chain[i]] += d
-                sums[i] = s
-            dirty[i] = 1
+            if e > SPIN:
+                lo = 0
+                hi = self.n
+            else:
+                lo = self._starts[e]
+                hi = self._starts[e + 1]
+            for j in range(lo, hi):
+                i = order[j]
+                kk = key[i]
+                ph = of[kk % 5]
+                if ph == phase[i]:
+                    continue
+                phase[i] = ph
+                sl = slot_of[kk]
+                if sl == _NONE or sph[sl] != ph:
+                    sl = looks.slot(kk, ph, k)
+                s = ssum[2 * sl + (bx[i] != 0)]  # with a side drawn bright, or not
+                d = s - sums[i]
+                if d:
+                    total += d
+                    chain_sum[chain[i]] += d
+                    sums[i] = s
+                todo[nt] = i
+                nt += 1
+        self._ntodo = nt
         self._total = total
         self.pending = False
 
     def frame(self, now_ms):
+        self.prepare(now_ms)
+        return self.draw()
+
+    def prepare(self, now_ms):
+        # the frame's phases, power and colours, into the looks: everything but the
+        # strip's bytes, so this may run while the last frame still goes out of strip.buf.
+        # Called again before draw() (a change came meanwhile), the cells it listed are
+        # worked out again and listed once
+        todo = self._todo
+        if self._ntodo:
+            for j in range(self._ntodo):
+                self._phase[todo[j]] = _FORCE
+            self._ntodo = 0
+            self.pending = True
         if self._animated or self.pending:
             self._update(now_ms)
         k = self._limit()
-        redraw_all = k != self.scale
+        if k != self.scale:  # every cell drawn again, at the new scale
+            for i in range(self.n):
+                todo[i] = i
+            self._ntodo = self.n
         self.scale = k
         looks = self._looks
-        buf, pats, bright = self.strip.buf, looks.pat, looks.bright
+        owner, count = looks.owner, looks.count
+        sph, sk = looks.phase, looks.scale
+        for sl in range(_SLOTS):
+            kk = owner[sl]
+            if kk != _NONE and count[kk] and sk[sl] != k and sph[sl] != _FORCE:
+                looks.work_out(kk, sph[sl], sl, k)
+
+    def draw(self):
+        # the cells prepare() left to draw, into strip.buf: True if any was
+        k = self.scale
+        todo = self._todo
+        looks = self._looks
+        buf, pats, brights = self.strip.buf, looks.pat, looks.brights
         key, base, side3 = self._key, self._base, self._side3
-        face, dirty, slot_of = self._face, self._dirty, looks.slot_of
+        bx, slot_of = self._bx, looks.slot_of
         sk, of = looks.scale, self._of_effect
-        n = len(pats[0])
-        changed = False
-        for i in range(self.n):
-            if not (redraw_all or dirty[i]):
-                continue
-            dirty[i] = 0
-            changed = True
+        pk, fmt = pack_into, self._fmt
+        nt = self._ntodo
+        self._ntodo = 0
+        for j in range(nt):
+            i = todo[j]
             kk = key[i]
             sl = slot_of[kk]
             if sl == _NONE or sk[sl] != k:
                 sl = looks.slot(kk, of[kk % 5])
                 if sk[sl] != k:
                     looks.work_out(kk, of[kk % 5], sl, k)
-            a = 3 * base[i]
-            buf[a:a + n] = pats[sl]
-            h = of[SPIN] if kk % 5 == SPIN else face[i]
-            if h != NO_FACING and n > 3:
-                x = a + side3[h]
-                o = 3 * sl
-                buf[x] = bright[o]
-                buf[x + 1] = bright[o + 1]
-                buf[x + 2] = bright[o + 2]
-        return changed
+            pk(fmt, buf, 3 * base[i], pats[sl])
+            x = bx[i]
+            if x:
+                if x == _SPUN:
+                    x = 3 * base[i] + side3[of[SPIN]]
+                pk("3s", buf, x, brights[sl])
+        return nt > 0

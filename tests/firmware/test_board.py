@@ -97,6 +97,24 @@ out(({"buttons": box.said(m.BUTTON), "errors": box.errors()}))
     assert r["errors"] == [[6, 5, "button 5 stuck down"]]
 
 
+def test_a_press_between_two_input_steps_is_seen_by_the_render_steps_look(configs: dict[str, str]) -> None:
+    # on a Pico a busy frame and a step of reader polls take 7-15 ms each: the
+    # matrix is scanned between them too, not only in the input task's turns (a
+    # press that fell between two of them, 40-80 ms apart, was lost)
+    r = run("""
+box.steps(4, sleep_ms=10)  # past the power-on scans
+board = box.board
+box.hal.matrix.down[2] = 1
+time.sleep_ms(10)
+board.render_step(time.ticks_ms())  # no input step while the key is down
+box.hal.matrix.down[2] = 0
+time.sleep_ms(10)
+box.steps(6, sleep_ms=10)
+out(({"buttons": box.said(m.BUTTON)}))
+""", configs["ttb-small"])
+    assert r["buttons"][:2] == [[2, m.PRESS], [2, m.RELEASE]]
+
+
 def test_priority_slots_are_read_first_end_to_end(configs: dict[str, str]) -> None:
     r = run("""
 box.field.place(31, uid(31), TILE)
@@ -456,7 +474,8 @@ def sleep_ms(ms):
 app.asyncio.sleep_ms = sleep_ms
 box.send(m.SET_CELLS, bytes((0, 2, 1, m.look(m.NO_FACING, m.PULSE))))  # drawn at once
 strip.busy = is_busy  # ... and still going out at the tick
-board.renderer._dirty[0] = 1  # a change waits for its frame (pending alone draws only a new phase)
+board.renderer._phase[0] = 255  # a change waits for its frame (pending alone draws only a new phase)
+board.renderer.pending = True
 shown = strip.frames
 asyncio.run(board.render_task())
 out(({"slept": slept, "frames": strip.frames - shown}))

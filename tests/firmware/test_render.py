@@ -162,3 +162,76 @@ print(json.dumps({"first": first, "second": second, "before": before, "pal": lis
     assert r["second"] == [colour(1 + (i + 7) % 15) for i in range(45)]
     after = [colour(1 + (i + 7) % 15, pal=r["pal"]) for i in range(45)]
     assert r["after"] == after and [10, 20, 30] in after  # entry 2's cells redrawn
+
+
+def test_prepare_leaves_the_strip_alone_and_draw_gives_what_a_whole_frame_would() -> None:
+    # on the Pico the DMA reads strip.buf while a frame goes out: the board works
+    # the next frame out meanwhile (prepare) and copies it in once the strip is free
+    r = run("""
+st2 = Strip(91 * 7)
+r2 = Renderer(91, st2)
+for x in (r, r2):
+    x.budget_ma = 2000  # the power limit moves the scale as the pulse breathes
+    for i in range(91):
+        x.set_cell(i, 2 + i % 6, i % 6, (PULSE, BLINK, SPIN)[i % 3])
+    x.frame(0)
+same = untouched = True
+for k in range(1, 60):
+    before = bytes(st.buf)
+    r.prepare(37 * k)
+    untouched = untouched and bytes(st.buf) == before
+    r.draw()
+    r2.frame(37 * k)
+    same = same and st.buf == st2.buf
+print(json.dumps({"untouched": untouched, "same": same, "scale": r.scale}))
+""")
+    assert r["untouched"] and r["same"]
+    assert 0 < r["scale"] < 256  # the limit was on
+
+
+def test_a_pulse_moves_in_every_frame_at_fifty_frames_a_second() -> None:
+    # 50 frames a second show a pulse only if it moves that often (at 32 levels it
+    # moved 35 times a second: the chip's LEDs carried no more frames than that)
+    r = run("""
+r.set_cell(0, 2, NO_FACING, PULSE)
+r.frame(0)
+print(json.dumps({"moved": [r.frame(20 * k) for k in range(1, 81)]}))
+""")
+    assert all(r["moved"])
+
+
+def test_a_change_between_prepare_and_draw_is_in_the_frame_drawn() -> None:
+    # the board prepares while the last frame goes out; a change from the host that
+    # comes meanwhile is prepared again before the draw, each cell listed once
+    r = run("""
+for i in range(91):
+    r.set_cell(i, 2 + i % 6, i % 6, PULSE)
+r.frame(0)
+r.prepare(40)
+r.set_cell(7, 4, NO_FACING, SOLID)
+for k in range(5):  # again and again, the pulse moving: no cell listed twice
+    r.prepare(40 + 15 * k)
+listed = r._ntodo
+r.draw()
+print(json.dumps({"listed": listed, "centre": rgb(7 * 7), "side": rgb(7 * 7 + 1)}))
+""")
+    assert r["listed"] <= 91
+    assert r["centre"] == [0, 0, 255] and r["side"] == [0, 0, 63]  # blue, solid, no facing
+
+
+def test_the_cells_are_kept_in_runs_of_their_effect() -> None:
+    # a frame visits only the runs of the effects whose phase moved: every cell must
+    # be in its effect's run, once, whatever the looks set
+    r = run("""
+import random
+ok = True
+for trial in range(30):
+    for i in range(91):
+        r.set_cell(i, random.getrandbits(4), 255, random.getrandbits(8) % 5)
+    r.frame(20 * trial)
+    o, st = list(r._order), list(r._starts)
+    ok = ok and sorted(o) == list(range(91)) and st[0] == 0 and st[5] == 91
+    ok = ok and all(r._key[o[j]] % 5 == e for e in range(5) for j in range(st[e], st[e + 1]))
+print(json.dumps({"ok": ok}))
+""")
+    assert r["ok"]

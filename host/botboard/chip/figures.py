@@ -100,13 +100,34 @@ async def _session_settled(conn: BoardConnection, patience_s: float) -> None:
                  patience_s, "the emulated Pico's census did not end")
 
 
+def _slower(ctl: Control, since: dict[str, Any]) -> float:
+    """How many times slower than a Pico the emulated one ran since `since` (a stats answer)."""
+    now = ctl("stats")
+    emulated_us = now["emulated_us"] - since["emulated_us"]
+    host_ms = now["host_ms"] - since["host_ms"]
+    return max(ChipBoard.SLOWER, host_ms * 1000 / emulated_us) if emulated_us > 0 else ChipBoard.SLOWER
+
+
+async def _pace(conn: BoardConnection, ctl: Control) -> None:
+    """The host's pings, counters requests and HELLO retries as a Pico gets them on its own
+    clock, however loaded this machine (BoardConnection.patience): at a fixed patience a
+    loaded host's requests, several times as many per emulated second, were in the figures."""
+    while True:
+        since = ctl("stats")
+        await asyncio.sleep(1.0)
+        conn.patience = _slower(ctl, since)
+
+
 async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
     layout = layouts.load(layout_name)
     board = ChipBoard(layout.id)
     board.start()
-    conn = BoardConnection(board.port, BoardImage.blank(len(layout.cells)), patience=ChipBoard.SLOWER)
-    link = asyncio.create_task(conn.run())
     ctl = Control(board.control_port, patience_s)
+    since = ctl("stats")
+    await asyncio.sleep(1.0)
+    conn = BoardConnection(board.port, BoardImage.blank(len(layout.cells)), patience=_slower(ctl, since))
+    link = asyncio.create_task(conn.run())
+    pace = asyncio.create_task(_pace(conn, ctl))
     try:
         await _until(lambda: conn.state == "connected", patience_s, "no session with the emulated Pico")
         assert conn.info is not None
@@ -121,6 +142,7 @@ async def measure(layout_name: str, patience_s: float) -> dict[str, Any]:
         gaps["every_cell_animated"] = _gaps(ctl)
         stats = ctl("stats")
     finally:
+        pace.cancel()
         link.cancel()
         conn.close()
         ctl.close()

@@ -304,7 +304,9 @@ class BoardConnection:
         assert self._loop is not None
         self._hello = self._loop.create_future()
         deadline = time.monotonic() + timeout
-        retry_s, unheard = HELLO_RETRY_S, 0
+        # a board `patience` times slower answers that much later: retried as often as a Pico
+        # would be, on its clock (the emulated Pico's boot otherwise meets a HELLO_REQ storm)
+        retry_s, unheard = HELLO_RETRY_S * self.patience, 0
         try:
             while time.monotonic() < deadline:
                 self._new_session()
@@ -316,7 +318,7 @@ class BoardConnection:
                 await asyncio.wait(waiting, timeout=min(retry_s, deadline - time.monotonic()))
                 unheard = unheard + 1 if self._late_hellos == late and not self._hello.done() else 0
                 if self._late_hellos != late or unheard >= HELLOS_UNHEARD:
-                    retry_s = min(retry_s * 1.5, HELLO_RETRY_MAX_S)
+                    retry_s = min(retry_s * 1.5, HELLO_RETRY_MAX_S * self.patience)
                 lost.cancel()
                 if self._hello.done():
                     return self._hello.result()
@@ -364,12 +366,15 @@ class BoardConnection:
                 raise HandshakeError(f"the board on {self.port_name} went silent for "
                                      f"{now - self._last_rx:.0f} s; reconnecting")
             if now >= next_ping:
-                next_ping = now + PING_EVERY_S
+                # pings and counters requests as often as a Pico gets them, on its clock: a board
+                # `patience` times slower (the emulated Pico) would spend that much more of its
+                # time answering them, and its figures would be a host's artefact
+                next_ping = now + PING_EVERY_S * self.patience
                 asyncio.ensure_future(self._quiet_ping())
             if now >= next_stats:
                 # every second until this session's first answer (it may be lost), then less often
                 answered = self.board_link is not None or not self.board_link_supported
-                next_stats = now + (BOARD_STATS_EVERY_S if answered else 1.0)
+                next_stats = now + (BOARD_STATS_EVERY_S if answered else 1.0) * self.patience
                 self._note_damage("in", self.link.stats)
                 if self.board_link_supported:
                     self.link.send(m.GET_LINK_STATS)  # the answer updates board_link
