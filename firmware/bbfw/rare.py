@@ -5,7 +5,6 @@
 # otherwise sit in the heap for a whole game (about 2 KB; the names it
 # interns stay).  Each function takes the Board first (write_payload: the
 # reader bank, whose method it is).
-import struct
 
 from bbshared import messages as m
 from bbshared import tilecheck
