@@ -19,6 +19,7 @@ from botboard.session.hints import _programs, work_out
 from botboard.session.journal import Journal
 from botboard.session.session import GameSession
 
+from ..patience import Deadline
 from .helpers import FakeBoard
 
 BUDGET_S = 2.0  # the table's default hint budget (settings: hint_think)
@@ -51,7 +52,9 @@ async def at_a_table(game: str, data: Path) -> str:
             session.hints.given.clear()
             start = time.perf_counter()
             session.hints.ask(seat)
+            deadline = Deadline(60)  # a hint never lost: it comes, or this says so
             while session.hints.hint(seat) is None:
+                assert not deadline.passed(), f"no hint for {game} after {deadline}"
                 await asyncio.sleep(0.01)
             took.append(time.perf_counter() - start)
     finally:
